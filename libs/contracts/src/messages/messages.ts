@@ -1,0 +1,117 @@
+import { Environment } from '../environment';
+import { RenderIssue } from '../issues/render-issue';
+import { WebhookEvent } from '../callbacks/callback';
+
+/**
+ * The closed set of messages the apps exchange over the message bus (RabbitMQ, or the in-process transport
+ * in one-process mode). Each name has one payload type (MessagePayloads) and, for request/reply messages,
+ * one reply type (MessageReplies). An app refuses to start when a message it subscribes to has no handler.
+ */
+export enum MessageName {
+  /** gateway / job-worker → render-service, request/reply: compile and print one document. */
+  RenderDocument = 'render.document',
+  /** gateway → render-service, request/reply: PNG of the first page of a version with its sample data. */
+  RenderPreview = 'render.preview',
+  /** outbox relay (gateway side) → job-worker: run one async job. */
+  RunJob = 'job.run',
+  /** job-worker → webhook-dispatcher: deliver one callback (retried durably by the dispatcher). */
+  DeliverWebhook = 'webhook.deliver',
+}
+
+export type RequestMessageName = MessageName.RenderDocument | MessageName.RenderPreview;
+export type EventMessageName = MessageName.RunJob | MessageName.DeliverWebhook;
+
+/** Document data travel inline up to a threshold; larger data go through the blob store by key. */
+export type DataRef = { inline: unknown } | { blobKey: string };
+
+/** A custom font file of the organisation, read by the render service from the blob store. */
+export type CustomFontRef = {
+  family: string;
+  weight: number;
+  style: 'normal' | 'italic';
+  blobKey: string;
+  /** woff2, woff, ttf or otf */
+  format: string;
+};
+
+export type RenderDocumentCommand = {
+  /** Correlates logs across apps (the gateway's request id or `<jobId>:<documentIndex>`). */
+  requestId: string;
+  organisationId: string;
+  /** test → watermark and only Error issues block; production → Warning and Error block. */
+  environment: Environment;
+  /** The template DSL (parsed JSON). */
+  template: unknown;
+  data: DataRef;
+  /** The version's translations (parsed JSON), or null. */
+  translations: unknown;
+  language: string | null;
+  documentNameTemplate: string | null;
+  /** Used when there is no document-name template or it yields an empty name. */
+  fallbackDocumentName: string;
+  customFonts: CustomFontRef[];
+  /** Where the render service stores the PDF. Large PDFs never travel inside messages. */
+  outputBlobKey: string;
+  /** Epoch milliseconds after which the render is abandoned with a RenderTimeout issue. */
+  deadline: number;
+};
+
+export type RenderOutcome = 'rendered' | 'blocked' | 'failed';
+
+export type RenderDocumentResult = {
+  outcome: RenderOutcome;
+  /** Every issue found, blocking or not; documentIndex is null (the caller knows the index). */
+  issues: RenderIssue[];
+  documentName: string;
+  /** Set when outcome is rendered. */
+  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number } | null;
+  renderDurationMs: number;
+  /** Set when outcome is failed: why (e.g. RenderTimeout, InternalError). */
+  failure: { code: string; message: string } | null;
+};
+
+export type RenderPreviewCommand = {
+  requestId: string;
+  organisationId: string;
+  template: unknown;
+  /** The version's sample data: an object with `data` and `i18n`. */
+  sampleData: unknown;
+  translations: unknown;
+  customFonts: CustomFontRef[];
+  outputBlobKey: string;
+  deadline: number;
+};
+
+export type RenderPreviewResult = {
+  outcome: RenderOutcome;
+  issues: RenderIssue[];
+  png: { blobKey: string; fileSizeBytes: number } | null;
+  failure: { code: string; message: string } | null;
+};
+
+export type RunJobCommand = { jobId: string };
+
+export type DeliverWebhookCommand = {
+  /** Stable across the retries of one logical delivery (X-Service-Delivery). */
+  deliveryId: string;
+  jobId: string;
+  organisationId: string;
+  event: WebhookEvent;
+  callbackUrl: string;
+  /** The exact raw JSON body to send; it is what gets signed. */
+  body: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+};
+
+export interface MessagePayloads {
+  [MessageName.RenderDocument]: RenderDocumentCommand;
+  [MessageName.RenderPreview]: RenderPreviewCommand;
+  [MessageName.RunJob]: RunJobCommand;
+  [MessageName.DeliverWebhook]: DeliverWebhookCommand;
+}
+
+export interface MessageReplies {
+  [MessageName.RenderDocument]: RenderDocumentResult;
+  [MessageName.RenderPreview]: RenderPreviewResult;
+}

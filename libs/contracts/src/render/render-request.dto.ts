@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, IsUrl } from 'class-validator';
+
+/** Spec 4.2 body. */
+export class RenderRequestDto {
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'One object per document, always an array.' })
+  @IsArray({ message: 'documents must be an array of objects' })
+  @ArrayMinSize(1, { message: 'documents must contain at least one document' })
+  @IsObject({ each: true, message: 'documents[] entries must be JSON objects' })
+  documents!: Record<string, unknown>[];
+
+  @ApiPropertyOptional({ default: false, description: 'Each rendered document carries its PDF in documentBase64.' })
+  @IsOptional()
+  @IsBoolean({ message: 'includeDocument must be a boolean' })
+  includeDocument?: boolean;
+}
+
+/** Spec 4.4 body. */
+export class ValidateRequestDto {
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
+  @IsArray({ message: 'documents must be an array of objects' })
+  @ArrayMinSize(1, { message: 'documents must contain at least one document' })
+  @IsObject({ each: true, message: 'documents[] entries must be JSON objects' })
+  documents!: Record<string, unknown>[];
+}
+
+/** Spec 4.5 body. */
+export class EnqueueRequestDto extends RenderRequestDto {
+  @ApiProperty({ description: 'URL that receives the callbacks (spec part 6).', example: 'https://example.com/hooks/render?token=abc' })
+  @IsString({ message: 'callbackUrl is required and must be a string' })
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'callbackUrl must be an http(s) URL' })
+  callbackUrl!: string;
+}
+
+/** Spec 4.3 body. */
+export class StatelessRenderRequestDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The template DSL itself (docs/template-dsl.md).' })
+  @IsObject({ message: 'template is required and must be a JSON object' })
+  template!: Record<string, unknown>;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Document data.' })
+  @IsObject({ message: 'data is required and must be a JSON object' })
+  data!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Translation strings per language.' })
+  @IsOptional()
+  @IsObject({ message: 'translations must be a JSON object' })
+  @Type(() => Object)
+  translations?: Record<string, unknown>;
+}

@@ -1,0 +1,28 @@
+import type { Readable } from 'node:stream';
+
+export type BlobInfo = { key: string; sizeBytes: number; contentType: string };
+
+/**
+ * The port for blob storage (PDFs, preview images, font files, large job inputs).
+ * Adapters: MinIO/S3 (`minio` client) and filesystem (one-process mode).
+ */
+export interface BlobStore {
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  getStream(key: string): Promise<Readable>;
+  /** null when the key does not exist. */
+  stat(key: string): Promise<BlobInfo | null>;
+  /** Deleting a key that does not exist is not an error. */
+  delete(key: string): Promise<void>;
+  /** Resolves when the store answers (used by readiness probes); rejects with a reason otherwise. */
+  ping(): Promise<void>;
+}
+
+export const BLOB_STORE = Symbol('BlobStore');
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`blob not found: ${key}`);
+    this.name = 'BlobNotFoundError';
+  }
+}
