@@ -1,9 +1,11 @@
-// Prints the closing line CI reads: "N passed, N failed" (test cases), alone on the last line.
+// Prints the closing line CI reads: "N passed, N failed" (test cases), as the very last line of the run.
 // Suites that fail to run at all (a syntax error, a failing beforeAll) count as one failure each.
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    process.stdout.write(`\n${results.numPassedTests} passed, ${failed} failed\n`);
+    const line = `${results.numPassedTests} passed, ${failed} failed`;
+    // jest's own summary is written after the reporters return; print ours when the process ends.
+    process.on('exit', () => process.stdout.write(`\n${line}\n`));
   }
 }
 module.exports = SummaryReporter;
