@@ -29,7 +29,8 @@ export default [
           allow: [],
           depConstraints: [
             { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
             { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },

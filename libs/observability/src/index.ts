@@ -1,0 +1,3 @@
+export * from './log-context';
+export * from './logger';
+export * from './metrics';

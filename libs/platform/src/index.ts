@@ -1,0 +1,3 @@
+export * from './meta/readiness';
+export * from './meta/build-version';
+export * from './meta/meta.controller';
