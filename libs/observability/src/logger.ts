@@ -8,9 +8,12 @@ export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields & { err?: unknown }): void;
+  error(message: string, fields?: ErrorLogFields): void;
   child(fields: LogFields): Logger;
 }
+
+/** Log fields plus the error being reported, if any (its name, message and stack are logged). */
+export type ErrorLogFields = { err?: unknown; [field: string]: unknown };
 
 export type LogSink = (line: string) => void;
 
@@ -38,9 +41,9 @@ export class JsonLogger implements Logger {
   warn(message: string, fields?: LogFields): void {
     this.write('warn', message, fields);
   }
-  error(message: string, fields?: LogFields & { err?: unknown }): void {
+  error(message: string, fields?: ErrorLogFields): void {
     const { err, ...rest } = fields ?? {};
-    this.write('error', message, err === undefined ? rest : { ...rest, ...describeError(err) });
+    this.write('error', message, err === undefined ? (rest as LogFields) : { ...(rest as LogFields), ...describeError(err) });
   }
   child(fields: LogFields): Logger {
     return new JsonLogger(this.service, this.minLevel, { ...this.fields, ...fields }, this.sink);

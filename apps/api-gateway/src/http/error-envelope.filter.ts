@@ -1,0 +1,79 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { DomainError, ERROR_HTTP_STATUS, ErrorCode, ErrorEnvelopeDto } from '@docrender/contracts';
+import type { Logger } from '@docrender/observability';
+import type { Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { GATEWAY_LOGGER } from './tokens';
+
+/** Nest's own HTTP exceptions (routing, parsing) mapped onto the spec's codes. */
+function codeForHttpStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return ErrorCode.ValidationError;
+    case 401:
+      return ErrorCode.Unauthorized;
+    case 403:
+      return ErrorCode.Forbidden;
+    case 404:
+      return ErrorCode.EntityNotFound;
+    case 406:
+      return ErrorCode.NotAcceptable;
+    case 413:
+      return ErrorCode.PayloadTooLarge;
+    case 429:
+      return ErrorCode.TooManyRequests;
+    default:
+      return status >= 500 ? ErrorCode.InternalError : ErrorCode.BindingError;
+  }
+}
+
+type BodyParserError = Error & { type?: string; status?: number };
+
+/**
+ * Writes every rejection as the spec 7.1 envelope `{ error: { code, message } }` with the status of the one
+ * code → status table. Unknown failures become 500 InternalError with an `errorId` logged with the cause;
+ * the client never sees a stack.
+ */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  constructor(@Inject(GATEWAY_LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const { code, message, headers, errorId } = this.describe(exception, req);
+    const body: ErrorEnvelopeDto = { error: { code, message, ...(errorId ? { errorId } : {}) } };
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(ERROR_HTTP_STATUS[code]).set(headers).json(body);
+  }
+
+  private describe(exception: unknown, req: Request): { code: ErrorCode; message: string; headers: Record<string, string>; errorId?: string } {
+    if (exception instanceof DomainError) {
+      return { code: exception.code, message: exception.message, headers: exception.headers };
+    }
+    const parserError = exception as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      return { code: ErrorCode.BindingError, message: `request body is not valid JSON: ${parserError.message}`, headers: {} };
+    }
+    if (parserError?.type === 'entity.too.large') {
+      return { code: ErrorCode.PayloadTooLarge, message: 'request body exceeds the size limit', headers: {} };
+    }
+    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+      return { code: ErrorCode.BindingError, message: `request body could not be decoded: ${parserError.message}`, headers: {} };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status < 500) {
+        const message = status === 404 ? `no such endpoint: ${req.method} ${req.path}` : exception.message;
+        return { code: codeForHttpStatus(status), message, headers: {} };
+      }
+    }
+    const errorId = randomUUID();
+    this.logger.error('unhandled error while serving a request', { errorId, method: req.method, path: req.path, err: exception });
+    return { code: ErrorCode.InternalError, message: `internal error; quote errorId ${errorId} when reporting it`, headers: {}, errorId };
+  }
+}
