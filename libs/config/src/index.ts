@@ -1,1 +1,4 @@
 export * from './setting';
+export * from './database.settings';
+export * from './messaging.settings';
+export * from './storage.settings';

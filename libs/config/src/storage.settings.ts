@@ -1,0 +1,37 @@
+import { ConfigError, ConfigOf, Setting, setting } from './setting';
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function bucketName(env: string, description: string, defaultValue: string): Setting<string> {
+  const base = setting.string(env, description, defaultValue);
+  return {
+    ...base,
+    parse(raw) {
+      const value = base.parse(raw);
+      if (!BUCKET_NAME.test(value) || value.includes('..')) {
+        throw new ConfigError(env, `must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens), got '${value}'`);
+      }
+      return value;
+    },
+  };
+}
+
+/** Blob storage settings (PDFs, preview images, font files, large job inputs). */
+export const storageSettings = {
+  s3Endpoint: setting.optionalUrl(
+    'S3_ENDPOINT',
+    'S3-compatible endpoint (MinIO), e.g. http://minio:9000. Unset: blobs are files under BLOB_DIR (one-process mode).',
+    ['http', 'https'],
+  ),
+  s3AccessKey: setting.optionalString('S3_ACCESS_KEY', 'Access key for S3_ENDPOINT.'),
+  s3SecretKey: setting.optionalString('S3_SECRET_KEY', 'Secret key for S3_ENDPOINT.'),
+  s3Bucket: bucketName('S3_BUCKET', 'Bucket holding every blob; created at start when missing.', 'documents'),
+  s3Region: setting.string('S3_REGION', 'Region of the bucket.', 'us-east-1'),
+  blobDir: setting.string(
+    'BLOB_DIR',
+    'Root directory of the filesystem blob store used when S3_ENDPOINT is unset (relative paths are resolved against the working directory).',
+    '.data/blobs',
+  ),
+};
+
+export type StorageSettings = ConfigOf<typeof storageSettings>;
