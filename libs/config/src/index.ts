@@ -2,3 +2,4 @@ export * from './setting';
 export * from './database.settings';
 export * from './messaging.settings';
 export * from './storage.settings';
+export * from './egress.settings';
