@@ -123,6 +123,13 @@ describe('guardedFetch', () => {
     expect(error.message).toContain('1024');
   });
 
+  it('a HEAD answer may declare a Content-Length above maxBytes (it carries no body)', async () => {
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-length': '4096' }).end());
+    const response = await guardedFetch(server.url, options({ method: 'HEAD', maxBytes: 1024 }));
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(0);
+  });
+
   it('aborts a chunked body once it exceeds maxBytes, without reading it all', async () => {
     let written = 0;
     const server = await serve((_req, res) => {
@@ -156,6 +163,23 @@ describe('guardedFetch', () => {
     });
     const error = await failureOf(guardedFetch(server.url, options({ timeoutMs: 300 })));
     expect(error.reason).toBe(EgressFailure.Timeout);
+  });
+
+  it('the deadline covers a slow DNS lookup, and nothing is sent once it has passed', async () => {
+    const server = await serve((_req, res) => res.end('too late'));
+    let lookupDone!: () => void;
+    const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
+    const slow = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      lookupDone();
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    jest.spyOn(dnsPromises, 'lookup').mockImplementation(slow as unknown as typeof dnsPromises.lookup);
+    const error = await failureOf(guardedFetch(`http://slow-dns.test:${server.port}/`, options({ timeoutMs: 100 })));
+    expect(error.reason).toBe(EgressFailure.Timeout);
+    await lookupFinished;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.seen).toHaveLength(0);
   });
 
   it('reports a refused connection as ConnectionFailed', async () => {

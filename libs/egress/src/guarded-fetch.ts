@@ -49,7 +49,11 @@ export async function guardedFetch(url: string | URL, options: GuardedFetchOptio
     }, options.timeoutMs);
   });
   try {
-    return await Promise.race([checkUrl(url, options.policy).then((checked) => send(checked, options, abort.signal)), timedOut]);
+    const exchange = checkUrl(url, options.policy).then((checked) => {
+      if (abort.signal.aborted) throw new EgressFailedError(EgressFailure.Timeout, originOf(checked.url), 'deadline passed during the DNS lookup');
+      return send(checked, options, abort.signal);
+    });
+    return await Promise.race([exchange, timedOut]);
   } finally {
     clearTimeout(timer);
     abort.abort();
@@ -76,7 +80,8 @@ function send(checked: CheckedUrl, options: GuardedFetchOptions, signal: AbortSi
       },
       (response) => {
         const declared = Number(response.headers['content-length']);
-        if (Number.isFinite(declared) && declared > options.maxBytes) {
+        const hasBody = request.method !== 'HEAD';
+        if (hasBody && Number.isFinite(declared) && declared > options.maxBytes) {
           failed(EgressFailure.ResponseTooLarge, `Content-Length ${declared} exceeds the limit of ${options.maxBytes} bytes`);
           request.destroy();
           return;
