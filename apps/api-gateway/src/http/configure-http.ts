@@ -1,0 +1,16 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from '@docrender/observability';
+import { createBindingValidationPipe } from './binding-validation.pipe';
+import { ErrorEnvelopeFilter } from './error-envelope.filter';
+import { serveOpenApi } from './openapi';
+
+/** HTTP behaviour of the public interface: JSON bodies, the error envelope, binding validation, OpenAPI at /docs. */
+export function configureHttp(app: INestApplication, logger: Logger): void {
+  const express = app as NestExpressApplication;
+  express.disable('x-powered-by');
+  express.useBodyParser('json', { limit: '1gb' });
+  app.useGlobalFilters(new ErrorEnvelopeFilter(logger));
+  app.useGlobalPipes(createBindingValidationPipe());
+  serveOpenApi(app);
+}

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@docrender/platform';
+import { apiGatewayService } from './api-gateway.service';
+
+void runService(apiGatewayService);

@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, messageBusCheck, ProbesModule } from '@docrender/platform';
+import type { Logger } from '@docrender/observability';
+
+/** The job-worker's root module. */
+@Module({})
+export class JobWorkerModule {
+  static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
+    return {
+      module: JobWorkerModule,
+      imports: [
+        InfrastructureModule.forRoot(infrastructure, logger),
+        ProbesModule.register({
+          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+        }),
+      ],
+    };
+  }
+}

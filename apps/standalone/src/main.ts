@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { runStandalone } from './standalone';
+
+void runStandalone();

@@ -1,0 +1,115 @@
+import type { INestApplication } from '@nestjs/common';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, databaseSettings, loadSettings } from '@docrender/config';
+import { createLogger } from '@docrender/observability';
+import { applySeed, startEmbeddedPostgres } from '@docrender/persistence';
+import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
+import { apiGatewayService, gatewaySettings } from '@docrender/api-gateway';
+import { renderServiceDefinition } from '@docrender/render-service';
+import { jobWorkerService } from '@docrender/job-worker';
+import { webhookDispatcherService } from '@docrender/webhook-dispatcher';
+import { DEMO_IDS, demoSeed, DemoKeys, loadOrCreateDemoKeys } from './demo-organisation';
+import { standaloneSettings } from './standalone.settings';
+
+/** The repository's examples folder, found from the compiled file's location. */
+function examplesDir(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 8; i++) {
+    const candidate = path.join(dir, 'examples');
+    if (existsSync(path.join(candidate, 'invoice', 'template.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('examples/ folder not found next to the build output');
+}
+
+function banner(baseUrl: string, keys: DemoKeys | null): string {
+  const lines = [
+    '',
+    `Document rendering service running at ${baseUrl}`,
+    `  API docs (Swagger UI): ${baseUrl}/docs`,
+    `  readiness:             ${baseUrl}/v1/meta/status`,
+  ];
+  if (keys) {
+    lines.push(
+      '',
+      'Demo organisation (development only):',
+      `  test key:        ${keys.testKey}`,
+      `  production key:  ${keys.productionKey}`,
+      `  webhook secret:  ${keys.webhookSecret}`,
+      '',
+      'Render the sample invoice:',
+      `  curl -sS -X POST '${baseUrl}/v1/render/${DEMO_IDS.invoice}' \\`,
+      `    -H 'Authorization: Bearer ${keys.testKey}' -H 'Accept: application/pdf' -H 'Content-Type: application/json' \\`,
+      `    --data @examples/invoice/data.json --output invoice.pdf`,
+      '  (the body is {"documents":[<data>]}; examples/invoice/request.json holds one ready to send)',
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * One-process mode (`npm start`): the four apps' root modules in one Node process, on embedded defaults for every
+ * piece of infrastructure that is not configured: embedded PostgreSQL when DATABASE_URL is unset, the in-process
+ * message bus when AMQP_URL is unset, the filesystem blob store when S3_ENDPOINT is unset.
+ */
+export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const logger = createLogger('standalone');
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.reverse()) await close().catch((err: unknown) => logger.error('error while stopping', { err }));
+  };
+  try {
+    const settings = loadSettings(standaloneSettings, env);
+    const db = loadSettings(databaseSettings, env);
+    const port = loadSettings(gatewaySettings, env).port;
+
+    let databaseUrl = db.url;
+    if (!databaseUrl) {
+      const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(db.embeddedDataDir), port: db.embeddedPort, logger });
+      closers.push(() => embedded.stop());
+      databaseUrl = embedded.url;
+    }
+    const infrastructure: Infrastructure = await connectInfrastructure({ service: 'standalone', logger, env, databaseUrl });
+    closers.push(() => infrastructure.close());
+
+    let keys: DemoKeys | null = null;
+    if (settings.seedDemo) {
+      const demo = loadOrCreateDemoKeys(path.resolve(settings.demoKeysFile));
+      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examplesDir(), { apiKeyPepper: infrastructure.apiKeyPepper });
+      keys = demo.keys;
+      logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });
+    }
+
+    const workers: ServiceDefinition[] = [renderServiceDefinition, jobWorkerService, webhookDispatcherService];
+    const apps: INestApplication[] = [];
+    for (const definition of workers) {
+      const app = await createServiceApp(definition, infrastructure, logger.child({ app: definition.name }));
+      await app.init();
+      apps.push(app);
+    }
+    const gateway = await createServiceApp(apiGatewayService, infrastructure, logger.child({ app: apiGatewayService.name }));
+    await gateway.listen(port, '0.0.0.0');
+    apps.push(gateway);
+    closers.push(async () => {
+      for (const app of [...apps].reverse()) await app.close();
+    });
+    process.stdout.write(banner(`http://localhost:${port}`, keys));
+
+    const stop = async (signal: string): Promise<void> => {
+      logger.info('shutting down', { signal });
+      await closeAll();
+      process.exit(0);
+    };
+    process.once('SIGTERM', (s) => void stop(s));
+    process.once('SIGINT', (s) => void stop(s));
+  } catch (err) {
+    if (err instanceof ConfigError || (err instanceof Error && /^[A-Z][A-Z0-9_]+: /.test(err.message))) {
+      process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    } else {
+      logger.error('start-up failed', { err });
+    }
+    await closeAll();
+    process.exit(1);
+  }
+}

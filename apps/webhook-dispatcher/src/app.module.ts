@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, messageBusCheck, ProbesModule } from '@docrender/platform';
+import type { Logger } from '@docrender/observability';
+
+/** The webhook-dispatcher's root module. */
+@Module({})
+export class WebhookDispatcherModule {
+  static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
+    return {
+      module: WebhookDispatcherModule,
+      imports: [
+        InfrastructureModule.forRoot(infrastructure, logger),
+        ProbesModule.register({
+          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+        }),
+      ],
+    };
+  }
+}

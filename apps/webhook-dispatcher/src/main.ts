@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@docrender/platform';
+import { webhookDispatcherService } from './webhook-dispatcher.service';
+
+void runService(webhookDispatcherService);

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { BlobStore } from '@docrender/storage';
+import type { MessageBus } from '@docrender/messaging';
+import type { DataSource } from 'typeorm';
+import { MetaController } from './meta.controller';
+import { READINESS_CHECKS, ReadinessCheck } from './readiness';
+
+export const databaseCheck = (dataSource: DataSource): ReadinessCheck => ({
+  name: 'database',
+  check: async () => {
+    await dataSource.query('SELECT 1');
+  },
+});
+
+export const blobStoreCheck = (blobStore: BlobStore): ReadinessCheck => ({ name: 'blob storage', check: () => blobStore.ping() });
+
+export const messageBusCheck = (bus: MessageBus): ReadinessCheck => ({ name: 'message bus', check: () => bus.ping() });
+
+/**
+ * The probes of spec 4.17 (`/v1/meta/status`, `/v1/meta/version`) for one app, with the dependencies it checks.
+ * `inject` lists providers handed to `checks` (e.g. the render service's browser pool).
+ */
+@Module({})
+export class ProbesModule {
+  static register(options: { checks: (...deps: never[]) => ReadinessCheck[]; inject?: unknown[] }): DynamicModule {
+    return {
+      module: ProbesModule,
+      controllers: [MetaController],
+      providers: [{ provide: READINESS_CHECKS, useFactory: options.checks, inject: (options.inject ?? []) as never[] }],
+    };
+  }
+}
