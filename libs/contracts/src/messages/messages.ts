@@ -21,8 +21,11 @@ export enum MessageName {
 export type RequestMessageName = MessageName.RenderDocument | MessageName.RenderPreview;
 export type EventMessageName = MessageName.RunJob | MessageName.DeliverWebhook;
 
-/** Document data travel inline up to a threshold; larger data go through the blob store by key. */
-export type DataRef = { inline: unknown } | { blobKey: string };
+/**
+ * Document data: inline as a value, inline as the raw JSON text the client sent (so the gateway need not parse a large
+ * document on its event loop), or through the blob store by key (UTF-8 JSON) when too large for a message.
+ */
+export type DataRef = { inline: unknown } | { json: string } | { blobKey: string };
 
 /** A custom font file of the organisation, read by the render service from the blob store. */
 export type CustomFontRef = {
