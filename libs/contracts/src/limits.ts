@@ -16,8 +16,11 @@ export const Limits = {
   jobIssuesStored: 100,
   /** Signed viewUrl validity. */
   viewUrlTtlSeconds: 7 * 24 * 60 * 60,
-  /** Webhook delivery: retries after the first attempt, their backoff, per-attempt timeout, in-flight default. */
-  webhookRetries: 5,
+  /**
+   * Webhook delivery: attempts in all (the first plus the retries between which the four backoff delays fall:
+   * spec 6.3 "abandoned after 5 failed attempts"), the backoff, per-attempt timeout, in-flight default.
+   */
+  webhookMaxAttempts: 5,
   webhookBackoffSeconds: [2, 4, 8, 16] as readonly number[],
   webhookAttemptTimeoutMs: 30_000,
   webhookInFlight: 16,
