@@ -1,0 +1,125 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { connectDataSource, runMigrations, type DataSourceOptions } from './data-source';
+import { ApiKeyRepository } from './repositories/api-key.repository';
+import { FontRepository } from './repositories/font.repository';
+import { OrganisationRepository } from './repositories/organisation.repository';
+import { OutboxRepository } from './repositories/outbox.repository';
+import { ProjectRepository } from './repositories/project.repository';
+import { RateLimitRepository } from './repositories/rate-limit.repository';
+import { RenderJobRepository } from './repositories/render-job.repository';
+import { StoredDocumentRepository } from './repositories/stored-document.repository';
+import { TemplateVersionRepository } from './repositories/template-version.repository';
+import { TemplateRepository } from './repositories/template.repository';
+import { UsageRepository } from './repositories/usage.repository';
+import { WebhookSecretRepository } from './repositories/webhook-secret.repository';
+
+export type RepositoryOptions = {
+  /** The server secret keying the HMAC under which API keys are stored (API_KEY_PEPPER). */
+  apiKeyPepper: string;
+};
+
+/** Every repository, bound to one connection pool or to one transaction. */
+export type Repositories = {
+  organisations: OrganisationRepository;
+  apiKeys: ApiKeyRepository;
+  webhookSecrets: WebhookSecretRepository;
+  projects: ProjectRepository;
+  templates: TemplateRepository;
+  templateVersions: TemplateVersionRepository;
+  documents: StoredDocumentRepository;
+  renderJobs: RenderJobRepository;
+  outbox: OutboxRepository;
+  usage: UsageRepository;
+  fonts: FontRepository;
+  rateLimits: RateLimitRepository;
+};
+
+/** Builds the repositories over an entity manager (the data source's, or a transaction's). */
+export function createRepositories(manager: EntityManager, options: RepositoryOptions): Repositories {
+  return {
+    organisations: new OrganisationRepository(manager),
+    apiKeys: new ApiKeyRepository(manager, options.apiKeyPepper),
+    webhookSecrets: new WebhookSecretRepository(manager),
+    projects: new ProjectRepository(manager),
+    templates: new TemplateRepository(manager),
+    templateVersions: new TemplateVersionRepository(manager),
+    documents: new StoredDocumentRepository(manager),
+    renderJobs: new RenderJobRepository(manager),
+    outbox: new OutboxRepository(manager),
+    usage: new UsageRepository(manager),
+    fonts: new FontRepository(manager),
+    rateLimits: new RateLimitRepository(manager),
+  };
+}
+
+export type OpenDatabaseOptions = DataSourceOptions &
+  RepositoryOptions & {
+    url: string;
+    /** Apply pending migrations before returning (default true). */
+    migrate?: boolean;
+  };
+
+/**
+ * The database as the apps use it: the repositories over the pool, transactions that hand out repositories bound to
+ * the transaction, a readiness check, and close. Several repository calls that must succeed or fail together go
+ * through `transaction`.
+ */
+export class Database implements Repositories {
+  readonly organisations: OrganisationRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly webhookSecrets: WebhookSecretRepository;
+  readonly projects: ProjectRepository;
+  readonly templates: TemplateRepository;
+  readonly templateVersions: TemplateVersionRepository;
+  readonly documents: StoredDocumentRepository;
+  readonly renderJobs: RenderJobRepository;
+  readonly outbox: OutboxRepository;
+  readonly usage: UsageRepository;
+  readonly fonts: FontRepository;
+  readonly rateLimits: RateLimitRepository;
+
+  constructor(
+    readonly dataSource: DataSource,
+    private readonly options: RepositoryOptions,
+  ) {
+    const repositories = createRepositories(dataSource.manager, options);
+    this.organisations = repositories.organisations;
+    this.apiKeys = repositories.apiKeys;
+    this.webhookSecrets = repositories.webhookSecrets;
+    this.projects = repositories.projects;
+    this.templates = repositories.templates;
+    this.templateVersions = repositories.templateVersions;
+    this.documents = repositories.documents;
+    this.renderJobs = repositories.renderJobs;
+    this.outbox = repositories.outbox;
+    this.usage = repositories.usage;
+    this.fonts = repositories.fonts;
+    this.rateLimits = repositories.rateLimits;
+  }
+
+  /** Connects (and by default migrates) a database at `url`. */
+  static async open(options: OpenDatabaseOptions): Promise<Database> {
+    const dataSource = await connectDataSource(options.url, options);
+    try {
+      if (options.migrate ?? true) await runMigrations(dataSource);
+    } catch (error) {
+      await dataSource.destroy();
+      throw error;
+    }
+    return new Database(dataSource, { apiKeyPepper: options.apiKeyPepper });
+  }
+
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(createRepositories(manager, this.options)));
+  }
+
+  /** Resolves when the database answers a query (readiness probe); rejects otherwise. */
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}

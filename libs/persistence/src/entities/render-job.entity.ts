@@ -1,0 +1,28 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Environment, JobState, RenderStatus } from '@docrender/contracts';
+
+@Entity({ name: 'render_jobs' })
+export class RenderJobEntity {
+  @PrimaryColumn({ type: 'uuid' }) id!: string;
+  @Column({ name: 'organisation_id', type: 'uuid' }) organisationId!: string;
+  @Column({ name: 'template_id', type: 'uuid' }) templateId!: string;
+  @Column({ name: 'version_number', type: 'integer' }) versionNumber!: number;
+  @Column({ type: 'text' }) environment!: Environment;
+  @Column({ type: 'text', nullable: true }) language!: string | null;
+  @Column({ type: 'boolean' }) persist!: boolean;
+  @Column({ name: 'include_document', type: 'boolean' }) includeDocument!: boolean;
+  @Column({ name: 'callback_url', type: 'text' }) callbackUrl!: string;
+  /** Where the gateway put the job's input documents (JSON array) in the blob store. */
+  @Column({ name: 'input_blob_key', type: 'text' }) inputBlobKey!: string;
+  @Column({ type: 'text' }) state!: JobState;
+  @Column({ type: 'text', nullable: true }) status!: RenderStatus | null;
+  @Column({ name: 'requested_count', type: 'integer' }) requestedCount!: number;
+  @Column({ name: 'rendered_count', type: 'integer' }) renderedCount!: number;
+  /** Every issue the job produced; only the first 100 are stored in render_job_issues. */
+  @Column({ name: 'issue_count', type: 'integer' }) issueCount!: number;
+  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true }) startedAt!: Date | null;
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true }) completedAt!: Date | null;
+  @Column({ name: 'failure_reason', type: 'text', nullable: true }) failureReason!: string | null;
+  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1763740800000 } from './1763740800000-initial-schema.migration';
+
+/** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
+export const MIGRATIONS = [InitialSchema1763740800000];

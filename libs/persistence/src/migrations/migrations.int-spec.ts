@@ -1,0 +1,70 @@
+import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { MIGRATIONS_TABLE, pendingMigrations, revertMigrations, runMigrations } from '../data-source';
+import { MIGRATIONS } from './index';
+
+const EXPECTED_TABLES = [
+  'api_keys',
+  'documents',
+  'font_families',
+  'font_files',
+  'organisations',
+  'outbox',
+  'projects',
+  'rate_limit_permits',
+  'render_job_documents',
+  'render_job_issues',
+  'render_jobs',
+  'template_versions',
+  'templates',
+  'usage_periods',
+  'webhook_secrets',
+];
+
+describe('migrations', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrate: false });
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  async function tables(): Promise<string[]> {
+    const rows = (await db.dataSource.query(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> $1 ORDER BY tablename`,
+      [MIGRATIONS_TABLE],
+    )) as { tablename: string }[];
+    return rows.map((r) => r.tablename);
+  }
+
+  it('apply on an empty database, create every table, and leave nothing pending', async () => {
+    expect(await tables()).toEqual([]);
+    expect(await runMigrations(db.dataSource)).toEqual(MIGRATIONS.map((m) => new m().name));
+    expect(await tables()).toEqual(EXPECTED_TABLES);
+    expect(await pendingMigrations(db.dataSource)).toEqual([]);
+    expect(await runMigrations(db.dataSource)).toEqual([]);
+  });
+
+  it('4.1: the listing indexes exist (documents by org + renderedAt, templates by org + updatedAt/name, versions by template + number)', async () => {
+    const rows = (await db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'`)) as { indexdef: string }[];
+    const defs = rows.map((r) => r.indexdef);
+    expect(defs).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('ON public.documents USING btree (organisation_id, rendered_at, id)'),
+        expect.stringContaining('ON public.templates USING btree (organisation_id, updated_at, id)'),
+        expect.stringContaining('ON public.templates USING btree (organisation_id, name, id)'),
+        expect.stringMatching(/UNIQUE INDEX .* ON public\.template_versions USING btree \(template_id, version_number\)/),
+        expect.stringContaining('ON public.rate_limit_permits USING btree (organisation_id, category, permitted_at)'),
+      ]),
+    );
+  });
+
+  it('revert fully, down to no tables, and apply again', async () => {
+    expect(await revertMigrations(db.dataSource, { all: true })).toBe(MIGRATIONS.length);
+    expect(await tables()).toEqual([]);
+    expect(await pendingMigrations(db.dataSource)).toHaveLength(MIGRATIONS.length);
+    await runMigrations(db.dataSource);
+    expect(await tables()).toEqual(EXPECTED_TABLES);
+  });
+});
