@@ -1,0 +1,74 @@
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { InvalidBlobKeyError } from '../blob-key';
+import { describeBlobStoreBehaviour } from '../testing/blob-store.behaviour';
+import { FilesystemBlobStore } from './filesystem-blob-store';
+
+describe('FilesystemBlobStore', () => {
+  let parent: string;
+  let root: string;
+  let store: FilesystemBlobStore;
+
+  beforeAll(async () => {
+    parent = await mkdtemp(path.join(tmpdir(), 'docrender-blobs-'));
+    root = path.join(parent, 'root');
+    store = await FilesystemBlobStore.open(root);
+  });
+
+  afterAll(async () => {
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  describeBlobStoreBehaviour(() => store);
+
+  it('keeps the blob as a plain file under the root with its content type beside it', async () => {
+    await store.put('org-1/doc.pdf', Buffer.from('pdf'), 'application/pdf');
+    expect(await readFile(path.join(root, 'org-1', 'doc.pdf'), 'utf8')).toBe('pdf');
+    expect(await readFile(path.join(root, 'org-1', 'doc.pdf.content-type'), 'utf8')).toBe('application/pdf');
+  });
+
+  it('path escapes write nothing outside the root', async () => {
+    for (const key of ['../outside', 'a/../../outside', '/tmp/outside', '..\\outside']) {
+      await expect(store.put(key, Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    }
+    expect(await readdir(parent)).not.toContain('outside');
+    await expect(access('/tmp/outside')).rejects.toThrow();
+  });
+
+  it('reserves its own names: the temporary directory and content-type files', async () => {
+    await expect(store.put('.incoming/x', Buffer.from('x'), 'text/plain')).rejects.toThrow(/reserved/);
+    await expect(store.put('a.pdf.content-type', Buffer.from('x'), 'text/plain')).rejects.toThrow(/reserved/);
+  });
+
+  it('leaves no temporary files behind after writes', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(`concurrent/${i % 3}.bin`, Buffer.alloc(10_000, i), 'application/octet-stream')));
+    expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
+    const sizes = await Promise.all([0, 1, 2].map(async (i) => (await store.get(`concurrent/${i}.bin`)).length));
+    expect(sizes).toEqual([10_000, 10_000, 10_000]);
+  });
+
+  it('a blob file without its content-type file reads as application/octet-stream', async () => {
+    await writeFile(path.join(root, 'legacy.bin'), 'abc');
+    expect(await store.stat('legacy.bin')).toEqual({ key: 'legacy.bin', sizeBytes: 3, contentType: 'application/octet-stream' });
+  });
+
+  it('a replaced blob is never seen half-written: readers get the old or the new content', async () => {
+    const oldBody = Buffer.alloc(2 * 1024 * 1024, 1);
+    const newBody = Buffer.alloc(2 * 1024 * 1024, 2);
+    await store.put('swap.bin', oldBody, 'application/octet-stream');
+    const reads: Buffer[] = [];
+    const writing = store.put('swap.bin', newBody, 'application/octet-stream');
+    for (let i = 0; i < 10; i++) reads.push(await store.get('swap.bin'));
+    await writing;
+    reads.push(await store.get('swap.bin'));
+    for (const read of reads) expect(read.equals(oldBody) || read.equals(newBody)).toBe(true);
+    expect(reads[reads.length - 1]?.equals(newBody)).toBe(true);
+  });
+
+  it('ping fails when the root has gone', async () => {
+    const other = await FilesystemBlobStore.open(path.join(parent, 'short-lived'));
+    await rm(path.join(parent, 'short-lived'), { recursive: true });
+    await expect(other.ping()).rejects.toThrow();
+  });
+});

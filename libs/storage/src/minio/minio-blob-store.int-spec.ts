@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { loadSettings, storageSettings } from '@docrender/config';
+import { startS3Server, type S3TestServer } from '@docrender/testing';
+import { createBlobStore } from '../blob-store.factory';
+import { describeBlobStoreBehaviour } from '../testing/blob-store.behaviour';
+import { MinioBlobStore } from './minio-blob-store';
+
+describe('MinioBlobStore against s3rver', () => {
+  let server: S3TestServer;
+  let store: MinioBlobStore;
+  const bucket = `test-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    server = await startS3Server();
+    store = new MinioBlobStore({ endpoint: server.endpoint, accessKey: server.accessKey, secretKey: server.secretKey, bucket, region: 'us-east-1' });
+    await store.ensureBucket();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  describeBlobStoreBehaviour(() => store);
+
+  it('ensureBucket is idempotent', async () => {
+    await expect(store.ensureBucket()).resolves.toBeUndefined();
+  });
+
+  it('ping fails while the bucket does not exist, and createBlobStore creates it', async () => {
+    const other = `other-${randomBytes(4).toString('hex')}`;
+    const env = { S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY: server.accessKey, S3_SECRET_KEY: server.secretKey, S3_BUCKET: other };
+    const settings = loadSettings(storageSettings, env);
+    const missing = new MinioBlobStore({ endpoint: server.endpoint, accessKey: server.accessKey, secretKey: server.secretKey, bucket: other, region: 'us-east-1' });
+    await expect(missing.ping()).rejects.toThrow(`bucket ${other} does not exist`);
+    const created = await createBlobStore(settings);
+    expect(created).toBeInstanceOf(MinioBlobStore);
+    await expect(created.ping()).resolves.toBeUndefined();
+    await expect(missing.ping()).resolves.toBeUndefined();
+  });
+
+  it('ping fails when the server is unreachable', async () => {
+    const unreachable = new MinioBlobStore({ endpoint: 'http://127.0.0.1:1', accessKey: 'x', secretKey: 'y', bucket, region: 'us-east-1' });
+    await expect(unreachable.ping()).rejects.toThrow();
+  });
+});

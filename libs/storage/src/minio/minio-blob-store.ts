@@ -1,0 +1,103 @@
+import type { Readable } from 'node:stream';
+import { Client } from 'minio';
+import { assertValidBlobKey } from '../blob-key';
+import { BlobNotFoundError, type BlobInfo, type BlobStore } from '../blob-store';
+
+export type MinioBlobStoreOptions = {
+  /** http(s)://host[:port] */
+  endpoint: string;
+  accessKey?: string;
+  secretKey?: string;
+  bucket: string;
+  region: string;
+};
+
+const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound']);
+const BUCKET_EXISTS_CODES = new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyExists']);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && NOT_FOUND_CODES.has(code);
+}
+
+/** BlobStore over an S3-compatible server (MinIO) with the `minio` client; every blob lives in one bucket. */
+export class MinioBlobStore implements BlobStore {
+  private readonly client: Client;
+  private readonly bucket: string;
+  private readonly region: string;
+
+  constructor(options: MinioBlobStoreOptions) {
+    const url = new URL(options.endpoint);
+    const useSSL = url.protocol === 'https:';
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: url.port === '' ? (useSSL ? 443 : 80) : Number(url.port),
+      useSSL,
+      accessKey: options.accessKey,
+      secretKey: options.secretKey,
+      region: options.region,
+      pathStyle: true,
+    });
+    this.bucket = options.bucket;
+    this.region = options.region;
+  }
+
+  /** Creates the bucket when it does not exist (another instance creating it at the same time is fine). */
+  async ensureBucket(): Promise<void> {
+    if (await this.client.bucketExists(this.bucket)) return;
+    try {
+      await this.client.makeBucket(this.bucket, this.region);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || !BUCKET_EXISTS_CODES.has(code)) throw error;
+    }
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    assertValidBlobKey(key);
+    await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+  }
+
+  async get(key: string): Promise<Buffer> {
+    const stream = await this.getStream(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  }
+
+  async getStream(key: string): Promise<Readable> {
+    assertValidBlobKey(key);
+    try {
+      return await this.client.getObject(this.bucket, key);
+    } catch (error) {
+      if (isNotFound(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    assertValidBlobKey(key);
+    try {
+      const stat = await this.client.statObject(this.bucket, key);
+      const contentType = stat.metaData['content-type'] as string | undefined;
+      return { key, sizeBytes: stat.size, contentType: contentType ?? 'application/octet-stream' };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidBlobKey(key);
+    await this.client.removeObject(this.bucket, key);
+  }
+
+  async ping(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} does not exist`);
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { InvalidBlobKeyError } from '../blob-key';
+import { BlobNotFoundError, type BlobStore } from '../blob-store';
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The BlobStore port's contract, run against every adapter (filesystem, MinIO on s3rver).
+ * `store()` returns the adapter under test, ready to use.
+ */
+export function describeBlobStoreBehaviour(store: () => BlobStore): void {
+  const key = (name: string) => `organisations/${randomUUID()}/documents/${name}`;
+
+  it('stores a blob and reads it back whole, as a stream, and its size and content type', async () => {
+    const k = key('invoice.pdf');
+    const body = Buffer.from('%PDF-1.7 fake bytes \u00e9');
+    await store().put(k, body, 'application/pdf');
+    expect(await store().get(k)).toEqual(body);
+    expect(await readAll(await store().getStream(k))).toEqual(body);
+    expect(await store().stat(k)).toEqual({ key: k, sizeBytes: body.length, contentType: 'application/pdf' });
+  });
+
+  it('overwrites a blob with its new content and content type', async () => {
+    const k = key('preview.png');
+    await store().put(k, Buffer.from('old, longer content'), 'image/png');
+    await store().put(k, Buffer.from('new'), 'image/webp');
+    expect((await store().get(k)).toString()).toBe('new');
+    expect(await store().stat(k)).toEqual({ key: k, sizeBytes: 3, contentType: 'image/webp' });
+  });
+
+  it('stores an empty blob and a 5 MB blob', async () => {
+    const empty = key('empty.bin');
+    await store().put(empty, Buffer.alloc(0), 'application/octet-stream');
+    expect(await store().get(empty)).toEqual(Buffer.alloc(0));
+    const large = key('large.bin');
+    const body = Buffer.alloc(5 * 1024 * 1024, 7);
+    await store().put(large, body, 'application/octet-stream');
+    expect((await store().stat(large))?.sizeBytes).toBe(body.length);
+    expect((await store().get(large)).equals(body)).toBe(true);
+  });
+
+  it('a missing key: get and getStream throw BlobNotFoundError, stat is null, delete is no error', async () => {
+    const k = key('missing.pdf');
+    await expect(store().get(k)).rejects.toBeInstanceOf(BlobNotFoundError);
+    await expect(store().getStream(k)).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await store().stat(k)).toBeNull();
+    await expect(store().delete(k)).resolves.toBeUndefined();
+  });
+
+  it('a prefix of stored keys is not itself a blob', async () => {
+    const k = key('nested/file.pdf');
+    await store().put(k, Buffer.from('x'), 'application/pdf');
+    const prefix = k.slice(0, k.lastIndexOf('/'));
+    expect(await store().stat(prefix)).toBeNull();
+    await expect(store().get(prefix)).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('deletes a blob', async () => {
+    const k = key('gone.pdf');
+    await store().put(k, Buffer.from('x'), 'application/pdf');
+    await store().delete(k);
+    expect(await store().stat(k)).toBeNull();
+    await expect(store().get(k)).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it.each(['../escape', 'a/../../escape', '/etc/passwd', 'a\\..\\b', 'a//b', 'a/./b', '', 'a/\u0000b'])(
+    'refuses the key %j with InvalidBlobKeyError',
+    async (bad) => {
+      await expect(store().put(bad, Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+      await expect(store().get(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+      await expect(store().stat(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+      await expect(store().delete(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    },
+  );
+
+  it('answers ping when reachable', async () => {
+    await expect(store().ping()).resolves.toBeUndefined();
+  });
+}

@@ -1,0 +1,3 @@
+export * from './rabbitmq/rabbitmq-vhost';
+export * from './s3/s3-server';
+export * from './postgres';

@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The RabbitMQ every integration test talks to (the machine's broker; guest/guest only works on localhost). */
+export const LOCAL_RABBITMQ = { host: '127.0.0.1', port: 5672, user: 'guest', password: 'guest' } as const;
+
+export type RabbitVhost = {
+  /** amqp:// URL selecting the vhost. */
+  url: string;
+  name: string;
+  /** Deletes the vhost with every queue and exchange in it. */
+  delete(): Promise<void>;
+};
+
+async function rabbitmqctl(...args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run('rabbitmqctl', args, { timeout: 60_000 });
+    return stdout;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`rabbitmqctl ${args.join(' ')} failed: ${stderr.trim() || (error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * An isolated vhost for one test file, created with `rabbitmqctl` (the local broker runs on this machine; the
+ * management plugin is not needed). The guest user gets full rights on it. Call `delete()` in afterAll.
+ */
+export async function createRabbitVhost(label = 'test'): Promise<RabbitVhost> {
+  const name = `docrender-${label}-${randomBytes(4).toString('hex')}`;
+  await rabbitmqctl('add_vhost', name);
+  try {
+    await rabbitmqctl('set_permissions', '-p', name, LOCAL_RABBITMQ.user, '.*', '.*', '.*');
+  } catch (error) {
+    await rabbitmqctl('delete_vhost', name).catch(() => undefined);
+    throw error;
+  }
+  const { host, port, user, password } = LOCAL_RABBITMQ;
+  return {
+    name,
+    url: `amqp://${user}:${password}@${host}:${port}/${encodeURIComponent(name)}`,
+    delete: async () => {
+      await rabbitmqctl('delete_vhost', name);
+    },
+  };
+}
+
+/**
+ * Stops the RabbitMQ application (`rabbitmqctl stop_app`: every connection drops, the node and its durable queues
+ * stay), runs `whileStopped`, then starts it again and waits until it serves. RabbitMQ is started again even when
+ * `whileStopped` fails. Affects every user of the local broker: only for tests of reconnection.
+ */
+export async function restartRabbitMq(whileStopped: () => Promise<void> = async () => undefined): Promise<void> {
+  await rabbitmqctl('stop_app');
+  try {
+    await whileStopped();
+  } finally {
+    await startRabbitMq();
+  }
+}
+
+async function startRabbitMq(): Promise<void> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await rabbitmqctl('start_app');
+      await rabbitmqctl('await_startup');
+      return;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
