@@ -3,3 +3,4 @@ export * from './database.settings';
 export * from './messaging.settings';
 export * from './storage.settings';
 export * from './egress.settings';
+export * from './render.settings';

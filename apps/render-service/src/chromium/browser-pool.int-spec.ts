@@ -1,0 +1,246 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { JsonLogger } from '@docrender/observability';
+import { eventually, processesInGroups, zombieChildren } from '../../test/chromium-processes';
+import { pdfText } from '../../test/pdf-tools';
+import { BrowserCrashedError } from './browser-crashed.error';
+import { BrowserPool, BrowserPoolOptions } from './browser-pool';
+import { locateChromium } from './chromium-executable';
+import { printPdfOnPage } from './page-printer';
+import type { PageWork } from './pooled-browser';
+import { RenderTimeoutError } from './render-timeout.error';
+
+const quietLogger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
+
+function poolOptions(overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions {
+  return {
+    executablePath: locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
+    browsers: 1,
+    pagesPerBrowser: 2,
+    maxRendersPerBrowser: 1000,
+    checkIntervalMs: 500,
+    answerTimeoutMs: 1000,
+    creator: 'docrender render-service (test)',
+    logger: quietLogger,
+    ...overrides,
+  };
+}
+
+const INVOICE = `<!doctype html><html><head><meta charset="utf-8"><style>@page { size: A4; margin: 15mm }</style></head>
+<body><h1>Invoice 2026-0042</h1><p>Total 1.234,56 EUR</p></body></html>`;
+
+function print(pool: BrowserPool, html: string, options: { budgetMs?: number; javaScript?: boolean } = {}): Promise<Buffer> {
+  const budgetMs = options.budgetMs ?? 20_000;
+  const javaScript = options.javaScript ?? false;
+  return pool.run({
+    isolation: javaScript ? 'fresh-context' : 'reused-page',
+    javaScript,
+    deadline: Date.now() + budgetMs,
+    budgetMs,
+    work: (page) => printPdfOnPage(page, { html, title: 'test', tagged: false }),
+  });
+}
+
+/** A local HTTP + WebSocket listener that records every request a page manages to send. */
+async function startTrap(): Promise<{ server: Server; port: number; hits: string[] }> {
+  const hits: string[] = [];
+  const server = createServer((request, response) => {
+    hits.push(`${request.method} ${request.url}`);
+    response.end('reached');
+  });
+  server.on('upgrade', (request, socket) => {
+    hits.push(`upgrade ${request.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, hits };
+}
+
+function hostileHtml(port: number): string {
+  const origin = `http://127.0.0.1:${port}`;
+  return `<!doctype html><html><head>
+  <link rel="stylesheet" href="${origin}/link.css">
+  <link rel="prefetch" href="${origin}/prefetch">
+  <style>@import url("${origin}/import.css"); @import url("file:///etc/passwd");
+    body { background: url("${origin}/background.png") } @font-face { font-family: x; src: url("${origin}/font.woff2") }
+    p { font-family: x }</style>
+  <meta http-equiv="refresh" content="0; url=${origin}/refresh">
+  </head><body><p>HOSTILE-MARKER</p>
+  <img src="${origin}/img.png"><img src="http://localhost:${port}/localhost.png"><img src="http://[::1]:${port}/ipv6.png">
+  <img src="file:///etc/passwd"><img src="http://example.com/external.png">
+  <iframe src="${origin}/iframe"></iframe><iframe src="file:///etc/passwd"></iframe><iframe src="file:///etc/"></iframe>
+  <object data="file:///etc/passwd"></object><embed src="${origin}/embed"><video src="${origin}/video"></video>
+  <script>
+    fetch("${origin}/fetch").catch(() => undefined);
+    try { new WebSocket("ws://127.0.0.1:${port}/websocket"); } catch (e) {}
+    try { new Worker("data:text/javascript,fetch('${origin}/worker')"); } catch (e) {}
+    try { navigator.sendBeacon("${origin}/beacon"); } catch (e) {}
+    try { new EventSource("${origin}/event-source"); } catch (e) {}
+    try { const x = new XMLHttpRequest(); x.open('GET', 'file:///etc/passwd', false); x.send(); document.body.append(x.responseText); } catch (e) {}
+    try { location.href = "${origin}/navigate"; } catch (e) {}
+  </script></body></html>`;
+}
+
+describe('render-service Chromium pool (real Chromium)', () => {
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    pool = await BrowserPool.start(poolOptions());
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('isolation: no request from a page reaches the network or the filesystem (file:, 127.0.0.1, localhost, iframes, <link>, @import, scripts)', async () => {
+    const trap = await startTrap();
+    try {
+      const html = hostileHtml(trap.port);
+      const withoutJavaScript = await print(pool, html);
+      const withJavaScript = await print(pool, html, { javaScript: true });
+      // give late requests (refresh, workers, beacons) time to arrive before looking
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(trap.hits).toEqual([]);
+      for (const pdf of [withoutJavaScript, withJavaScript]) {
+        const text = await pdfText(pdf);
+        expect(text).toContain('HOSTILE-MARKER');
+        expect(text).not.toMatch(/root:.*:0:0:/);
+        expect(text).not.toContain('reached');
+      }
+    } finally {
+      await new Promise((resolve) => trap.server.close(resolve));
+    }
+  });
+
+  it('isolation: nothing (storage, cookies, cache, DOM, styles) passes from one render to the next on a reused page', async () => {
+    const pagesSeen: unknown[] = [];
+    const first = `<!doctype html><html><head><meta http-equiv="set-cookie" content="leak=1">
+      <style>body::after { content: "STYLE-FROM-A" }</style><base href="http://127.0.0.1:9/"></head>
+      <body><p id="secret">SECRET-OF-A</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+      <script>localStorage.setItem('k', 'LEAK'); document.cookie = 'c=LEAK'; window.leak = 'A';</script></body></html>`;
+    const inspect: PageWork<Record<string, unknown>> = async (page) => {
+      pagesSeen.push(page);
+      const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', title: 'B', tagged: false });
+      const state = await page.evaluate(() => ({
+        html: document.documentElement.outerHTML,
+        styleSheets: document.styleSheets.length,
+        windowLeak: typeof (window as unknown as { leak?: unknown }).leak,
+        storage: (() => {
+          try {
+            return localStorage.length;
+          } catch {
+            return 'no storage for this origin';
+          }
+        })(),
+        resources: performance.getEntriesByType('resource').length,
+      }));
+      return { ...state, cookies: await page.cookies(), text: await pdfText(pdf) };
+    };
+
+    await pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 20_000,
+      budgetMs: 20_000,
+      work: async (page) => {
+        pagesSeen.push(page);
+        return printPdfOnPage(page, { html: first, title: 'A', tagged: false });
+      },
+    });
+    const second = await pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: inspect });
+
+    expect(pagesSeen[0]).toBe(pagesSeen[1]);
+    expect(second.text).toContain('Render B');
+    expect(second.text).not.toContain('SECRET-OF-A');
+    expect(second.text).not.toContain('STYLE-FROM-A');
+    expect(second.html).not.toContain('SECRET-OF-A');
+    expect(second.html).not.toContain('base');
+    expect(second.styleSheets).toBe(0);
+    expect(second.windowLeak).toBe('undefined');
+    expect([0, 'no storage for this origin']).toContain(second.storage);
+    expect(second.resources).toBe(0);
+    expect(second.cookies).toEqual([]);
+  });
+
+  it('8: an endless page ends with RenderTimeout within its budget, and the next render succeeds', async () => {
+    // Reused pages run no JavaScript; the endless page is a document that needs JavaScript (fresh context)
+    // and never finishes loading: an infinite loop in an inline script.
+    const started = Date.now();
+    await expect(print(pool, '<p>endless</p><script>for (;;) {}</script>', { budgetMs: 1500, javaScript: true })).rejects.toBeInstanceOf(
+      RenderTimeoutError,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(pdfText(await print(pool, INVOICE))).resolves.toContain('Invoice 2026-0042');
+  });
+
+  it('pool: a browser killed mid-batch still yields every document, retried once on a healthy browser', async () => {
+    const [victim] = pool.browserProcessIds;
+    const batch = Promise.allSettled(Array.from({ length: 12 }, () => print(pool, INVOICE)));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    process.kill(victim, 'SIGKILL');
+    const results = await batch;
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill('fulfilled'));
+    expect(pool.browserProcessIds).not.toContain(victim);
+    expect(await eventually(() => processesInGroups([victim]).length === 0, 5000)).toBe(true);
+  });
+
+  it('pool: a browser that stops answering is killed and replaced; its renders finish elsewhere', async () => {
+    const [victim] = pool.browserProcessIds;
+    process.kill(victim, 'SIGSTOP');
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 4 }, () => print(pool, INVOICE)));
+      expect(results.map((r) => r.status)).toEqual(Array(4).fill('fulfilled'));
+      expect(pool.browserProcessIds).not.toContain(victim);
+    } finally {
+      try {
+        process.kill(victim, 'SIGCONT');
+      } catch {
+        // killed by the pool, as expected
+      }
+    }
+  });
+
+  it('pool: a browser is replaced after its render limit without losing capacity', async () => {
+    const limited = await BrowserPool.start(poolOptions({ maxRendersPerBrowser: 3 }));
+    try {
+      const [first] = limited.browserProcessIds;
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => print(limited, INVOICE)));
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill('fulfilled'));
+      expect(limited.browserProcessIds).not.toContain(first);
+      expect(await eventually(() => processesInGroups([first]).length === 0, 5000)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('pool: close leaves no Chromium process and no zombie behind', async () => {
+    const closing = await BrowserPool.start(poolOptions({ browsers: 2 }));
+    const leaders = closing.browserProcessIds;
+    expect(leaders).toHaveLength(2);
+    expect(processesInGroups(leaders).length).toBeGreaterThan(2);
+    await print(closing, INVOICE);
+    await closing.close();
+    expect(await eventually(() => processesInGroups(leaders).length === 0, 5000)).toBe(true);
+    expect(zombieChildren()).toEqual([]);
+    await expect(print(closing, INVOICE)).rejects.toThrow('closed');
+  });
+
+  it('pool: a render that crashes twice is reported, not retried forever', async () => {
+    let attempts = 0;
+    const crashing = pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 20_000,
+      budgetMs: 20_000,
+      work: async (page) => {
+        attempts++;
+        await page.setContent('<p>about to crash</p>');
+        process.kill(pool.browserProcessIds[0], 'SIGKILL');
+        return new Promise<Buffer>(() => undefined);
+      },
+    });
+    await expect(crashing).rejects.toBeInstanceOf(BrowserCrashedError);
+    expect(attempts).toBe(2);
+    await expect(pdfText(await print(pool, INVOICE))).resolves.toContain('Invoice 2026-0042');
+  });
+});

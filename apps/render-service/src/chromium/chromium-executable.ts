@@ -1,0 +1,71 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import puppeteer from 'puppeteer';
+
+/** Where a system Chromium or Chrome is usually installed, in the order they are tried. */
+export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+];
+
+const INSTALL_HINT =
+  'Install one: `apt-get install -y chromium` (Debian/Ubuntu), or `npx puppeteer browsers install chrome`, ' +
+  'or set PUPPETEER_EXECUTABLE_PATH to a Chromium/Chrome binary.';
+
+export class ChromiumNotFoundError extends Error {
+  constructor(detail: string) {
+    super(`No Chromium found for the render service: ${detail}. ${INSTALL_HINT}`);
+    this.name = 'ChromiumNotFoundError';
+  }
+}
+
+export type ChromiumSearch = {
+  /** PUPPETEER_EXECUTABLE_PATH; when set it must work, nothing else is tried. */
+  configuredPath: string | undefined;
+  systemPaths: readonly string[];
+  /** Where puppeteer keeps the browser it downloaded (it may not exist). */
+  downloadedPath: () => string;
+  isExecutable?: (path: string) => boolean;
+};
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chromium discovery: PUPPETEER_EXECUTABLE_PATH, else a system Chromium/Chrome, else the browser puppeteer
+ * downloaded. Throws one ChromiumNotFoundError that says how to install a browser.
+ */
+export function findChromium(search: ChromiumSearch): string {
+  const isExecutable = search.isExecutable ?? isExecutableFile;
+  if (search.configuredPath !== undefined) {
+    if (isExecutable(search.configuredPath)) return search.configuredPath;
+    throw new ChromiumNotFoundError(`PUPPETEER_EXECUTABLE_PATH=${search.configuredPath} is not an executable file`);
+  }
+  const system = search.systemPaths.find(isExecutable);
+  if (system !== undefined) return system;
+  let downloaded: string | undefined;
+  try {
+    downloaded = search.downloadedPath();
+  } catch {
+    downloaded = undefined;
+  }
+  if (downloaded !== undefined && isExecutable(downloaded)) return downloaded;
+  throw new ChromiumNotFoundError(
+    `none of ${search.systemPaths.join(', ')} exists and puppeteer has no downloaded browser${downloaded ? ` at ${downloaded}` : ''}`,
+  );
+}
+
+/** findChromium with this machine's file system and puppeteer's download location. */
+export function locateChromium(configuredPath: string | undefined): string {
+  return findChromium({ configuredPath, systemPaths: SYSTEM_CHROMIUM_PATHS, downloadedPath: () => puppeteer.executablePath() });
+}

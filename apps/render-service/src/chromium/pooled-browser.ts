@@ -1,0 +1,313 @@
+import type { Logger } from '@docrender/observability';
+import puppeteer, { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer';
+import { BrowserCrashedError } from './browser-crashed.error';
+import { RenderTimeoutError } from './render-timeout.error';
+
+/**
+ * How a render gets its page:
+ * - `reused-page`: one of the browser's long-lived pages, JavaScript off. Safe to share between documents because
+ *   no script runs and nothing reaches the network, so a document can leave no state behind (the render-isolation
+ *   integration test proves it); `setContent` replaces the whole DOM.
+ * - `fresh-context`: a new incognito browser context and page, closed afterwards. For documents that need
+ *   JavaScript, and for previews (which change the viewport and media type).
+ */
+export type PageIsolation = 'reused-page' | 'fresh-context';
+
+/** The part of a render that talks to the page; `remainingMs` is what is left of the budget when it starts. */
+export type PageWork<T> = (page: Page, remainingMs: number) => Promise<T>;
+
+export type PageTask<T> = {
+  isolation: PageIsolation;
+  javaScript: boolean;
+  /** Epoch milliseconds; past it the page is closed and the task fails with RenderTimeoutError. */
+  deadline: number;
+  /** The budget the deadline was derived from, for the error message. */
+  budgetMs: number;
+  work: PageWork<T>;
+};
+
+export type BrowserLaunchConfig = {
+  executablePath: string;
+  args: string[];
+  pagesPerBrowser: number;
+  maxRenders: number;
+  /** Bound on closing a page or browser before its process is killed instead. */
+  closeTimeoutMs: number;
+  logger: Logger;
+};
+
+/** What a pooled browser tells its pool. */
+export type BrowserEvents = {
+  /** A page or a render slot became free. */
+  onCapacity(browser: PooledBrowser): void;
+  /** The browser reached its render limit; it finishes what it holds, then closes. */
+  onDraining(browser: PooledBrowser): void;
+  /** The browser is gone (crashed, killed, or closed after draining). */
+  onGone(browser: PooledBrowser, reason: string): void;
+};
+
+type BrowserState = 'ready' | 'draining' | 'gone';
+
+/** A reused page and the promise that rejects when its renderer crashes. */
+type ReusablePage = { page: Page; crashed: Promise<never> };
+
+let nextBrowserNumber = 1;
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Every request a page makes is refused except inline `data:` resources. A navigation (meta refresh, a script
+ * setting location, a frame) is answered "204 No Content", which makes Chromium stay on the current document
+ * instead of replacing it with an error page. This is the second layer: the browser is also launched with no route
+ * out (chromium-flags.ts), which covers what interception does not see.
+ */
+function blockEveryRequest(request: HTTPRequest): void {
+  let handled: Promise<void>;
+  if (request.url().startsWith('data:')) handled = request.continue();
+  else if (request.isNavigationRequest()) handled = request.respond({ status: 204, body: '' });
+  else handled = request.abort('blockedbyclient');
+  handled.catch(() => undefined);
+}
+
+/** One supervised Chromium process with its reused pages. */
+export class PooledBrowser {
+  readonly name = `browser-${nextBrowserNumber++}`;
+  private state: BrowserState = 'ready';
+  private readonly idlePages: ReusablePage[] = [];
+  private inFlightCount = 0;
+  private rendersStarted = 0;
+  private readonly disconnected: Promise<never>;
+  private rejectDisconnected: (error: Error) => void = () => undefined;
+  private goneReason = 'it crashed or was killed from outside';
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly config: BrowserLaunchConfig,
+    private readonly events: BrowserEvents,
+  ) {
+    this.disconnected = new Promise<never>((_, reject) => {
+      this.rejectDisconnected = reject;
+    });
+    this.disconnected.catch(() => undefined);
+    browser.once('disconnected', () => this.markGone(`the browser process ended (${this.goneReason})`));
+  }
+
+  static async launch(config: BrowserLaunchConfig, events: BrowserEvents): Promise<PooledBrowser> {
+    const browser = await puppeteer.launch({
+      executablePath: config.executablePath,
+      headless: true,
+      pipe: true,
+      args: config.args,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      waitForInitialPage: true,
+    });
+    const pooled = new PooledBrowser(browser, config, events);
+    try {
+      const [initial] = await browser.pages();
+      const pages = initial === undefined ? [] : [initial];
+      while (pages.length < config.pagesPerBrowser) pages.push(await browser.newPage());
+      for (const page of pages) pooled.idlePages.push(await pooled.prepareReusedPage(page));
+    } catch (error) {
+      await pooled.close();
+      throw error;
+    }
+    config.logger.info('browser started', { browser: pooled.name, pid: pooled.pid ?? null, pages: config.pagesPerBrowser });
+    return pooled;
+  }
+
+  get pid(): number | undefined {
+    return this.browser.process()?.pid;
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  get isReady(): boolean {
+    return this.state === 'ready';
+  }
+
+  get isGone(): boolean {
+    return this.state === 'gone';
+  }
+
+  canTake(isolation: PageIsolation): boolean {
+    if (this.state !== 'ready' || this.inFlightCount >= this.config.pagesPerBrowser) return false;
+    return isolation === 'fresh-context' || this.idlePages.length > 0;
+  }
+
+  /** Resolves when the browser answers a DevTools call within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<void> {
+    await withTimeout(this.browser.version(), timeoutMs, 'Browser.getVersion');
+  }
+
+  async run<T>(task: PageTask<T>): Promise<T> {
+    if (!this.canTake(task.isolation)) throw new Error(`${this.name} cannot take a ${task.isolation} render now`);
+    this.inFlightCount++;
+    this.rendersStarted++;
+    try {
+      return task.isolation === 'fresh-context' ? await this.runInFreshContext(task) : await this.runOnReusedPage(task);
+    } finally {
+      this.inFlightCount--;
+      this.afterRender();
+    }
+  }
+
+  /** Kills the whole process group (browser, zygote, renderers) and reports the browser gone. */
+  kill(reason: string): void {
+    if (this.state === 'gone') return;
+    this.goneReason = reason;
+    this.config.logger.warn('killing browser', { browser: this.name, pid: this.pid ?? null, reason });
+    this.killProcessGroup();
+    this.markGone(reason);
+  }
+
+  /** Closes the browser (bounded; killed when it does not close in time). Renders still on it fail as crashed. */
+  async close(): Promise<void> {
+    if (this.state === 'gone') return;
+    this.goneReason = 'closed by the pool';
+    try {
+      await withTimeout(this.browser.close(), this.config.closeTimeoutMs, 'closing the browser');
+    } catch (error) {
+      this.kill(`it did not close: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.markGone('closed by the pool');
+  }
+
+  private markGone(reason: string): void {
+    if (this.state === 'gone') return;
+    this.state = 'gone';
+    this.rejectDisconnected(new BrowserCrashedError(`${this.name}: ${reason}`));
+    // the DevTools pipe may break while the process lives on: make sure nothing of it stays behind
+    this.killProcessGroup();
+    this.events.onGone(this, reason);
+  }
+
+  private killProcessGroup(): void {
+    const child = this.browser.process();
+    if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      // puppeteer starts Chromium as a process group leader, so -pid reaches every Chromium process
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
+
+  private async prepareReusedPage(page: Page): Promise<ReusablePage> {
+    await page.setJavaScriptEnabled(false);
+    await page.setRequestInterception(true);
+    page.on('request', blockEveryRequest);
+    const crashed = new Promise<never>((_, reject) => {
+      page.once('error', (error) => reject(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`)));
+    });
+    crashed.catch(() => undefined);
+    return { page, crashed };
+  }
+
+  private async runOnReusedPage<T>(task: PageTask<T>): Promise<T> {
+    const reusable = this.idlePages.pop();
+    if (reusable === undefined) throw new Error(`${this.name} has no idle page`);
+    let result: T;
+    try {
+      result = await this.guarded(task, reusable.page, reusable.crashed);
+    } catch (error) {
+      // timed out, crashed or failed half-way: the page is not trusted again
+      this.replacePage(reusable.page);
+      throw error;
+    }
+    if (reusable.page.url() === 'about:blank') {
+      this.idlePages.push(reusable);
+    } else {
+      this.replacePage(reusable.page);
+    }
+    return result;
+  }
+
+  private async runInFreshContext<T>(task: PageTask<T>): Promise<T> {
+    let context: BrowserContext | undefined;
+    try {
+      context = await Promise.race([this.browser.createBrowserContext(), this.disconnected]);
+      const page = await Promise.race([context.newPage(), this.disconnected]);
+      await page.setJavaScriptEnabled(task.javaScript);
+      await page.setRequestInterception(true);
+      page.on('request', blockEveryRequest);
+      const crashed = new Promise<never>((_, reject) => {
+        page.once('error', (error) => reject(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`)));
+      });
+      crashed.catch(() => undefined);
+      return await this.guarded(task, page, crashed);
+    } finally {
+      if (context !== undefined) await this.closeOrKill(context.close(), 'closing a browser context');
+    }
+  }
+
+  /** Runs the task's work on a page, bounded by the task's deadline, the browser's life and the page's. */
+  private async guarded<T>(task: PageTask<T>, page: Page, pageCrashed: Promise<never>): Promise<T> {
+    const remainingMs = task.deadline - Date.now();
+    if (remainingMs <= 0) throw new RenderTimeoutError(task.budgetMs);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeoutError(task.budgetMs)), remainingMs);
+    });
+    const work = task.work(page, remainingMs);
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, timedOut, pageCrashed, this.disconnected]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes a used page and opens a fresh one in its place; a browser that cannot do that is killed. */
+  private replacePage(page: Page): void {
+    if (this.state === 'gone') return;
+    const replace = async (): Promise<void> => {
+      await this.closeOrKill(page.close(), 'closing a page');
+      if (this.state === 'gone') return;
+      const fresh = await withTimeout(this.browser.newPage(), this.config.closeTimeoutMs, 'opening a page');
+      const reusable = await this.prepareReusedPage(fresh);
+      if (this.isGone) return;
+      this.idlePages.push(reusable);
+      this.events.onCapacity(this);
+    };
+    replace().catch((error: unknown) => {
+      this.kill(`could not replace a page: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private async closeOrKill(closing: Promise<void>, what: string): Promise<void> {
+    if (this.state === 'gone') {
+      closing.catch(() => undefined);
+      return;
+    }
+    try {
+      await withTimeout(closing, this.config.closeTimeoutMs, what);
+    } catch (error) {
+      this.kill(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private afterRender(): void {
+    if (this.state === 'ready' && this.rendersStarted >= this.config.maxRenders) {
+      this.state = 'draining';
+      this.config.logger.info('browser reached its render limit', { browser: this.name, renders: this.rendersStarted });
+      this.events.onDraining(this);
+    }
+    if (this.state === 'draining' && this.inFlightCount === 0) {
+      this.close().catch(() => undefined);
+      return;
+    }
+    if (this.state === 'ready') this.events.onCapacity(this);
+  }
+}

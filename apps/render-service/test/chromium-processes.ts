@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+type ProcessStat = { pid: number; state: string; ppid: number; pgrp: number };
+
+function readStat(pid: number): ProcessStat | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may contain spaces; it is in parentheses
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+
+function allProcesses(): ProcessStat[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((s): s is ProcessStat => s !== null);
+}
+
+/** Every process (zombies included) in the process groups led by the given browser pids. */
+export function processesInGroups(groupLeaders: readonly number[]): ProcessStat[] {
+  return allProcesses().filter((p) => groupLeaders.includes(p.pgrp));
+}
+
+/** Zombie children of this process (a child that exited and was never reaped). */
+export function zombieChildren(parent: number = process.pid): ProcessStat[] {
+  return allProcesses().filter((p) => p.ppid === parent && p.state === 'Z');
+}
+
+/** Polls until `condition` holds or `timeoutMs` passes; returns whether it held. */
+export async function eventually(condition: () => boolean, timeoutMs: number, everyMs = 50): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return condition();
+}

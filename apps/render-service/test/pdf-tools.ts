@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+async function withPdfFile<T>(pdf: Buffer, use: (file: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'docrender-pdf-'));
+  try {
+    const file = path.join(dir, 'document.pdf');
+    await writeFile(file, pdf);
+    return await use(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of every page (poppler's pdftotext), pages separated by form feeds. */
+export function pdfText(pdf: Buffer): Promise<string> {
+  return withPdfFile(pdf, async (file) => (await run('pdftotext', ['-layout', file, '-'])).stdout);
+}
+
+/** The fields pdfinfo reports (Title, Producer, Pages, Tagged…). */
+export function pdfInfo(pdf: Buffer): Promise<Record<string, string>> {
+  return withPdfFile(pdf, async (file) => {
+    const { stdout } = await run('pdfinfo', [file]);
+    return Object.fromEntries(
+      stdout
+        .split('\n')
+        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1].trim(), m[2].trim()]),
+    );
+  });
+}

@@ -1,0 +1,84 @@
+import { availableParallelism } from 'node:os';
+import { setting } from './setting';
+
+/**
+ * Pool shape measured on 2 cores (docs/performance.md): one browser with 2 concurrent reused pages prints more PDFs
+ * per second than 2 browsers with one page each, and a third page adds little. So: one browser per 4 cores, and
+ * as many pages per browser as it takes to give every core one render (at least 2).
+ */
+export function defaultRenderBrowsers(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 4));
+}
+
+export function defaultRenderPagesPerBrowser(cores: number = availableParallelism()): number {
+  return Math.max(2, Math.ceil(cores / defaultRenderBrowsers(cores)));
+}
+
+/** Settings of apps/render-service (Chromium pool, render budget, image and font fetching, its probe port). */
+export const renderSettings = {
+  browsers: setting.int(
+    'RENDER_BROWSERS',
+    'Chromium browser processes in the pool. Default: one per 4 CPU cores, at least 1.',
+    defaultRenderBrowsers(),
+    { min: 1, max: 64 },
+  ),
+  pagesPerBrowser: setting.int(
+    'RENDER_PAGES_PER_BROWSER',
+    'Reused pages (concurrent renders) per browser. Default: CPU cores divided by browsers, at least 2. The pool renders browsers × pages documents at once and takes that many messages from the queue.',
+    defaultRenderPagesPerBrowser(),
+    { min: 1, max: 32 },
+  ),
+  maxRendersPerBrowser: setting.int(
+    'RENDER_MAX_RENDERS_PER_BROWSER',
+    'A browser is replaced after this many renders (its replacement starts first, so capacity does not drop).',
+    1000,
+    { min: 1, max: 10_000_000 },
+  ),
+  timeoutMs: setting.int(
+    'RENDER_TIMEOUT_MS',
+    'Render budget per document in milliseconds (spec 8: 60 s). Past it the page is closed and the document gets a RenderTimeout issue.',
+    60_000,
+    { min: 100, max: 3_600_000 },
+  ),
+  executablePath: setting.optionalString(
+    'PUPPETEER_EXECUTABLE_PATH',
+    'Chromium or Chrome binary. Unset: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome(-stable), then the browser puppeteer downloaded.',
+  ),
+  port: setting.int('RENDER_SERVICE_PORT', 'HTTP port of the render service (readiness probe GET /v1/meta/status).', 3001, { min: 0, max: 65535 }),
+  browserCheckIntervalMs: setting.int(
+    'RENDER_BROWSER_CHECK_INTERVAL_MS',
+    'How often every browser is asked to answer; a browser that does not answer within RENDER_BROWSER_ANSWER_TIMEOUT_MS is killed and replaced.',
+    5_000,
+    { min: 100, max: 600_000 },
+  ),
+  browserAnswerTimeoutMs: setting.int(
+    'RENDER_BROWSER_ANSWER_TIMEOUT_MS',
+    'Time a browser has to answer a health check before it counts as hung.',
+    5_000,
+    { min: 50, max: 600_000 },
+  ),
+  shutdownGraceMs: setting.int(
+    'RENDER_SHUTDOWN_GRACE_MS',
+    'On SIGTERM/SIGINT, time to finish the renders in hand before the browsers are closed; unfinished messages return to the queue.',
+    25_000,
+    { min: 0, max: 600_000 },
+  ),
+  imageFetchTimeoutMs: setting.int(
+    'RENDER_IMAGE_FETCH_TIMEOUT_MS',
+    'Time limit for fetching one https image referenced by a template.',
+    10_000,
+    { min: 100, max: 120_000 },
+  ),
+  imageMaxBytes: setting.int(
+    'RENDER_IMAGE_MAX_BYTES',
+    'Largest image (fetched or organisation asset) a template may embed; larger ones give an UnresolvedImage issue.',
+    10 * 1024 * 1024,
+    { min: 1024, max: 200 * 1024 * 1024 },
+  ),
+  fontCacheMaxBytes: setting.int(
+    'RENDER_FONT_CACHE_MAX_BYTES',
+    'Memory for custom font files kept between renders (least recently used are dropped first).',
+    64 * 1024 * 1024,
+    { min: 0, max: 2 * 1024 * 1024 * 1024 },
+  ),
+};
