@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, ProbesModule } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
 import { GATEWAY_LOGGER } from './http/tokens';
+import { AuthModule } from './auth/auth.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ViewUrlModule } from './documents/view-url.module';
 
 /** The API gateway's root module: every /v1 endpoint of the contract. */
 @Module({})
@@ -11,6 +14,9 @@ export class ApiGatewayModule {
       module: ApiGatewayModule,
       imports: [
         InfrastructureModule.forRoot(infrastructure, logger),
+        AuthModule,
+        RateLimitModule,
+        ViewUrlModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)] }),
       ],

@@ -1,0 +1,38 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@docrender/contracts';
+import { ApiKeyRepository } from '@docrender/persistence';
+import type { AuthenticatedRequest } from './caller';
+import { bearerToken } from './bearer-token';
+
+/** RFC 6750: a 401 names the scheme the client should use. */
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/**
+ * Spec part 5: every endpoint except the probes needs `Authorization: Bearer <API_KEY>`.
+ * - missing, malformed, unknown or revoked key → 401 Unauthorized;
+ * - a known key whose organisation was deleted → 401 NotAuthenticated.
+ * On success the caller (organisation, environment from the key's prefix, key id) is attached to the request.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly apiKeys: ApiKeyRepository) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    if (header === undefined) throw new DomainError(ErrorCode.Unauthorized, 'missing API key: send Authorization: Bearer <API_KEY>', CHALLENGE);
+    const key = bearerToken(header);
+    if (key === null) throw new DomainError(ErrorCode.Unauthorized, 'malformed Authorization header: expected Bearer <API_KEY>', CHALLENGE);
+    const authenticated = await this.apiKeys.authenticate(key);
+    if (authenticated === null) throw new DomainError(ErrorCode.Unauthorized, 'invalid API key', CHALLENGE);
+    if (authenticated.organisationDeleted) {
+      throw new DomainError(ErrorCode.NotAuthenticated, 'the API key has no associated organisation', CHALLENGE);
+    }
+    request.caller = {
+      organisationId: authenticated.organisationId,
+      environment: authenticated.environment,
+      apiKeyId: authenticated.apiKeyId,
+    };
+    return true;
+  }
+}

@@ -1,0 +1,6 @@
+export * from './rate-limit.decorator';
+export * from './api-rate-limit.decorator';
+export * from './rate-limit.guard';
+export * from './rate-limit.policy';
+export * from './rate-limit.store';
+export * from './rate-limit.module';

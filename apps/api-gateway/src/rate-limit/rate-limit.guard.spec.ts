@@ -1,0 +1,79 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
+import type { AuthenticatedRequest } from '../auth/caller';
+import { RateLimit } from './rate-limit.decorator';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitPolicy } from './rate-limit.policy';
+import type { RateLimitDecision, RateLimitStore } from './rate-limit.store';
+
+class Routes {
+  @RateLimit(RateLimitCategory.Write) write(): void {}
+  unlimited(): void {}
+}
+@RateLimit(RateLimitCategory.Read)
+class ReadRoutes {
+  list(): void {}
+  @RateLimit(RateLimitCategory.Write) patch(): void {}
+}
+
+type Call = { organisationId: string; category: RateLimitCategory; limit: number; windowSeconds: number };
+
+function fakeStore(decision: RateLimitDecision): RateLimitStore & { calls: Call[] } {
+  const calls: Call[] = [];
+  return {
+    calls,
+    tryAcquire: async (organisationId, category, options) => {
+      calls.push({ organisationId, category, limit: options.limit, windowSeconds: options.windowSeconds });
+      return decision;
+    },
+  };
+}
+
+function contextFor(cls: new () => object, method: string): { context: ExecutionContext; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const request = { caller: { organisationId: 'org-1', environment: Environment.Test, apiKeyId: 'key-1' } } as AuthenticatedRequest;
+  const response = { set: (h: Record<string, string>) => Object.assign(headers, h) };
+  const context = {
+    getHandler: () => (cls.prototype as Record<string, unknown>)[method],
+    getClass: () => cls,
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+  } as unknown as ExecutionContext;
+  return { context, headers };
+}
+
+const policy = (enabled = true) => new RateLimitPolicy({ enabled, scale: 1, windowSeconds: 60 });
+const allowed: RateLimitDecision = { allowed: true, limit: 120, remaining: 7, retryAfterSeconds: 0 };
+
+describe('RateLimitGuard', () => {
+  it('8: a request takes one permit of its organisation and category, and reports the budget in headers', async () => {
+    const store = fakeStore(allowed);
+    const { context, headers } = contextFor(Routes, 'write');
+    await expect(new RateLimitGuard(new Reflector(), store, policy()).canActivate(context)).resolves.toBe(true);
+    expect(store.calls).toEqual([{ organisationId: 'org-1', category: RateLimitCategory.Write, limit: 120, windowSeconds: 60 }]);
+    expect(headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '7' });
+  });
+
+  it('8: the category of the handler overrides the one of its controller', async () => {
+    const store = fakeStore(allowed);
+    await new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(ReadRoutes, 'list').context);
+    await new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(ReadRoutes, 'patch').context);
+    expect(store.calls.map((c) => c.category)).toEqual([RateLimitCategory.Read, RateLimitCategory.Write]);
+  });
+
+  it('8: a refused request is 429 TooManyRequests with an integer Retry-After', async () => {
+    const store = fakeStore({ allowed: false, limit: 120, remaining: 0, retryAfterSeconds: 17 });
+    const guard = new RateLimitGuard(new Reflector(), store, policy());
+    const error = await guard.canActivate(contextFor(Routes, 'write').context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe(ErrorCode.TooManyRequests);
+    expect((error as DomainError).headers).toMatchObject({ 'Retry-After': '17', 'X-RateLimit-Remaining': '0' });
+  });
+
+  it('8: routes without a category, and every route with RATE_LIMIT_ENABLED=false, take no permit', async () => {
+    const store = fakeStore(allowed);
+    await expect(new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(Routes, 'unlimited').context)).resolves.toBe(true);
+    await expect(new RateLimitGuard(new Reflector(), store, policy(false)).canActivate(contextFor(Routes, 'write').context)).resolves.toBe(true);
+    expect(store.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+import { Global, Module } from '@nestjs/common';
+import { loadSettings, rateLimitSettings } from '@docrender/config';
+import { DATA_SOURCE } from '@docrender/platform';
+import { RateLimitRepository } from '@docrender/persistence';
+import type { DataSource } from 'typeorm';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitPolicy } from './rate-limit.policy';
+import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
+
+/**
+ * The per-organisation rate limits (spec part 8), with RATE_LIMIT_* settings read at start. Global, so that any
+ * feature module's `@UseGuards(ApiKeyGuard, RateLimitGuard)` resolves the guard's dependencies.
+ */
+@Global()
+@Module({
+  providers: [
+    RateLimitGuard,
+    { provide: RATE_LIMIT_POLICY, useFactory: () => new RateLimitPolicy(loadSettings(rateLimitSettings, process.env)) },
+    { provide: RATE_LIMIT_STORE, useFactory: (dataSource: DataSource) => new RateLimitRepository(dataSource.manager), inject: [DATA_SOURCE] },
+  ],
+  exports: [RateLimitGuard, RATE_LIMIT_POLICY, RATE_LIMIT_STORE],
+})
+export class RateLimitModule {}

@@ -1,0 +1,35 @@
+import { ConfigError, ConfigOf, Setting, setting } from './setting';
+
+/** The publicly known development key. Every real deployment sets its own VIEW_URL_SECRET. */
+export const DEV_VIEW_URL_SECRET = 'dev-only-view-url-secret-NOT-SECRET-set-VIEW_URL_SECRET';
+
+function secret(env: string, description: string, defaultValue: string): Setting<string> {
+  const base = setting.string(env, description, defaultValue);
+  return {
+    ...base,
+    parse(raw) {
+      const value = base.parse(raw);
+      if (value.length < 16) throw new ConfigError(env, 'must be at least 16 characters long');
+      return value;
+    },
+  };
+}
+
+/**
+ * Signed links (spec 2.4 viewUrl, 4.12 preview image): where clients reach the gateway, and the HMAC key that makes a
+ * link usable without the bearer key. Read by every app that puts a viewUrl into a response or a callback.
+ */
+export const viewUrlSettings = {
+  publicBaseUrl: setting.optionalUrl(
+    'PUBLIC_BASE_URL',
+    'Base address clients use to reach the API gateway (scheme, host, optional port and path prefix), used in signed links. Unset: http://localhost:<PORT>.',
+    ['http', 'https'],
+  ),
+  secret: secret(
+    'VIEW_URL_SECRET',
+    'HMAC-SHA256 key signing viewUrl and preview-image links (at least 16 characters). Changing it invalidates links already handed out. The default is public and for development only.',
+    DEV_VIEW_URL_SECRET,
+  ),
+};
+
+export type ViewUrlSettings = ConfigOf<typeof viewUrlSettings>;
