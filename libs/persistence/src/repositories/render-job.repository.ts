@@ -156,15 +156,12 @@ export class RenderJobRepository {
     return this.manager.transaction(async (m) => {
       // Lock the job row first: concurrent results of one job then queue here instead of deadlocking later.
       await m.query(`SELECT id FROM render_jobs WHERE id = $1 FOR NO KEY UPDATE`, [input.jobId]);
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(RenderJobDocumentEntity)
-        .values({ jobId: input.jobId, documentIndex: input.documentIndex, outcome: input.outcome, documentId: input.documentId, issues, createdAt: now })
-        .orIgnore()
-        .returning(['job_id'])
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0) return false;
+      const inserted = (await m.query(
+        `INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6) ON CONFLICT DO NOTHING RETURNING job_id`,
+        [input.jobId, input.documentIndex, input.outcome, input.documentId, JSON.stringify(issues), now],
+      )) as unknown[];
+      if (inserted.length === 0) return false;
       if (input.outcome === 'rendered') {
         await m.query(`UPDATE render_jobs SET rendered_count = rendered_count + 1, updated_at = $2 WHERE id = $1`, [input.jobId, now]);
       }

@@ -180,6 +180,7 @@ async function upsertOrganisation(repositories: Repositories, seed: SeedOrganisa
       includedTokensPerMonth: seed.includedTokensPerMonth ?? DEFAULTS.includedTokensPerMonth,
       retentionDays: seed.retentionDays === undefined ? DEFAULTS.retentionDays : seed.retentionDays,
       userCount: seed.userCount ?? DEFAULTS.userCount,
+      webhookSecret: seed.webhookSecret,
     },
     now,
   );
