@@ -6,3 +6,4 @@ export * from './egress.settings';
 export * from './rate-limit.settings';
 export * from './view-url.settings';
 export * from './render.settings';
+export * from './render-api.settings';

@@ -1,0 +1,49 @@
+import { availableParallelism } from 'node:os';
+import { ConfigOf, setting } from './setting';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Settings of the gateway's render endpoints (spec 4.2 to 4.4): how large a request body may be, how documents
+ * travel to the render service, how many documents of one batch are in flight, the render budget.
+ */
+export const renderApiSettings = {
+  maxBodyBytes: setting.int(
+    'RENDER_API_MAX_BODY_BYTES',
+    'Largest render, validate or stateless request body in bytes, counted after decompression. A batch may be larger than the 50 MB per-document limit (each document is still held to it); a larger body gets 413 PayloadTooLarge.',
+    1024 * MIB,
+    { min: MIB, max: 2047 * MIB },
+  ),
+  inlineDataMaxBytes: setting.int(
+    'RENDER_API_INLINE_DATA_MAX_BYTES',
+    'Documents up to this many bytes of JSON travel inside the render message; larger ones are handed to the render service through the blob store.',
+    256 * 1024,
+    { min: 0, max: 64 * MIB },
+  ),
+  scanThreads: setting.int(
+    'RENDER_API_SCAN_THREADS',
+    'Worker threads that check large render bodies (JSON syntax, document sizes, nesting depth) off the event loop.',
+    Math.max(1, Math.min(4, availableParallelism() - 1)),
+    { min: 1, max: 64 },
+  ),
+  batchConcurrency: setting.int(
+    'RENDER_API_BATCH_CONCURRENCY',
+    'Documents of one synchronous batch sent to the render service at once (they render in parallel across render workers).',
+    8,
+    { min: 1, max: 1024 },
+  ),
+  renderBudgetMs: setting.int(
+    'RENDER_API_RENDER_BUDGET_MS',
+    'Render budget per document in milliseconds (spec 8: 60 s), counted from when the gateway sends the document; past it the document gets a RenderTimeout issue (500 RenderTimeout for a stateless render).',
+    60_000,
+    { min: 1, max: 3_600_000 },
+  ),
+  replyGraceMs: setting.int(
+    'RENDER_API_REPLY_GRACE_MS',
+    "How long past a document's render budget the gateway still waits for the render service's reply before it reports RenderTimeout itself.",
+    5_000,
+    { min: 0, max: 600_000 },
+  ),
+};
+
+export type RenderApiSettings = ConfigOf<typeof renderApiSettings>;
