@@ -36,7 +36,7 @@ describe('readRequestBody', () => {
   });
 
   async function send(body: Buffer, headers: Record<string, string> = {}): Promise<Outcome> {
-    await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.text()).catch(() => undefined);
+    await fetch(url, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.text()).catch(() => undefined);
     return outcome;
   }
 
