@@ -1,0 +1,123 @@
+import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
+import type { JsonBodyScan, ScannedMember, ScannedValue } from './json-body.scanner';
+
+/** One document of a request: where its JSON text sits in the body, how large and how deep it is. */
+export type DocumentSlice = {
+  index: number;
+  start: number;
+  end: number;
+  /** Bytes of JSON text. */
+  bytes: number;
+  /** Nesting depth; over Limits.maxNestingDepth is a DangerousContent issue, and the document is never parsed. */
+  depth: number;
+};
+
+/** Spec 4.2 body, bound: the documents as slices of the raw body. */
+export type RenderBody = { raw: Buffer; documents: DocumentSlice[]; includeDocument: boolean };
+
+/** Spec 4.4 body, bound. */
+export type ValidateBody = { raw: Buffer; documents: DocumentSlice[] };
+
+/** Spec 4.3 body, bound: `template` and `translations` are small enough to parse; `data` stays a slice. */
+export type StatelessRenderBody = { raw: Buffer; template: DocumentSlice; data: DocumentSlice; translations: DocumentSlice | null };
+
+/**
+ * How deeply a template or its translations may nest in a stateless render (the DSL's element tree takes two JSON
+ * levels per element level). Deeper is a binding error, found before any recursive code walks the template.
+ */
+export const TEMPLATE_MAX_NESTING_DEPTH = 128;
+
+/** The members the binders split into elements. */
+export const DOCUMENTS_MEMBER = 'documents';
+
+const bindingError = (message: string): DomainError => new DomainError(ErrorCode.BindingError, message);
+
+function rootMembers(raw: Buffer, scan: JsonBodyScan): Map<string, ScannedMember> {
+  if (!scan.valid) {
+    throw bindingError(raw.byteLength === 0 ? 'request body is empty: expected a JSON object' : `request body is not valid JSON: ${scan.reason}`);
+  }
+  if (scan.root !== 'object') throw bindingError(`request body must be a JSON object, got ${scan.root === 'array' ? 'an array' : `a ${scan.root}`}`);
+  // Like JSON.parse, the last of repeated member names wins.
+  return new Map(scan.members.map((m) => [m.key, m]));
+}
+
+function sliceOf(value: ScannedValue, index: number): DocumentSlice {
+  return { index, start: value.start, end: value.end, bytes: value.end - value.start, depth: value.depth };
+}
+
+/** 413 when a document's JSON is over 50 MB; spec 8: per-document limits do not relax with batch size. */
+function checkSize(slice: DocumentSlice, name: string): void {
+  if (slice.bytes > Limits.maxDocumentBytes) {
+    throw new DomainError(
+      ErrorCode.PayloadTooLarge,
+      `${name} is ${slice.bytes} bytes of JSON; the limit is ${Limits.maxDocumentBytes} bytes (50 MB) per document`,
+    );
+  }
+}
+
+function bindDocuments(members: Map<string, ScannedMember>): DocumentSlice[] {
+  const documents = members.get(DOCUMENTS_MEMBER);
+  if (documents === undefined || documents.elements === null) throw bindingError('documents: must be an array of JSON objects, one per document');
+  if (documents.elements.length === 0) throw bindingError('documents: must contain at least one document');
+  const notObject = documents.elements.findIndex((e) => e.kind !== 'object');
+  if (notObject >= 0) throw bindingError(`documents[${notObject}]: must be a JSON object, got ${documents.elements[notObject].kind}`);
+  const slices = documents.elements.map(sliceOf);
+  for (const slice of slices) checkSize(slice, `documents[${slice.index}]`);
+  return slices;
+}
+
+/** An optional boolean member: absent or null is `false`. */
+function optionalBoolean(raw: Buffer, members: Map<string, ScannedMember>, key: string): boolean {
+  const member = members.get(key);
+  if (member === undefined || member.kind === 'null') return false;
+  if (member.kind !== 'boolean') throw bindingError(`${key}: must be a boolean, got ${member.kind}`);
+  return raw[member.start] === 0x74; // 't'rue
+}
+
+/** Spec 4.2: `documents` (array of objects, each at most 50 MB) and `includeDocument` (boolean, default false). */
+export function bindRenderBody(raw: Buffer, scan: JsonBodyScan): RenderBody {
+  const members = rootMembers(raw, scan);
+  return { raw, documents: bindDocuments(members), includeDocument: optionalBoolean(raw, members, 'includeDocument') };
+}
+
+/** Spec 4.4: `documents` (array of objects, each at most 50 MB). */
+export function bindValidateBody(raw: Buffer, scan: JsonBodyScan): ValidateBody {
+  return { raw, documents: bindDocuments(rootMembers(raw, scan)) };
+}
+
+function requiredObject(members: Map<string, ScannedMember>, key: string, what: string): DocumentSlice {
+  const member = members.get(key);
+  if (member === undefined) throw bindingError(`${key}: is required (${what})`);
+  if (member.kind !== 'object') throw bindingError(`${key}: must be a JSON object (${what}), got ${member.kind}`);
+  return sliceOf(member, 0);
+}
+
+/** Spec 4.3: `template` and `data` (objects, required), `translations` (object, optional); each at most 50 MB. */
+export function bindStatelessRenderBody(raw: Buffer, scan: JsonBodyScan): StatelessRenderBody {
+  const members = rootMembers(raw, scan);
+  const template = requiredObject(members, 'template', 'the template DSL');
+  const data = requiredObject(members, 'data', 'the document data');
+  const translationsMember = members.get('translations');
+  let translations: DocumentSlice | null = null;
+  if (translationsMember !== undefined && translationsMember.kind !== 'null') {
+    if (translationsMember.kind !== 'object') throw bindingError(`translations: must be a JSON object, got ${translationsMember.kind}`);
+    translations = sliceOf(translationsMember, 0);
+  }
+  checkSize(data, 'data');
+  checkSize(template, 'template');
+  if (translations) checkSize(translations, 'translations');
+  for (const [name, slice] of [['template', template], ['translations', translations]] as const) {
+    if (slice && slice.depth > TEMPLATE_MAX_NESTING_DEPTH) throw bindingError(`${name}: nests ${slice.depth} levels deep; at most ${TEMPLATE_MAX_NESTING_DEPTH} are allowed`);
+  }
+  return { raw, template, data, translations };
+}
+
+/** The JSON text of a slice. */
+export function textOf(raw: Buffer, slice: Pick<DocumentSlice, 'start' | 'end'>): string {
+  return raw.toString('utf8', slice.start, slice.end);
+}
+
+/** True when a slice nests deeper than spec 8 allows (a DangerousContent issue; the document is not parsed). */
+export function tooDeep(slice: Pick<DocumentSlice, 'depth'>): boolean {
+  return slice.depth > Limits.maxNestingDepth;
+}
