@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, messageBusCheck, ProbesModule } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
+import { DeliveryModule } from './delivery/delivery.module';
 
-/** The webhook-dispatcher's root module. */
+/** The webhook-dispatcher's root module: delivers the callbacks of async jobs (webhook.deliver). */
 @Module({})
 export class WebhookDispatcherModule {
   static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
@@ -13,6 +14,7 @@ export class WebhookDispatcherModule {
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
         }),
+        DeliveryModule,
       ],
     };
   }

@@ -7,3 +7,5 @@ export * from './rate-limit.settings';
 export * from './view-url.settings';
 export * from './render.settings';
 export * from './render-api.settings';
+export * from './jobs.settings';
+export * from './webhook.settings';

@@ -22,3 +22,4 @@ export * from './seed/seed-file';
 export * from './seed/apply-seed';
 export * from './embedded/embedded-postgres';
 export * from './embedded/database-location';
+export * from './async-jobs';

@@ -1,0 +1,163 @@
+import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
+import { EgressFailedError, EgressRefusedError, type GuardedFetchOptions, type GuardedResponse } from '@docrender/egress';
+import type { MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import type { AttemptResult, WebhookDeliveryRef, WebhookDeliveryRepository, WebhookDeliveryState } from '@docrender/persistence';
+import { deliveryHeaders, retryDelaySeconds, WebhookSigner, type SigningSecrets } from '@docrender/webhooks';
+import { dispatcherMetrics } from './dispatcher-metrics';
+import { callbackHostOf, callbackOriginOf, HostSlots } from './host-slots';
+
+/** What the service needs of the delivery records (WebhookDeliveryRepository provides it). */
+export type DeliveryRecords = Pick<WebhookDeliveryRepository, 'claimAttempt' | 'finishAttempt' | 'markDropped'>;
+
+/** The signing secrets of an organisation for an attempt made at `now` (active first; previous during the grace). */
+export type SigningSecretsSource = (organisationId: string, now: Date) => Promise<SigningSecrets>;
+
+/** One HTTP exchange through the egress guard (`guardedFetch`). */
+export type CallbackSender = (url: string, options: GuardedFetchOptions) => Promise<GuardedResponse>;
+
+export type CallbackDeliveryOptions = {
+  policy: GuardedFetchOptions['policy'];
+  attemptTimeoutMs: number;
+  maxResponseBytes: number;
+  /** Multiplies the 2, 4, 8, 16 s backoff. */
+  backoffScale: number;
+  perHostInFlight: number;
+  hostBusyDelayMs: number;
+};
+
+/** Extra time past the attempt timeout before another dispatcher may take over an attempt whose dispatcher died. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Delivers one callback attempt (spec 6.2–6.4): claims the attempt (a duplicate message does not call the receiver
+ * again), signs it afresh with the organisation's secrets, POSTs the exact body through the egress guard (no
+ * redirects: a 3xx is a failure; private targets refused unless allowed), records the attempt, and on a non-2xx,
+ * timeout or error schedules the next attempt durably (a delayed webhook.deliver message) after 2, 4, 8, 16 s, until
+ * 5 attempts. A host at its in-flight cap gets its callback back in the queue after WEBHOOK_HOST_BUSY_DELAY_MS
+ * (not an attempt), so other hosts keep flowing.
+ */
+export class CallbackDeliveryService {
+  private readonly signer = new WebhookSigner();
+  private readonly slots: HostSlots;
+
+  constructor(
+    private readonly deps: {
+      bus: MessageBus;
+      deliveries: DeliveryRecords;
+      secrets: SigningSecretsSource;
+      send: CallbackSender;
+      logger: Logger;
+      now?: () => Date;
+    },
+    private readonly options: CallbackDeliveryOptions,
+  ) {
+    this.slots = new HostSlots(options.perHostInFlight);
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Handles one webhook.deliver message; resolves once its effects (attempt record, retry message) are stored. */
+  async handle(command: DeliverWebhookCommand): Promise<void> {
+    const ref: WebhookDeliveryRef = { deliveryId: command.deliveryId, jobId: command.jobId, organisationId: command.organisationId, event: command.event };
+    const fields = { deliveryId: command.deliveryId, jobId: command.jobId, event: command.event, attempt: command.attempt, target: callbackOriginOf(command.callbackUrl) };
+    const host = callbackHostOf(command.callbackUrl) ?? '(invalid URL)';
+    if (!this.slots.tryAcquire(host)) {
+      dispatcherMetrics.hostBusy.inc();
+      await this.republish(command, command.attempt, this.options.hostBusyDelayMs);
+      return;
+    }
+    try {
+      const leaseMs = this.options.attemptTimeoutMs + LEASE_MARGIN_MS;
+      const claim = await this.deps.deliveries.claimAttempt(ref, command.attempt, leaseMs, this.now());
+      switch (claim.kind) {
+        case 'settled':
+          this.deps.logger.debug('callback already settled; duplicate message ignored', { ...fields, state: claim.state });
+          return;
+        case 'in-flight':
+          // Another dispatcher holds this attempt (or held it and died): look again once a lease has run out.
+          await this.republish(command, command.attempt, leaseMs);
+          return;
+        case 'already-made': {
+          // A duplicate, or this dispatcher died after recording the attempt and before scheduling the next one.
+          const delaySeconds = claim.attempt.outcome === 'failed' ? retryDelaySeconds(command.attempt, this.options.backoffScale) : null;
+          if (delaySeconds !== null && !claim.nextAttemptStarted) await this.republish(command, command.attempt + 1, delaySeconds * 1000);
+          return;
+        }
+        case 'claimed':
+          await this.attempt(command, fields);
+          return;
+      }
+    } finally {
+      this.slots.release(host);
+    }
+  }
+
+  /** Records a callback the queue dropped under overload (or gave up on after repeated handler failures). */
+  async dropped(command: DeliverWebhookCommand, reason: string): Promise<void> {
+    dispatcherMetrics.dropped.inc({ reason });
+    this.deps.logger.warn('callback dropped without delivery', {
+      deliveryId: command.deliveryId,
+      jobId: command.jobId,
+      event: command.event,
+      attempt: command.attempt,
+      reason,
+    });
+    await this.deps.deliveries.markDropped(
+      { deliveryId: command.deliveryId, jobId: command.jobId, organisationId: command.organisationId, event: command.event },
+      reason,
+      this.now(),
+    );
+  }
+
+  private async attempt(command: DeliverWebhookCommand, fields: Record<string, string | number>): Promise<void> {
+    const signedAt = this.now();
+    const secrets = await this.deps.secrets(command.organisationId, signedAt);
+    const signature = this.signer.sign(command.body, secrets, Math.floor(signedAt.getTime() / 1000));
+    const started = Date.now();
+    let result: AttemptResult;
+    try {
+      const response = await this.deps.send(command.callbackUrl, {
+        policy: this.options.policy,
+        timeoutMs: this.options.attemptTimeoutMs,
+        maxBytes: this.options.maxResponseBytes,
+        method: 'POST',
+        headers: deliveryHeaders({ event: command.event, deliveryId: command.deliveryId, signature }),
+        body: command.body,
+      });
+      const ok = response.status >= 200 && response.status < 300;
+      result = { outcome: ok ? 'delivered' : 'failed', httpStatus: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: Date.now() - started };
+    } catch (error) {
+      if (!(error instanceof EgressRefusedError) && !(error instanceof EgressFailedError)) throw error;
+      const refused = error instanceof EgressRefusedError;
+      result = { outcome: refused ? 'refused' : 'failed', httpStatus: null, error: error.message, durationMs: Date.now() - started };
+    }
+    const retryInSeconds = result.outcome === 'failed' ? retryDelaySeconds(command.attempt, this.options.backoffScale) : null;
+    const state: Exclude<WebhookDeliveryState, 'dropped'> = result.outcome === 'delivered' ? 'delivered' : retryInSeconds === null ? 'abandoned' : 'pending';
+    await this.deps.deliveries.finishAttempt(command.deliveryId, command.attempt, result, state, this.now());
+    dispatcherMetrics.attempts.inc({ outcome: result.outcome });
+    dispatcherMetrics.attemptSeconds.observe(result.durationMs / 1000);
+    const logFields = { ...fields, outcome: result.outcome, httpStatus: result.httpStatus, durationMs: result.durationMs };
+    if (state === 'delivered') {
+      this.deps.logger.info('callback delivered', logFields);
+      return;
+    }
+    if (state === 'abandoned') {
+      dispatcherMetrics.abandoned.inc({ reason: result.outcome });
+      this.deps.logger.warn('callback abandoned', { ...logFields, error: result.error });
+      return;
+    }
+    this.deps.logger.info('callback attempt failed; retry scheduled', { ...logFields, error: result.error, retryInSeconds });
+    await this.republish(command, command.attempt + 1, (retryInSeconds ?? 0) * 1000);
+  }
+
+  /**
+   * Puts the callback back in the queue, durably, after `delayMs`. Every delay used is one of a few constants (the
+   * backoff steps, the lease, the host-busy delay): RabbitMQ keeps one delay queue per distinct delay.
+   */
+  private async republish(command: DeliverWebhookCommand, attempt: number, delayMs: number): Promise<void> {
+    await this.deps.bus.publish(MessageName.DeliverWebhook, { ...command, attempt }, { messageId: `${command.deliveryId}.${attempt}`, delayMs: Math.round(delayMs) });
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MessageName } from '@docrender/contracts';
+import { egressSettings, loadSettings, webhookSettings } from '@docrender/config';
+import { guardedFetch } from '@docrender/egress';
+import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { withLogFields, type Logger } from '@docrender/observability';
+import { WebhookDeliveryRepository, WebhookSecretRepository } from '@docrender/persistence';
+import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { signingSecretsAt } from '@docrender/webhooks';
+import type { DataSource } from 'typeorm';
+import { CallbackDeliveryService } from './callback-delivery.service';
+
+/**
+ * Consumes webhook.deliver with WEBHOOK_IN_FLIGHT deliveries in flight (the consumer's prefetch; spec 6.3: 16), and
+ * its dead letters: callbacks the bounded queue dropped as the oldest under overload, counted and recorded.
+ */
+@Injectable()
+export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly settings = loadSettings(webhookSettings);
+  private readonly delivery: CallbackDeliveryService;
+  private subscriptions: Subscription[] = [];
+
+  constructor(
+    @Inject(DATA_SOURCE) dataSource: DataSource,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    const secrets = new WebhookSecretRepository(dataSource.manager);
+    this.delivery = new CallbackDeliveryService(
+      {
+        bus,
+        deliveries: new WebhookDeliveryRepository(dataSource.manager),
+        secrets: async (organisationId, now) => signingSecretsAt((await secrets.find(organisationId)) ?? (await secrets.ensure(organisationId, now)), now),
+        send: guardedFetch,
+        logger,
+      },
+      { ...this.settings, policy: loadSettings(egressSettings) },
+    );
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriptions = [
+      await this.bus.consume(
+        MessageName.DeliverWebhook,
+        (command) => withLogFields({ jobId: command.jobId, deliveryId: command.deliveryId }, () => this.delivery.handle(command)),
+        { prefetch: this.settings.inFlight },
+      ),
+      await this.bus.consumeDeadLetters(MessageName.DeliverWebhook, (command, { reason }) => this.delivery.dropped(command, reason), { prefetch: 16 }),
+    ];
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.subscriptions.map((s) => s.cancel()));
+    this.subscriptions = [];
+  }
+}

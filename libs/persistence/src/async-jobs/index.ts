@@ -1,0 +1,3 @@
+export * from './outbox-relay';
+export * from './run-job-outbox';
+export * from './webhook-delivery.repository';

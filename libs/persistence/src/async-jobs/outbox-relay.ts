@@ -1,0 +1,157 @@
+import type { DataSource } from 'typeorm';
+import type { EventMessageName } from '@docrender/contracts';
+import type { Logger } from '@docrender/observability';
+import type { OutboxMessage } from '../repositories/outbox.repository';
+
+/** Publishes one stored message; resolves once the transport confirmed it (a MessageBus publish with confirms). */
+export type OutboxPublisher = (message: OutboxMessage) => Promise<void>;
+
+export type OutboxRelayOptions = {
+  /** The message names this relay publishes: each app relays what it stores, so one full queue never blocks another. */
+  messageNames: readonly EventMessageName[];
+  /** How often to look for unpublished messages besides `kick()`. */
+  pollIntervalMs: number;
+  /** Messages younger than this are left alone (the code that stored them publishes them itself at once). Default 0. */
+  minAgeMs?: number;
+  /** Messages published per transaction. Default 100. */
+  batchSize?: number;
+  /** Published messages older than this are deleted by the relay; undefined keeps them. */
+  keepPublishedMs?: number;
+};
+
+type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date };
+
+const CLEANUP_EVERY_MS = 60_000;
+
+/**
+ * The publishing half of the transactional outbox: messages stored in the same PostgreSQL transaction as the state
+ * change they announce (`outbox` table) are published with publisher confirms and then marked published. Rows are
+ * taken with FOR UPDATE SKIP LOCKED, so any number of relays (replicas, apps) run at once without publishing one
+ * message concurrently twice. At-least-once: a crash between the confirm and the commit publishes the message again
+ * (its id is the message id; consumers are idempotent). Publishing stops at the first failure of a pass (RabbitMQ
+ * away, queue full) and resumes on the next poll.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly minAgeMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private pass: Promise<void> | null = null;
+  private passRequested = false;
+  private stopped = true;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly publish: OutboxPublisher,
+    private readonly options: OutboxRelayOptions,
+    private readonly logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>,
+  ) {
+    this.batchSize = options.batchSize ?? 100;
+    this.minAgeMs = options.minAgeMs ?? 0;
+  }
+
+  /** Starts polling (a first pass runs at once). */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Runs a pass soon (call it after committing a transaction that stored messages). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.pass) {
+      this.passRequested = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pass = this.runPasses().finally(() => {
+      this.pass = null;
+      this.schedule();
+    });
+  }
+
+  /** Stops polling and waits for a pass in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.pass;
+  }
+
+  /**
+   * Publishes every publishable message, batch after batch, until none is left or a publish fails (the error is
+   * rethrown after the messages published before it are marked). Returns how many were published.
+   */
+  async publishPending(now: () => Date = () => new Date()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { published, failure, taken } = await this.publishBatch(now);
+      total += published;
+      if (failure !== null) throw failure;
+      if (taken < this.batchSize) return total;
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.kick(), this.options.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  private async runPasses(): Promise<void> {
+    do {
+      this.passRequested = false;
+      try {
+        const published = await this.publishPending();
+        if (published > 0) this.logger.debug('outbox messages published', { published });
+        await this.cleanUp();
+      } catch (error) {
+        this.logger.warn('outbox relay pass stopped; the remaining messages are published on a later pass', {
+          errorName: error instanceof Error ? error.name : 'Error',
+          errorMessage: error instanceof Error ? error.message : String(error),
+        });
+        return;
+      }
+    } while (this.passRequested && !this.stopped);
+  }
+
+  private async publishBatch(now: () => Date): Promise<{ published: number; taken: number; failure: unknown }> {
+    let failure: unknown = null;
+    let taken = 0;
+    const published = await this.dataSource.transaction(async (m) => {
+      const rows = (await m.query(
+        `SELECT id, message_name, payload, created_at FROM outbox
+          WHERE published_at IS NULL AND message_name = ANY($1::text[]) AND created_at <= $2
+          ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        [[...this.options.messageNames], new Date(now().getTime() - this.minAgeMs), this.batchSize],
+      )) as Row[];
+      taken = rows.length;
+      const done: string[] = [];
+      for (const row of rows) {
+        try {
+          await this.publish({ id: row.id, name: row.message_name, payload: row.payload, createdAt: row.created_at } as OutboxMessage);
+        } catch (error) {
+          failure = error;
+          break;
+        }
+        done.push(row.id);
+      }
+      if (done.length > 0) await m.query(`UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[])`, [done, now()]);
+      return done.length;
+    });
+    return { published, taken, failure };
+  }
+
+  private async cleanUp(): Promise<void> {
+    const keep = this.options.keepPublishedMs;
+    if (keep === undefined || Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
+    this.lastCleanup = Date.now();
+    const result = (await this.dataSource.query(
+      `DELETE FROM outbox WHERE published_at < $1 AND message_name = ANY($2::text[])`,
+      [new Date(Date.now() - keep), [...this.options.messageNames]],
+    )) as [unknown[], number];
+    if (result[1] > 0) this.logger.debug('published outbox messages deleted', { deleted: result[1] });
+  }
+}

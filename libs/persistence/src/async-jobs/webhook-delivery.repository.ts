@@ -1,0 +1,222 @@
+import type { EntityManager } from 'typeorm';
+import type { WebhookEvent } from '@docrender/contracts';
+
+/** Where a logical delivery stands: still being tried, answered with a 2xx, given up, or dropped under overload. */
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'abandoned' | 'dropped';
+
+/** How one attempt ended: a 2xx; a non-2xx, timeout or error (retried); or refused by the egress policy (never sent). */
+export type WebhookAttemptOutcome = 'delivered' | 'failed' | 'refused';
+
+export type WebhookDeliveryRef = { deliveryId: string; jobId: string; organisationId: string; event: WebhookEvent };
+
+export type WebhookDeliveryRecord = WebhookDeliveryRef & {
+  state: WebhookDeliveryState;
+  /** Attempts finished so far. */
+  attempts: number;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type WebhookAttemptRecord = {
+  deliveryId: string;
+  attempt: number;
+  startedAt: Date;
+  /** Until when the dispatcher that started the attempt owns it; after that another may take it over. */
+  leaseUntil: Date;
+  finishedAt: Date | null;
+  outcome: WebhookAttemptOutcome | null;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number | null;
+};
+
+/** What the dispatcher should do with a message for attempt n of a delivery. */
+export type AttemptClaim =
+  /** Make the attempt: it is claimed (leased) for this caller. */
+  | { kind: 'claimed' }
+  /** The delivery is over (delivered, abandoned or dropped): nothing to send. */
+  | { kind: 'settled'; state: Exclude<WebhookDeliveryState, 'pending'> }
+  /** This attempt was already made (a duplicate message): see whether its retry was scheduled. */
+  | { kind: 'already-made'; attempt: WebhookAttemptRecord; nextAttemptStarted: boolean }
+  /** Another dispatcher holds this attempt until `leaseUntil` (or held it and died): try again after it. */
+  | { kind: 'in-flight'; leaseUntil: Date };
+
+export type AttemptResult = {
+  outcome: WebhookAttemptOutcome;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+};
+
+type DeliveryRow = {
+  delivery_id: string;
+  job_id: string;
+  organisation_id: string;
+  event: WebhookEvent;
+  state: WebhookDeliveryState;
+  attempts: number;
+  last_http_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+type AttemptRow = {
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  lease_until: Date;
+  finished_at: Date | null;
+  outcome: WebhookAttemptOutcome | null;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+};
+
+/** Longest stored error text (receiver-controlled text must not bloat the table). */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * The webhook dispatcher's record of deliveries and attempts (spec 6.3: "delivery attempts are recorded"). Claiming
+ * an attempt before sending it makes duplicate messages (an outbox relay or a dispatcher that died between publishing
+ * a retry and acknowledging) harmless: the receiver is called once per attempt unless the caller dies mid-attempt.
+ */
+export class WebhookDeliveryRepository {
+  constructor(private readonly manager: EntityManager) {}
+
+  /**
+   * Claims attempt `attempt` of the delivery (creating the delivery record on its first message). A claim whose
+   * lease ran out (its dispatcher died mid-attempt) is taken over.
+   */
+  async claimAttempt(ref: WebhookDeliveryRef, attempt: number, leaseMs: number, now: Date = new Date()): Promise<AttemptClaim> {
+    return this.manager.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5) ON CONFLICT (delivery_id) DO NOTHING`,
+        [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now],
+      );
+      const [delivery] = (await m.query(`SELECT state FROM webhook_deliveries WHERE delivery_id = $1 FOR UPDATE`, [ref.deliveryId])) as {
+        state: WebhookDeliveryState;
+      }[];
+      if (delivery.state !== 'pending') return { kind: 'settled', state: delivery.state };
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      const existing = (await m.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 AND attempt = $2`, [
+        ref.deliveryId,
+        attempt,
+      ])) as AttemptRow[];
+      if (existing.length === 0) {
+        await m.query(
+          `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, lease_until) VALUES ($1, $2, $3, $4)`,
+          [ref.deliveryId, attempt, now, leaseUntil],
+        );
+        return { kind: 'claimed' };
+      }
+      const row = existing[0];
+      if (row.finished_at !== null) {
+        const next = (await m.query(`SELECT 1 FROM webhook_delivery_attempts WHERE delivery_id = $1 AND attempt = $2`, [
+          ref.deliveryId,
+          attempt + 1,
+        ])) as unknown[];
+        return { kind: 'already-made', attempt: toAttempt(row), nextAttemptStarted: next.length > 0 };
+      }
+      if (row.lease_until.getTime() > now.getTime()) return { kind: 'in-flight', leaseUntil: row.lease_until };
+      await m.query(`UPDATE webhook_delivery_attempts SET started_at = $3, lease_until = $4 WHERE delivery_id = $1 AND attempt = $2`, [
+        ref.deliveryId,
+        attempt,
+        now,
+        leaseUntil,
+      ]);
+      return { kind: 'claimed' };
+    });
+  }
+
+  /**
+   * Records how a claimed attempt ended and where the delivery now stands (`pending` while a retry follows).
+   */
+  async finishAttempt(
+    deliveryId: string,
+    attempt: number,
+    result: AttemptResult,
+    deliveryState: Exclude<WebhookDeliveryState, 'dropped'>,
+    now: Date = new Date(),
+  ): Promise<void> {
+    const error = result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH);
+    await this.manager.transaction(async (m) => {
+      await m.query(
+        `UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
+          WHERE delivery_id = $1 AND attempt = $2`,
+        [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs))],
+      );
+      await m.query(
+        `UPDATE webhook_deliveries
+            SET state = CASE WHEN state = 'pending' THEN $2 ELSE state END,
+                attempts = GREATEST(attempts, $3), last_http_status = $4, last_error = $5, updated_at = $6
+          WHERE delivery_id = $1`,
+        [deliveryId, deliveryState, attempt, result.httpStatus, error, now],
+      );
+    });
+  }
+
+  /** Records a delivery dropped before it was delivered (overload: the queue discarded its oldest callbacks). */
+  async markDropped(ref: WebhookDeliveryRef, reason: string, now: Date = new Date()): Promise<void> {
+    await this.manager.query(
+      `INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, last_error, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'dropped', 0, $5, $6, $6)
+       ON CONFLICT (delivery_id) DO UPDATE SET state = 'dropped', last_error = $5, updated_at = $6
+        WHERE webhook_deliveries.state = 'pending'`,
+      [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, reason.slice(0, MAX_ERROR_LENGTH), now],
+    );
+  }
+
+  async findDelivery(deliveryId: string): Promise<WebhookDeliveryRecord | null> {
+    const rows = (await this.manager.query(`SELECT * FROM webhook_deliveries WHERE delivery_id = $1`, [deliveryId])) as DeliveryRow[];
+    return rows.length > 0 ? toDelivery(rows[0]) : null;
+  }
+
+  /** The deliveries of a job, oldest first. */
+  async listByJob(jobId: string): Promise<WebhookDeliveryRecord[]> {
+    const rows = (await this.manager.query(`SELECT * FROM webhook_deliveries WHERE job_id = $1 ORDER BY created_at, delivery_id`, [
+      jobId,
+    ])) as DeliveryRow[];
+    return rows.map(toDelivery);
+  }
+
+  /** The attempts of a delivery, first first. */
+  async listAttempts(deliveryId: string): Promise<WebhookAttemptRecord[]> {
+    const rows = (await this.manager.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
+      deliveryId,
+    ])) as AttemptRow[];
+    return rows.map(toAttempt);
+  }
+}
+
+function toDelivery(row: DeliveryRow): WebhookDeliveryRecord {
+  return {
+    deliveryId: row.delivery_id,
+    jobId: row.job_id,
+    organisationId: row.organisation_id,
+    event: row.event,
+    state: row.state,
+    attempts: row.attempts,
+    lastHttpStatus: row.last_http_status,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toAttempt(row: AttemptRow): WebhookAttemptRecord {
+  return {
+    deliveryId: row.delivery_id,
+    attempt: row.attempt,
+    startedAt: row.started_at,
+    leaseUntil: row.lease_until,
+    finishedAt: row.finished_at,
+    outcome: row.outcome,
+    httpStatus: row.http_status,
+    error: row.error,
+    durationMs: row.duration_ms,
+  };
+}
