@@ -7,7 +7,7 @@ import { ConfigOf, setting } from './setting';
 export const messagingSettings = {
   amqpUrl: setting.optionalUrl(
     'AMQP_URL',
-    'RabbitMQ connection URL (amqp:// or amqps://, the path selects the vhost). Unset: the in-process message bus (one-process mode; pending messages do not survive a restart).',
+    'RabbitMQ connection URL (amqp:// or amqps://; the path selects the vhost; query parameters such as ?heartbeat=10 go to amqplib). Unset: the in-process message bus (one-process mode; pending messages do not survive a restart).',
     ['amqp', 'amqps'],
   ),
   queuePrefix: setting.string(

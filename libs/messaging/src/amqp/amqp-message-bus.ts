@@ -535,7 +535,7 @@ export class AmqpMessageBus implements MessageBus {
       return;
     }
     const replyDeadline = replyDeadlineOf(message);
-    if (replyDeadline !== null && Date.now() > replyDeadline) {
+    if (replyDeadline !== null && Date.now() >= replyDeadline) {
       this.logger.warn('request dropped unhandled: its requester stopped waiting', fields);
       this.settle(fields, () => channel.ack(message));
       return;

@@ -71,7 +71,7 @@ export class InProcessMessageBus implements MessageBus {
       this.pendingReplies.set(correlationId, { timer, reject });
       const envelope: Envelope = {
         ...this.envelope(correlationId, payload),
-        replyDeadline: Date.now() + options.timeoutMs,
+        requesterWaiting: () => this.pendingReplies.has(correlationId),
         reply: (body) => {
           if (!this.pendingReplies.delete(correlationId)) return;
           clearTimeout(timer);
@@ -92,7 +92,7 @@ export class InProcessMessageBus implements MessageBus {
     this.assertOpen();
     return this.subscribe(this.queuesOf(name).work, options, async (envelope) => {
       const context = { messageId: envelope.messageId, redeliveries: envelope.redeliveries };
-      if (envelope.replyDeadline !== null && Date.now() > envelope.replyDeadline) {
+      if (envelope.requesterWaiting && !envelope.requesterWaiting()) {
         this.logger.warn('request dropped unhandled: its requester stopped waiting', { messageName: name, ...context });
         return;
       }
@@ -151,7 +151,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   private envelope(messageId: string, payload: unknown): Envelope {
-    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, replyDeadline: null, reply: null, deadLetterReason: null };
+    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null };
   }
 
   private enqueueOrThrow(name: MessageName, envelope: Envelope): void {
@@ -160,7 +160,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   private deadLetter(name: MessageName, envelope: Envelope, reason: DeadLetterReason): void {
-    this.queuesOf(name).deadLetters.enqueue({ ...envelope, redeliveries: 0, reply: null, replyDeadline: null, deadLetterReason: reason });
+    this.queuesOf(name).deadLetters.enqueue({ ...envelope, redeliveries: 0, reply: null, requesterWaiting: null, deadLetterReason: reason });
   }
 
   private subscribe(queue: InProcessQueue, options: ConsumeOptions, handle: (envelope: Envelope) => Promise<void>): Subscription {

@@ -7,8 +7,8 @@ export type Envelope = {
   body: string;
   /** Earlier deliveries (0 on the first). */
   redeliveries: number;
-  /** Set on requests: epoch milliseconds after which the requester no longer waits. */
-  replyDeadline: number | null;
+  /** Set on requests: whether the requester still waits for the reply (false once it timed out or the bus closed). */
+  requesterWaiting: (() => boolean) | null;
   /** Set on requests: hands the handler's result back to the requester. */
   reply: ((body: string) => void) | null;
   /** Set on dead letters. */
