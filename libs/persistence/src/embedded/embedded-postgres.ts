@@ -50,6 +50,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? 'docrender';
   await fs.mkdir(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) {
+    // The server runs as `postgres` and must be able to pass through to its cluster directory.
+    const { mode } = await fs.stat(dataDir);
+    if ((mode & 0o001) === 0) await fs.chmod(dataDir, (mode & 0o7777) | 0o711);
+  }
   const releaseLock = await acquireLock(path.join(dataDir, LOCK_FILE), options.lockTimeoutMs ?? 60_000);
   try {
     const recorded = await readState(dataDir);
@@ -98,7 +103,12 @@ async function startServer(
   if (!initialised) {
     await fs.mkdir(clusterDir, { recursive: true, mode: 0o700 });
     if (isRoot) await chownToPostgres(clusterDir);
-    await server.initialise();
+    try {
+      await server.initialise();
+    } catch (error) {
+      const hint = isRoot ? ` (as root the server runs as '${USER}', which needs to pass through every directory above ${clusterDir})` : '';
+      throw new Error(`embedded PostgreSQL could not initialise ${clusterDir}${hint}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   try {
     await server.start();

@@ -1,0 +1,28 @@
+import type { CommandDefinition } from '../cli/command';
+import { createApiKeyCommand, listApiKeysCommand, revokeApiKeyCommand } from './api-key.command';
+import { addFontCommand } from './font.command';
+import { migrateCommand } from './migrate.command';
+import { createOrganisationCommand, deleteOrganisationCommand } from './organisation.command';
+import { createProjectCommand } from './project.command';
+import { purgePdfsCommand } from './retention.command';
+import { seedCommand } from './seed.command';
+import { importTemplateCommand, publishVersionCommand } from './template.command';
+import { rotateWebhookSecretCommand, showWebhookSecretCommand } from './webhook-secret.command';
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly CommandDefinition[] = [
+  createOrganisationCommand,
+  deleteOrganisationCommand,
+  createApiKeyCommand,
+  listApiKeysCommand,
+  revokeApiKeyCommand,
+  rotateWebhookSecretCommand,
+  showWebhookSecretCommand,
+  createProjectCommand,
+  importTemplateCommand,
+  publishVersionCommand,
+  addFontCommand,
+  purgePdfsCommand,
+  seedCommand,
+  migrateCommand,
+];

@@ -1,0 +1,133 @@
+import { RecordNotFoundError } from '@docrender/persistence';
+import { UsageError } from '../cli/cli-arguments';
+import { defineCommand, liveOrganisation } from '../cli/command';
+import { readJsonObject } from '../cli/read-file';
+
+/** Recorded as updatedBy / publishedBy unless --author is given. */
+const DEFAULT_AUTHOR = 'admin-cli';
+
+export const importTemplateCommand = defineCommand({
+  name: 'import-template',
+  summary: 'Import a template version from a DSL file, as a draft or published (--publish).',
+  options: {
+    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    dsl: { type: 'string', valueName: '<file.json>', description: 'the template DSL (required)' },
+    template: { type: 'string', valueName: '<uuid>', description: 'add a version to this template, or' },
+    name: { type: 'string', valueName: '<text>', description: 'create a new template with this name' },
+    project: { type: 'string', valueName: '<uuid>', description: 'project of the new template (with --name)' },
+    'sample-data': {
+      type: 'string',
+      valueName: '<file.json>',
+      description: 'sample data: { "data": …, "i18n": … }, or plain data (wrapped as data); default {}',
+    },
+    translations: { type: 'string', valueName: '<file.json>', description: 'translation strings (default none)' },
+    'document-name-template': {
+      type: 'string',
+      valueName: '<text>',
+      description: "the version's document-name template (also the new template's, with --name)",
+    },
+    publish: { type: 'boolean', description: 'publish the version (default: draft)' },
+    author: { type: 'string', valueName: '<text>', description: `recorded as updatedBy/publishedBy (default ${DEFAULT_AUTHOR})` },
+  },
+  async prepare(args, baseDir) {
+    const templateId = args.optionalUuid('template');
+    const name = args.optionalString('name');
+    if ((templateId === undefined) === (name === undefined)) {
+      throw new UsageError('--template', 'give either --template <uuid> (new version of a template) or --name <text> (new template)');
+    }
+    const projectId = args.optionalUuid('project');
+    if (projectId !== undefined && templateId !== undefined) throw new UsageError('--project', 'only goes with --name (a new template)');
+    const organisationId = args.uuid('org');
+    const dsl = await readJsonObject('--dsl', baseDir, args.string('dsl'));
+    const sampleFile = args.optionalString('sample-data');
+    const sample = sampleFile === undefined ? { data: {}, i18n: {} } : await readJsonObject('--sample-data', baseDir, sampleFile);
+    const sampleData = 'data' in sample ? { ...sample, i18n: sample.i18n ?? {} } : { data: sample, i18n: {} };
+    const translationsFile = args.optionalString('translations');
+    const translations = translationsFile === undefined ? null : await readJsonObject('--translations', baseDir, translationsFile);
+    return {
+      organisationId,
+      target: templateId !== undefined ? ({ kind: 'existing', templateId } as const) : ({ kind: 'new', name: name ?? '', projectId: projectId ?? null } as const),
+      content: {
+        templateJson: JSON.stringify(dsl),
+        sampleData: JSON.stringify(sampleData),
+        translations: translations === null ? null : JSON.stringify(translations),
+        documentNameTemplate: args.optionalString('document-name-template') ?? null,
+      },
+      publish: args.flag('publish'),
+      author: args.optionalString('author') ?? DEFAULT_AUTHOR,
+    };
+  },
+  async run(input, context) {
+    await liveOrganisation(context, input.organisationId);
+    const now = context.now();
+    return context.database.transaction(async (r) => {
+      let templateId: string;
+      let templateName: string;
+      if (input.target.kind === 'existing') {
+        const template = await r.templates.findById(input.organisationId, input.target.templateId);
+        if (!template) throw new UsageError('--template', `no template ${input.target.templateId} in organisation ${input.organisationId}`);
+        templateId = template.id;
+        templateName = template.name;
+      } else {
+        if (input.target.projectId !== null && !(await r.projects.findById(input.organisationId, input.target.projectId))) {
+          throw new UsageError('--project', `no project ${input.target.projectId} in organisation ${input.organisationId}`);
+        }
+        const created = await r.templates.create(
+          {
+            organisationId: input.organisationId,
+            projectId: input.target.projectId,
+            name: input.target.name,
+            documentNameTemplate: input.content.documentNameTemplate,
+            updatedBy: input.author,
+          },
+          now,
+        );
+        templateId = created.id;
+        templateName = created.name;
+      }
+      const version = await r.templateVersions.addVersion(templateId, input.content, { author: input.author, publish: input.publish, now });
+      return {
+        templateId,
+        templateName,
+        versionId: version.id,
+        versionNumber: version.versionNumber,
+        published: version.publishedAt !== null,
+        publishedAt: version.publishedAt?.toISOString() ?? null,
+      };
+    });
+  },
+});
+
+export const publishVersionCommand = defineCommand({
+  name: 'publish-version',
+  summary: 'Publish a draft version (publishing a published version changes nothing).',
+  options: {
+    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    template: { type: 'string', valueName: '<uuid>', description: 'the template (required)' },
+    version: { type: 'string', valueName: '<n>', description: 'the version number (required)' },
+    author: { type: 'string', valueName: '<text>', description: `recorded as publishedBy (default ${DEFAULT_AUTHOR})` },
+  },
+  prepare: (args) => {
+    const version = args.optionalInt('version', { min: 1 });
+    if (version === undefined) throw new UsageError('--version', 'is required');
+    return { organisationId: args.uuid('org'), templateId: args.uuid('template'), versionNumber: version, author: args.optionalString('author') ?? DEFAULT_AUTHOR };
+  },
+  async run(input, context) {
+    await liveOrganisation(context, input.organisationId);
+    if (!(await context.database.templates.findById(input.organisationId, input.templateId))) {
+      throw new UsageError('--template', `no template ${input.templateId} in organisation ${input.organisationId}`);
+    }
+    try {
+      const version = await context.database.templateVersions.publish(input.templateId, input.versionNumber, input.author, context.now());
+      return {
+        templateId: version.templateId,
+        versionNumber: version.versionNumber,
+        publishedAt: version.publishedAt?.toISOString() ?? null,
+        publishedBy: version.publishedBy,
+      };
+    } catch (error) {
+      if (error instanceof RecordNotFoundError) throw new UsageError('--version', `template ${input.templateId} has no version ${input.versionNumber}`);
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,33 @@
+import { defineCommand, liveOrganisation } from '../cli/command';
+
+const orgOption = { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } } as const;
+
+export const rotateWebhookSecretCommand = defineCommand({
+  name: 'rotate-webhook-secret',
+  summary: 'Replace the webhook signing secret; the previous one keeps signing for 24 hours.',
+  options: orgOption,
+  prepare: (args) => ({ organisationId: args.uuid('org') }),
+  async run({ organisationId }, context) {
+    await liveOrganisation(context, organisationId);
+    const secrets = await context.database.webhookSecrets.rotate(organisationId, context.now());
+    return { organisationId, secret: secrets.active, previousSecretExpiresAt: secrets.previousExpiresAt?.toISOString() ?? null };
+  },
+});
+
+export const showWebhookSecretCommand = defineCommand({
+  name: 'show-webhook-secret',
+  summary: "Show the organisation's webhook signing secret(s).",
+  options: orgOption,
+  prepare: (args) => ({ organisationId: args.uuid('org') }),
+  async run({ organisationId }, context) {
+    await liveOrganisation(context, organisationId);
+    const secrets = await context.database.webhookSecrets.ensure(organisationId, context.now());
+    const previousValid = secrets.previousExpiresAt !== null && secrets.previousExpiresAt > context.now();
+    return {
+      organisationId,
+      secret: secrets.active,
+      previousSecret: previousValid ? secrets.previous : null,
+      previousSecretExpiresAt: previousValid ? secrets.previousExpiresAt?.toISOString() : null,
+    };
+  },
+});
