@@ -5,6 +5,9 @@ import { GATEWAY_LOGGER } from './http/tokens';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ViewUrlModule } from './documents/view-url.module';
+import { DocumentsModule } from './documents/documents.module';
+import { StatsModule } from './stats/stats.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** The API gateway's root module: every /v1 endpoint of the contract. */
 @Module({})
@@ -17,6 +20,9 @@ export class ApiGatewayModule {
         AuthModule,
         RateLimitModule,
         ViewUrlModule,
+        TemplatesModule,
+        DocumentsModule,
+        StatsModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)] }),
       ],

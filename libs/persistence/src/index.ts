@@ -22,4 +22,5 @@ export * from './seed/seed-file';
 export * from './seed/apply-seed';
 export * from './embedded/embedded-postgres';
 export * from './embedded/database-location';
+export * from './queries';
 export * from './async-jobs';

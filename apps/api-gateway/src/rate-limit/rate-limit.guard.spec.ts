@@ -5,6 +5,7 @@ import type { AuthenticatedRequest } from '../auth/caller';
 import { RateLimit } from './rate-limit.decorator';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimiter } from './rate-limiter';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit.store';
 
 class Routes {
@@ -49,21 +50,21 @@ describe('RateLimitGuard', () => {
   it('8: a request takes one permit of its organisation and category, and reports the budget in headers', async () => {
     const store = fakeStore(allowed);
     const { context, headers } = contextFor(Routes, 'write');
-    await expect(new RateLimitGuard(new Reflector(), store, policy()).canActivate(context)).resolves.toBe(true);
+    await expect(new RateLimitGuard(new Reflector(), new RateLimiter(store, policy())).canActivate(context)).resolves.toBe(true);
     expect(store.calls).toEqual([{ organisationId: 'org-1', category: RateLimitCategory.Write, limit: 120, windowSeconds: 60 }]);
     expect(headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '7' });
   });
 
   it('8: the category of the handler overrides the one of its controller', async () => {
     const store = fakeStore(allowed);
-    await new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(ReadRoutes, 'list').context);
-    await new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(ReadRoutes, 'patch').context);
+    await new RateLimitGuard(new Reflector(), new RateLimiter(store, policy())).canActivate(contextFor(ReadRoutes, 'list').context);
+    await new RateLimitGuard(new Reflector(), new RateLimiter(store, policy())).canActivate(contextFor(ReadRoutes, 'patch').context);
     expect(store.calls.map((c) => c.category)).toEqual([RateLimitCategory.Read, RateLimitCategory.Write]);
   });
 
   it('8: a refused request is 429 TooManyRequests with an integer Retry-After', async () => {
     const store = fakeStore({ allowed: false, limit: 120, remaining: 0, retryAfterSeconds: 17 });
-    const guard = new RateLimitGuard(new Reflector(), store, policy());
+    const guard = new RateLimitGuard(new Reflector(), new RateLimiter(store, policy()));
     const error = await guard.canActivate(contextFor(Routes, 'write').context).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe(ErrorCode.TooManyRequests);
@@ -72,8 +73,8 @@ describe('RateLimitGuard', () => {
 
   it('8: routes without a category, and every route with RATE_LIMIT_ENABLED=false, take no permit', async () => {
     const store = fakeStore(allowed);
-    await expect(new RateLimitGuard(new Reflector(), store, policy()).canActivate(contextFor(Routes, 'unlimited').context)).resolves.toBe(true);
-    await expect(new RateLimitGuard(new Reflector(), store, policy(false)).canActivate(contextFor(Routes, 'write').context)).resolves.toBe(true);
+    await expect(new RateLimitGuard(new Reflector(), new RateLimiter(store, policy())).canActivate(contextFor(Routes, 'unlimited').context)).resolves.toBe(true);
+    await expect(new RateLimitGuard(new Reflector(), new RateLimiter(store, policy(false))).canActivate(contextFor(Routes, 'write').context)).resolves.toBe(true);
     expect(store.calls).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { RateLimitRepository } from '@docrender/persistence';
 import type { DataSource } from 'typeorm';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimiter } from './rate-limiter';
 import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
 
 /**
@@ -15,9 +16,10 @@ import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
 @Module({
   providers: [
     RateLimitGuard,
+    RateLimiter,
     { provide: RATE_LIMIT_POLICY, useFactory: () => new RateLimitPolicy(loadSettings(rateLimitSettings, process.env)) },
     { provide: RATE_LIMIT_STORE, useFactory: (dataSource: DataSource) => new RateLimitRepository(dataSource.manager), inject: [DATA_SOURCE] },
   ],
-  exports: [RateLimitGuard, RATE_LIMIT_POLICY, RATE_LIMIT_STORE],
+  exports: [RateLimitGuard, RateLimiter, RATE_LIMIT_POLICY, RATE_LIMIT_STORE],
 })
 export class RateLimitModule {}

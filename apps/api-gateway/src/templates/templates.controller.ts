@@ -1,0 +1,143 @@
+import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ErrorCode,
+  ErrorEnvelopeDto,
+  PreviewImageDto,
+  RateLimitCategory,
+  TemplateDto,
+  TemplateVersionDto,
+  TemplateVersionSummaryDto,
+  UpdateDocumentNameTemplateDto,
+  type ListQuery,
+  type PagedResult,
+} from '@docrender/contracts';
+import { ApiBearerKey } from '../auth/api-auth.decorator';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import type { Caller } from '../auth/caller';
+import { CurrentCaller } from '../auth/current-caller.decorator';
+import { ApiListing, ListQueryParams } from '../listing/list-query.decorator';
+import { pagedResultOf } from '../listing/paged-result.dto';
+import { resourceId, versionNumberOf } from '../listing/path-params';
+import { RateLimited } from '../rate-limit/api-rate-limit.decorator';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { PreviewImageService } from './preview-image.service';
+import { LATEST, TemplatesService } from './templates.service';
+
+const TemplatePageDto = pagedResultOf(TemplateDto, 'TemplatePageDto');
+const TemplateVersionPageDto = pagedResultOf(TemplateVersionSummaryDto, 'TemplateVersionPageDto');
+
+const notFound = (description: string) => ApiResponse({ status: 404, type: ErrorEnvelopeDto, description });
+const templateId = (raw: string) => resourceId(raw, ErrorCode.TemplateNotFound, 'template');
+
+/** Spec 4.7–4.12: templates, versions, the document-name template, preview images. */
+@ApiTags('templates')
+@ApiBearerKey()
+@ApiExtraModels(TemplatePageDto, TemplateVersionPageDto)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+@RateLimited(RateLimitCategory.Read)
+@Controller('v1')
+export class TemplatesController {
+  constructor(
+    private readonly templates: TemplatesService,
+    private readonly previews: PreviewImageService,
+  ) {}
+
+  @Get('templates')
+  @ApiOperation({ summary: 'List templates (4.7)' })
+  @ApiListing('templates')
+  @ApiOkResponse({ type: TemplatePageDto })
+  list(@CurrentCaller() caller: Caller, @ListQueryParams('templates') query: ListQuery): Promise<PagedResult<TemplateDto>> {
+    return this.templates.list(caller, query);
+  }
+
+  @Get('projects/:projectId/templates')
+  @ApiOperation({ summary: "List a project's templates (4.7)" })
+  @ApiParam({ name: 'projectId', format: 'uuid' })
+  @ApiListing('templates')
+  @ApiOkResponse({ type: TemplatePageDto })
+  @notFound('EntityNotFound: no such project in the organisation.')
+  listOfProject(
+    @CurrentCaller() caller: Caller,
+    @Param('projectId') projectId: string,
+    @ListQueryParams('templates') query: ListQuery,
+  ): Promise<PagedResult<TemplateDto>> {
+    return this.templates.listOfProject(caller, resourceId(projectId, ErrorCode.EntityNotFound, 'project'), query);
+  }
+
+  @Get('templates/:id')
+  @ApiOperation({ summary: 'Get a template (4.8)' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: TemplateDto })
+  @notFound('TemplateNotFound: missing or owned by another organisation.')
+  get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<TemplateDto> {
+    return this.templates.get(caller, templateId(id));
+  }
+
+  @Get('templates/:templateId/versions')
+  @ApiOperation({ summary: "List a template's versions (4.9)" })
+  @ApiParam({ name: 'templateId', format: 'uuid' })
+  @ApiListing('templateVersions')
+  @ApiOkResponse({ type: TemplateVersionPageDto })
+  @notFound('TemplateNotFound.')
+  listVersions(
+    @CurrentCaller() caller: Caller,
+    @Param('templateId') id: string,
+    @ListQueryParams('templateVersions') query: ListQuery,
+  ): Promise<PagedResult<TemplateVersionSummaryDto>> {
+    return this.templates.listVersions(caller, templateId(id), query);
+  }
+
+  @Get('templates/:templateId/versions/latest')
+  @ApiOperation({ summary: 'Get the latest published version (4.10)' })
+  @ApiParam({ name: 'templateId', format: 'uuid' })
+  @ApiOkResponse({ type: TemplateVersionDto })
+  @notFound('TemplateNotFound, or NoPublishedVersion when nothing is published.')
+  latestVersion(@CurrentCaller() caller: Caller, @Param('templateId') id: string): Promise<TemplateVersionDto> {
+    return this.templates.getVersion(caller, templateId(id), LATEST);
+  }
+
+  @Get('templates/:templateId/versions/:versionNumber')
+  @ApiOperation({ summary: 'Get a version (4.10)' })
+  @ApiParam({ name: 'templateId', format: 'uuid' })
+  @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiOkResponse({ type: TemplateVersionDto })
+  @notFound('TemplateNotFound or VersionNotFound.')
+  version(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<TemplateVersionDto> {
+    const template = templateId(id);
+    return this.templates.getVersion(caller, template, versionNumberOf(versionNumber, template));
+  }
+
+  @Patch('templates/:templateId/versions/:versionNumber/document-name-template')
+  @RateLimited(RateLimitCategory.Write)
+  @ApiOperation({ summary: "Update a version's document-name template (4.11)", description: 'The only template write; counts against the write rate limit.' })
+  @ApiParam({ name: 'templateId', format: 'uuid' })
+  @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiOkResponse({ type: TemplateVersionDto })
+  @notFound('TemplateNotFound or VersionNotFound.')
+  @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }`.' })
+  updateDocumentNameTemplate(
+    @CurrentCaller() caller: Caller,
+    @Param('templateId') id: string,
+    @Param('versionNumber') versionNumber: string,
+    @Body() body: UpdateDocumentNameTemplateDto,
+  ): Promise<TemplateVersionDto> {
+    const template = templateId(id);
+    return this.templates.updateDocumentNameTemplate(caller, template, versionNumberOf(versionNumber, template), body.documentNameTemplate);
+  }
+
+  @Get('templates/:templateId/versions/:versionNumber/preview-image')
+  @ApiOperation({
+    summary: 'Preview image of a version (4.12)',
+    description: 'A time-limited (1 hour) signed link to a PNG of the first page with the sample data, made on the first request.',
+  })
+  @ApiParam({ name: 'templateId', format: 'uuid' })
+  @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiOkResponse({ type: PreviewImageDto })
+  @notFound('TemplateNotFound, VersionNotFound, or ImageNotFound when no preview can be produced (never a null url).')
+  @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'ExternalServiceError: the render service did not answer in time; retry.' })
+  previewImage(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<PreviewImageDto> {
+    const template = templateId(id);
+    return this.previews.previewUrl(caller, template, versionNumberOf(versionNumber, template));
+  }
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { FontRepository, SignedLinkQuery, TemplateListingQuery, TemplateVersionListingQuery } from '@docrender/persistence';
+import { signedLinkConfigFromEnv } from '../documents/view-url.signer';
+import { queryProvider } from '../listing/query-provider';
+import { PreviewImageFileController } from './preview-image-file.controller';
+import { PreviewImageService } from './preview-image.service';
+import { PreviewImageUrlSigner } from './preview-image-url.signer';
+import { TemplatesController } from './templates.controller';
+import { TemplatesService } from './templates.service';
+
+/** Spec 4.7–4.12. Exports TemplatesService (organisation-scoped template and version lookups with the spec's 404 codes). */
+@Module({
+  controllers: [TemplatesController, PreviewImageFileController],
+  providers: [
+    TemplatesService,
+    PreviewImageService,
+    { provide: PreviewImageUrlSigner, useFactory: () => new PreviewImageUrlSigner(signedLinkConfigFromEnv()) },
+    queryProvider(TemplateListingQuery),
+    queryProvider(TemplateVersionListingQuery),
+    queryProvider(SignedLinkQuery),
+    queryProvider(FontRepository),
+  ],
+  exports: [TemplatesService],
+})
+export class TemplatesModule {}
