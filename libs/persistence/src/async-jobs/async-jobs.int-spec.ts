@@ -1,0 +1,198 @@
+import { Environment, MessageName, WebhookEvent } from '@docrender/contracts';
+import type { Logger } from '@docrender/observability';
+import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import type { OutboxMessage } from '../repositories/outbox.repository';
+import { RenderJobRepository } from '../repositories/render-job.repository';
+import { OutboxRelay } from './outbox-relay';
+import { countRecordedDocuments, RunJobOutbox } from './run-job-outbox';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
+
+describe('async job persistence against PostgreSQL', () => {
+  let db: TestDatabase;
+  let organisationId: string;
+  let templateId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const provisioned = await db.database.transaction((r) =>
+      provisionOrganisation(r, { name: 'Jobs', tier: 'pro', includedPagesPerMonth: 100, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
+    );
+    organisationId = provisioned.organisation.id;
+    templateId = (await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  async function queuedJob(): Promise<string> {
+    const job = await db.database.renderJobs.createQueued({
+      organisationId,
+      templateId,
+      versionNumber: 1,
+      environment: Environment.Test,
+      language: null,
+      persist: true,
+      includeDocument: false,
+      callbackUrl: 'https://hooks.example/cb',
+      inputBlobKey: 'jobs/x/input',
+      requestedCount: 2,
+    });
+    return job.id;
+  }
+
+  const relayOf = (publish: (m: OutboxMessage) => Promise<void>, names = [MessageName.RunJob] as (MessageName.RunJob | MessageName.DeliverWebhook)[], minAgeMs = 0) =>
+    new OutboxRelay(db.dataSource, publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2 }, silent);
+
+  async function unpublished(): Promise<number> {
+    const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM outbox WHERE published_at IS NULL`)) as { count: number }[];
+    return count;
+  }
+
+  async function publishEverything(): Promise<void> {
+    await relayOf(async () => undefined, [MessageName.RunJob, MessageName.DeliverWebhook]).publishPending();
+  }
+
+  it('4.5: the relay publishes the stored job.run messages of its names, batch after batch, and marks them published', async () => {
+    await publishEverything();
+    const jobs = [await queuedJob(), await queuedJob(), await queuedJob()];
+    await db.database.outbox.add(MessageName.DeliverWebhook, {
+      deliveryId: '6a1f2d4e-0c1b-4e5f-8a9b-0c1d2e3f4a5b',
+      jobId: jobs[0],
+      organisationId,
+      event: WebhookEvent.Completed,
+      callbackUrl: 'https://hooks.example/cb',
+      body: '{}',
+      attempt: 1,
+    });
+    const seen: OutboxMessage[] = [];
+    expect(await relayOf(async (m) => void seen.push(m)).publishPending()).toBe(3);
+    expect(seen.map((m) => (m.name === MessageName.RunJob ? m.payload.jobId : null))).toEqual(jobs);
+    expect(await unpublished()).toBe(1);
+    expect(await relayOf(async () => undefined).publishPending()).toBe(0);
+  });
+
+  it('4.5: a failed publish (queue full, broker away) stops the pass; what was published stays marked, the rest waits', async () => {
+    await publishEverything();
+    await queuedJob();
+    await queuedJob();
+    let calls = 0;
+    const failing = relayOf(async () => {
+      calls++;
+      if (calls === 2) throw new Error('queue full');
+    });
+    await expect(failing.publishPending()).rejects.toThrow('queue full');
+    expect(await unpublished()).toBe(1);
+    expect(await relayOf(async () => undefined).publishPending()).toBe(1);
+  });
+
+  it('4.5: relays running at once never publish one message twice (SKIP LOCKED); young messages are left to their writer', async () => {
+    await publishEverything();
+    for (let i = 0; i < 6; i++) await queuedJob();
+    const published: string[] = [];
+    const slow = async (m: OutboxMessage) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      published.push(m.id);
+    };
+    expect(await relayOf(slow, [MessageName.RunJob], 60_000).publishPending()).toBe(0);
+    await Promise.all([relayOf(slow).publishPending(), relayOf(slow).publishPending(), relayOf(slow).publishPending()]);
+    expect(published).toHaveLength(6);
+    expect(new Set(published).size).toBe(6);
+  });
+
+  it('4.5: the enqueue locks its own job.run message; a withdrawn job leaves neither job nor message', async () => {
+    await publishEverything();
+    const jobId = await queuedJob();
+    const outboxId = await db.dataSource.transaction(async (m) => {
+      const own = await new RunJobOutbox(m).lockUnpublished(jobId);
+      // While the enqueue holds it, a relay skips it.
+      expect(await relayOf(async () => undefined).publishPending()).toBe(0);
+      return own;
+    });
+    expect(outboxId).not.toBeNull();
+    await db.dataSource.transaction(async (m) => {
+      expect(await new RunJobOutbox(m).withdraw(jobId)).toBe(true);
+    });
+    expect(await db.database.renderJobs.findAnyById(jobId)).toBeNull();
+    expect(await unpublished()).toBe(0);
+
+    const published = await queuedJob();
+    await db.dataSource.transaction(async (m) => {
+      const q = new RunJobOutbox(m);
+      const id = await q.lockUnpublished(published);
+      await q.markPublished(id as string);
+    });
+    await db.dataSource.transaction(async (m) => {
+      expect(await new RunJobOutbox(m).lockUnpublished(published)).toBeNull();
+      expect(await new RunJobOutbox(m).withdraw(published)).toBe(false);
+    });
+    expect(await db.database.renderJobs.findAnyById(published)).not.toBeNull();
+  });
+
+  it('2.10: processed counts every recorded document outcome of the job', async () => {
+    const jobId = await queuedJob();
+    const jobs = new RenderJobRepository(db.dataSource.manager);
+    await jobs.recordDocumentResult({ jobId, documentIndex: 1, outcome: 'blocked', documentId: null, issues: [] });
+    expect(await countRecordedDocuments(db.dataSource.manager, jobId)).toBe(1);
+  });
+
+  describe('WebhookDeliveryRepository', () => {
+    const ref = (deliveryId: string, jobId: string) => ({ deliveryId, jobId, organisationId, event: WebhookEvent.Progress });
+
+    it('6.3: attempts are claimed once, recorded, and a duplicate message of a made attempt is told so', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const r = ref('00000000-0000-4000-8000-000000000101', jobId);
+      const t0 = new Date('2026-11-21T10:00:00Z');
+      expect(await repo.claimAttempt(r, 1, 35_000, t0)).toEqual({ kind: 'claimed' });
+      expect(await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 1000))).toEqual({ kind: 'in-flight', leaseUntil: new Date(t0.getTime() + 35_000) });
+      await repo.finishAttempt(r.deliveryId, 1, { outcome: 'failed', httpStatus: 500, error: 'HTTP 500', durationMs: 12 }, 'pending', new Date(t0.getTime() + 2000));
+      const again = await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 3000));
+      expect(again).toMatchObject({ kind: 'already-made', nextAttemptStarted: false, attempt: { outcome: 'failed', httpStatus: 500 } });
+      expect(await repo.claimAttempt(r, 2, 35_000, new Date(t0.getTime() + 4000))).toEqual({ kind: 'claimed' });
+      expect(await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 5000))).toMatchObject({ kind: 'already-made', nextAttemptStarted: true });
+      await repo.finishAttempt(r.deliveryId, 2, { outcome: 'delivered', httpStatus: 200, error: null, durationMs: 8 }, 'delivered', new Date(t0.getTime() + 6000));
+      expect(await repo.claimAttempt(r, 3, 35_000)).toEqual({ kind: 'settled', state: 'delivered' });
+      expect(await repo.findDelivery(r.deliveryId)).toMatchObject({ state: 'delivered', attempts: 2, lastHttpStatus: 200, lastError: null, jobId });
+      expect((await repo.listAttempts(r.deliveryId)).map((a) => [a.attempt, a.outcome, a.httpStatus])).toEqual([
+        [1, 'failed', 500],
+        [2, 'delivered', 200],
+      ]);
+      expect((await repo.listByJob(jobId)).map((d) => d.deliveryId)).toEqual([r.deliveryId]);
+    });
+
+    it('6.3: an attempt whose dispatcher died is taken over once its lease ran out', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const r = ref('00000000-0000-4000-8000-000000000102', jobId);
+      const t0 = new Date('2026-11-21T10:00:00Z');
+      await repo.claimAttempt(r, 1, 1000, t0);
+      expect(await repo.claimAttempt(r, 1, 1000, new Date(t0.getTime() + 1500))).toEqual({ kind: 'claimed' });
+    });
+
+    it('6.3: concurrent duplicates of one attempt: exactly one claims it', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const r = ref('00000000-0000-4000-8000-000000000103', jobId);
+      const claims = await Promise.all(Array.from({ length: 5 }, () => repo.claimAttempt(r, 1, 30_000)));
+      expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c.kind === 'in-flight')).toHaveLength(4);
+    });
+
+    it('6.3: a dropped callback is recorded as dropped, but a delivered one stays delivered', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const dropped = ref('00000000-0000-4000-8000-000000000104', jobId);
+      await repo.markDropped(dropped, 'max-length');
+      expect(await repo.findDelivery(dropped.deliveryId)).toMatchObject({ state: 'dropped', lastError: 'max-length', attempts: 0 });
+      expect(await repo.claimAttempt(dropped, 1, 30_000)).toEqual({ kind: 'settled', state: 'dropped' });
+      const delivered = ref('00000000-0000-4000-8000-000000000105', jobId);
+      await repo.claimAttempt(delivered, 1, 30_000);
+      await repo.finishAttempt(delivered.deliveryId, 1, { outcome: 'delivered', httpStatus: 204, error: null, durationMs: 1 }, 'delivered');
+      await repo.markDropped(delivered, 'max-length');
+      expect(await repo.findDelivery(delivered.deliveryId)).toMatchObject({ state: 'delivered' });
+    });
+  });
+});
