@@ -24,7 +24,10 @@ export type ConsumeOptions = {
 export type PublishOptions = {
   /** Used for de-duplication and logs. */
   messageId?: string;
-  /** Deliver no sooner than this many milliseconds from now (durable delayed delivery on AMQP). */
+  /**
+   * Deliver no sooner than this many milliseconds from now (durable delayed delivery on AMQP). Each distinct value
+   * gets its own RabbitMQ delay queue, kept for good: use a few fixed values (e.g. the 2/4/8/16 s backoff), not jitter.
+   */
   delayMs?: number;
 };
 
