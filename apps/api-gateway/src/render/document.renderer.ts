@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DataRef,
+  DomainError,
+  ErrorCode,
+  MessageName,
+  renderIssue,
+  RenderIssueType,
+  type RenderDocumentCommand,
+  type RenderDocumentResult,
+} from '@docrender/contracts';
+import type { RenderApiSettings } from '@docrender/config';
+import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { textOf, type DocumentSlice } from './body/render-body.binder';
+import type { RenderTarget } from './render-target';
+import { RENDER_API_SETTINGS } from './render.tokens';
+
+/** One document to render: its JSON text as a slice of the request body, and where the PDF goes. */
+export type DocumentToRender = {
+  raw: Buffer;
+  slice: DocumentSlice;
+  outputBlobKey: string;
+  /** Correlates the logs of the gateway and the render service. */
+  requestId: string;
+};
+
+/** Where a document's JSON waits for the render service when it is too large to travel in the message. */
+export const renderInputBlobKey = (organisationId: string, requestId: string): string =>
+  `organisations/${organisationId}/render-inputs/${requestId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+
+/**
+ * Sends one document to the render service (request/reply over the message bus) and returns its result. The data
+ * travels as the raw JSON text the client sent, never parsed in the gateway: inside the message when small, through
+ * the blob store when larger than RENDER_API_INLINE_DATA_MAX_BYTES. The render service gets a deadline of the render
+ * budget from now; a reply that does not come within the budget and a grace period is a RenderTimeout.
+ */
+@Injectable()
+export class DocumentRenderer {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
+    @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
+  ) {}
+
+  async render(target: RenderTarget, document: DocumentToRender): Promise<RenderDocumentResult> {
+    const { slice } = document;
+    const inputBlobKey = slice.bytes > this.settings.inlineDataMaxBytes ? renderInputBlobKey(target.organisationId, document.requestId) : null;
+    const started = Date.now();
+    try {
+      let data: DataRef;
+      if (inputBlobKey === null) {
+        data = { json: textOf(document.raw, slice) };
+      } else {
+        await this.blobStore.put(inputBlobKey, document.raw.subarray(slice.start, slice.end), 'application/json');
+        data = { blobKey: inputBlobKey };
+      }
+      const command: RenderDocumentCommand = {
+        requestId: document.requestId,
+        organisationId: target.organisationId,
+        environment: target.environment,
+        template: target.template,
+        data,
+        translations: target.translations,
+        language: target.language,
+        documentNameTemplate: target.documentNameTemplate,
+        fallbackDocumentName: target.fallbackDocumentName,
+        customFonts: target.customFonts,
+        outputBlobKey: document.outputBlobKey,
+        deadline: Date.now() + this.settings.renderBudgetMs,
+      };
+      return await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.settings.renderBudgetMs + this.settings.replyGraceMs });
+    } catch (error) {
+      if (error instanceof RequestTimeoutError) return this.timedOut(target, Date.now() - started);
+      if (error instanceof MessageBusUnavailableError) {
+        throw new DomainError(ErrorCode.ExternalServiceError, 'the render service cannot be reached; retry later');
+      }
+      throw error;
+    } finally {
+      if (inputBlobKey !== null) await this.blobStore.delete(inputBlobKey);
+    }
+  }
+
+  private timedOut(target: RenderTarget, elapsedMs: number): RenderDocumentResult {
+    const message = `no render result within the ${this.settings.renderBudgetMs} ms render budget`;
+    return {
+      outcome: 'failed',
+      issues: [renderIssue(RenderIssueType.RenderTimeout, message)],
+      documentName: target.fallbackDocumentName,
+      pdf: null,
+      renderDurationMs: elapsedMs,
+      failure: { code: ErrorCode.RenderTimeout, message },
+    };
+  }
+}

@@ -1,0 +1,254 @@
+import { loadSettings, messagingSettings, renderApiSettings, type RenderApiSettings } from '@docrender/config';
+import {
+  Environment,
+  hasBlockingIssue,
+  MessageName,
+  renderIssue,
+  RenderIssueType,
+  type RenderDocumentCommand,
+  type RenderDocumentResult,
+} from '@docrender/contracts';
+import { InProcessMessageBus } from '@docrender/messaging';
+import type { NewStoredDocument, StoredDocumentRepository, UsageRepository } from '@docrender/persistence';
+import type { BlobInfo, BlobStore } from '@docrender/storage';
+import type { Readable } from 'node:stream';
+import { scanJsonBody } from './body/json-body.scanner';
+import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
+import { DocumentRenderer } from './document.renderer';
+import { RenderBatchService } from './render-batch.service';
+import type { RenderTarget } from './render-target';
+
+class MemoryBlobStore implements BlobStore {
+  readonly blobs = new Map<string, Buffer>();
+  readonly written: string[] = [];
+  async put(key: string, body: Buffer): Promise<void> {
+    this.written.push(key);
+    this.blobs.set(key, Buffer.from(body));
+  }
+  async get(key: string): Promise<Buffer> {
+    const blob = this.blobs.get(key);
+    if (!blob) throw new Error(`no blob ${key}`);
+    return blob;
+  }
+  getStream(): Promise<Readable> {
+    throw new Error('not used');
+  }
+  async stat(key: string): Promise<BlobInfo | null> {
+    const blob = this.blobs.get(key);
+    return blob ? { key, sizeBytes: blob.length, contentType: 'application/octet-stream' } : null;
+  }
+  async delete(key: string): Promise<void> {
+    this.blobs.delete(key);
+  }
+  async ping(): Promise<void> {}
+}
+
+/** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */
+class FakeUsage {
+  constructor(public included: number, public used = 0) {}
+  async tryConsumePages(_organisationId: string, pages: number): Promise<boolean> {
+    await Promise.resolve();
+    if (this.used + pages > this.included) return false;
+    this.used += pages;
+    return true;
+  }
+  async getUsage() {
+    return { pagesUsed: this.used, includedPagesPerMonth: this.included };
+  }
+}
+
+class FakeStoredDocuments {
+  readonly created: NewStoredDocument[] = [];
+  async create(input: NewStoredDocument): Promise<void> {
+    this.created.push(input);
+  }
+}
+
+type FakeData = { pages?: number; warn?: boolean; error?: boolean; slowMs?: number; filler?: string };
+
+const ORG = 'org-1';
+const target = (environment: Environment): RenderTarget => ({
+  organisationId: ORG,
+  environment,
+  template: { pages: [] },
+  translations: null,
+  language: null,
+  documentNameTemplate: null,
+  fallbackDocumentName: 'Invoice',
+  customFonts: [],
+  source: { templateId: 'template-1', versionNumber: 2 },
+});
+
+describe('RenderBatchService', () => {
+  let bus: InProcessMessageBus;
+  let blobStore: MemoryBlobStore;
+  let usage: FakeUsage;
+  let storedDocuments: FakeStoredDocuments;
+  let settings: RenderApiSettings;
+  let commands: RenderDocumentCommand[];
+
+  /** The render service's side: reads the data, blocks by environment, stores a "PDF" at outputBlobKey. */
+  async function renderServiceStandIn(command: RenderDocumentCommand): Promise<RenderDocumentResult> {
+    commands.push(command);
+    const text = 'json' in command.data ? command.data.json : 'blobKey' in command.data ? (await blobStore.get(command.data.blobKey)).toString() : '';
+    const data = JSON.parse(text) as FakeData;
+    if (data.slowMs) await new Promise((resolve) => setTimeout(resolve, data.slowMs));
+    const issues = [
+      ...(data.warn ? [renderIssue(RenderIssueType.MissingBinding, 'no value for name', 'title')] : []),
+      ...(data.error ? [renderIssue(RenderIssueType.SchemaInvalid, 'not the expected shape')] : []),
+    ];
+    if (hasBlockingIssue(issues, command.environment)) {
+      return { outcome: 'blocked', issues, documentName: 'Invoice', pdf: null, renderDurationMs: 3, failure: null };
+    }
+    const pdf = Buffer.from(`%PDF ${command.requestId}`);
+    await blobStore.put(command.outputBlobKey, pdf, 'application/pdf');
+    return {
+      outcome: 'rendered',
+      issues,
+      documentName: 'Invoice',
+      pdf: { blobKey: command.outputBlobKey, pageCount: data.pages ?? 1, fileSizeBytes: pdf.length },
+      renderDurationMs: 5,
+      failure: null,
+    };
+  }
+
+  beforeEach(async () => {
+    bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined });
+    blobStore = new MemoryBlobStore();
+    usage = new FakeUsage(100);
+    storedDocuments = new FakeStoredDocuments();
+    settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
+    commands = [];
+    await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });
+  });
+  afterEach(async () => {
+    await bus.close();
+  });
+
+  function service(): RenderBatchService {
+    const renderer = new DocumentRenderer(bus, blobStore, settings);
+    return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as StoredDocumentRepository, blobStore, settings);
+  }
+
+  function body(documents: unknown[]) {
+    const raw = Buffer.from(JSON.stringify({ documents }));
+    return bindRenderBody(raw, scanJsonBody(raw, [DOCUMENTS_MEMBER]));
+  }
+
+  async function render(environment: Environment, documents: unknown[], persist = true) {
+    const { raw, documents: slices } = body(documents);
+    return service().render({ target: target(environment), raw, documents: slices, persist, requestId: 'request-1' });
+  }
+
+  it('2.6: documents correlate by documentIndex; blocked ones leave gaps and explain themselves in issues', async () => {
+    const deep = JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) as unknown;
+    const result = await render(Environment.Production, [{ pages: 2 }, { warn: true }, deep, { error: true }, {}]);
+    expect(result.rendered.map((d) => [d.documentIndex, d.pageCount])).toEqual([
+      [0, 2],
+      [4, 1],
+    ]);
+    expect(result.issues.map((i) => [i.documentIndex, i.type])).toEqual([
+      [1, RenderIssueType.MissingBinding],
+      [2, RenderIssueType.DangerousContent],
+      [3, RenderIssueType.SchemaInvalid],
+    ]);
+    expect(result).toMatchObject({ requestedCount: 5, blockedCount: 3, failedCount: 0, creditStopped: false });
+    expect(commands).toHaveLength(4);
+  });
+
+  it('8: a document nesting deeper than 32 levels is a DangerousContent issue and is never sent', async () => {
+    const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
+    const result = await render(Environment.Test, [{ deep }]);
+    expect(result.issues).toEqual([
+      { type: RenderIssueType.DangerousContent, severity: 'Error', description: 'the document nests 101 levels deep; at most 32 are allowed', elementId: null, documentIndex: 0 },
+    ]);
+    expect(commands).toHaveLength(0);
+  });
+
+  it('1: test keys render Warning documents and take no credit; production keys pay per page', async () => {
+    usage.included = 3;
+    const test = await render(Environment.Test, [{ pages: 2, warn: true }, { pages: 2 }]);
+    expect(test.rendered).toHaveLength(2);
+    expect(test.issues.map((i) => [i.documentIndex, i.type])).toEqual([[0, RenderIssueType.MissingBinding]]);
+    expect(usage.used).toBe(0);
+    const production = await render(Environment.Production, [{ pages: 2 }]);
+    expect(production.rendered).toHaveLength(1);
+    expect(usage.used).toBe(2);
+  });
+
+  it('3.1 rule 3: a production batch that runs out of credit stops, keeps what was rendered and deletes the PDF that did not fit', async () => {
+    settings.batchConcurrency = 1;
+    usage.included = 5;
+    const result = await render(Environment.Production, [{ pages: 2 }, { pages: 2 }, { pages: 2 }, { pages: 1 }, { pages: 1 }]);
+    expect(result.creditStopped).toBe(true);
+    expect(result.rendered.map((d) => d.documentIndex)).toEqual([0, 1]);
+    expect(usage.used).toBe(4);
+    expect(commands).toHaveLength(3);
+    expect(storedDocuments.created).toHaveLength(2);
+    expect([...blobStore.blobs.keys()].sort()).toEqual(result.rendered.map((d) => d.pdfBlobKey).sort());
+  });
+
+  it('3.1 rule 3: concurrent documents never overspend the allowance', async () => {
+    settings.batchConcurrency = 8;
+    usage.included = 7;
+    const result = await render(Environment.Production, Array.from({ length: 20 }, () => ({ pages: 2 })));
+    expect(result.creditStopped).toBe(true);
+    expect(result.rendered).toHaveLength(3);
+    expect(usage.used).toBe(6);
+    expect(blobStore.blobs.size).toBe(3);
+  });
+
+  it('3.1 rule 3: nothing is rendered when the period has no credit left', async () => {
+    usage.used = usage.included;
+    const result = await render(Environment.Production, [{}, {}]);
+    expect(result).toMatchObject({ creditStopped: true, rendered: [] });
+    expect(commands).toHaveLength(0);
+  });
+
+  it('4.2: persist=true stores each document (metadata row, PDF under the document id)', async () => {
+    const result = await render(Environment.Test, [{ pages: 3 }]);
+    const [document] = result.rendered;
+    expect(document.transient).toBe(false);
+    expect(document.pdfBlobKey).toBe(`organisations/${ORG}/documents/${document.id}.pdf`);
+    expect(storedDocuments.created).toEqual([
+      expect.objectContaining({
+        id: document.id,
+        organisationId: ORG,
+        templateId: 'template-1',
+        versionNumber: 2,
+        environment: Environment.Test,
+        documentName: 'Invoice',
+        pdfBlobKey: document.pdfBlobKey,
+        pageCount: 3,
+      }),
+    ]);
+  });
+
+  it('4.2: persist=false stores nothing: no row, the PDF waits under a transient key', async () => {
+    const result = await render(Environment.Test, [{}], false);
+    expect(result.rendered[0]).toMatchObject({ id: null, transient: true, pdfBlobKey: `organisations/${ORG}/transient/request-1/0.pdf` });
+    expect(storedDocuments.created).toHaveLength(0);
+  });
+
+  it('documents larger than RENDER_API_INLINE_DATA_MAX_BYTES reach the render service through the blob store', async () => {
+    settings.inlineDataMaxBytes = 100;
+    const result = await render(Environment.Test, [{ filler: 'x'.repeat(200) }, { filler: 'small' }]);
+    expect(result.rendered).toHaveLength(2);
+    const large = commands.find((c) => c.requestId === 'request-1:0');
+    const small = commands.find((c) => c.requestId === 'request-1:1');
+    expect(large?.data).toEqual({ blobKey: `organisations/${ORG}/render-inputs/request-1_0.json` });
+    expect(small?.data).toEqual({ json: '{"filler":"small"}' });
+    expect(blobStore.blobs.has(`organisations/${ORG}/render-inputs/request-1_0.json`)).toBe(false);
+  });
+
+  it('8: no reply within the render budget and grace is a RenderTimeout issue for that document', async () => {
+    settings.renderBudgetMs = 50;
+    settings.replyGraceMs = 0;
+    const result = await render(Environment.Test, [{ slowMs: 300 }, {}]);
+    expect(result.rendered.map((d) => d.documentIndex)).toEqual([1]);
+    expect(result.failedCount).toBe(1);
+    expect(result.firstFailure?.code).toBe('RenderTimeout');
+    expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, severity: 'Error', documentIndex: 0 })]);
+    expect(commands[0].deadline).toBeLessThanOrEqual(Date.now());
+  });
+});

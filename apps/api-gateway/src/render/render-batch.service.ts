@@ -1,0 +1,215 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  DocumentType,
+  Environment,
+  Limits,
+  renderIssue,
+  RenderIssueType,
+  type RenderDocumentResult,
+  type RenderIssue,
+} from '@docrender/contracts';
+import type { RenderApiSettings } from '@docrender/config';
+import { StoredDocumentRepository, UsageRepository } from '@docrender/persistence';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { tooDeep, type DocumentSlice } from './body/render-body.binder';
+import { DocumentRenderer } from './document.renderer';
+import type { RenderTarget } from './render-target';
+import { RENDER_API_SETTINGS } from './render.tokens';
+
+/** A document that rendered (and, in production, was paid for). Its PDF is at pdfBlobKey. */
+export type RenderedDocument = {
+  documentIndex: number;
+  /** The stored document's id; null when persist=false. */
+  id: string | null;
+  documentName: string;
+  pageCount: number;
+  fileSizeBytes: number;
+  renderDurationMs: number;
+  renderedAt: Date;
+  pdfBlobKey: string;
+  /** True when the PDF is not kept (persist=false): the caller deletes it once it has been read. */
+  transient: boolean;
+  /** Its non-blocking issues, with documentIndex. */
+  issues: RenderIssue[];
+};
+
+export type BatchRenderRequest = {
+  target: RenderTarget;
+  raw: Buffer;
+  documents: DocumentSlice[];
+  persist: boolean;
+  requestId: string;
+};
+
+/** What happened to the documents of one request. */
+export type BatchRenderResult = {
+  requestedCount: number;
+  /** By documentIndex. */
+  rendered: RenderedDocument[];
+  /** Every issue, each with its documentIndex, by documentIndex. */
+  issues: RenderIssue[];
+  /** Documents not rendered because of blocking issues. */
+  blockedCount: number;
+  /** Documents whose render failed (timeout, render service error). */
+  failedCount: number;
+  /** The first failure of a failed document, for the summary (e.g. RenderTimeout). */
+  firstFailure: { code: string; message: string } | null;
+  /** Page credit ran out: the batch stopped and the documents not rendered count as missing. */
+  creditStopped: boolean;
+};
+
+/** Where a stored document's PDF lives. */
+export const documentPdfBlobKey = (organisationId: string, documentId: string): string => `organisations/${organisationId}/documents/${documentId}.pdf`;
+
+/** Where the PDF of a persist=false render waits until it has been sent. */
+export const transientPdfBlobKey = (organisationId: string, requestId: string, documentIndex: number): string =>
+  `organisations/${organisationId}/transient/${requestId}/${documentIndex}.pdf`;
+
+/**
+ * Renders the documents of one request (spec 4.2, 4.3): in parallel across render workers (up to
+ * RENDER_API_BATCH_CONCURRENCY in flight), each through the render service, which decides blocking by environment.
+ * - a document nesting deeper than 32 levels is a DangerousContent issue and is never sent (spec 8);
+ * - production: each rendered document takes its pages of credit atomically (UsageRepository.tryConsumePages); when
+ *   they do not fit, its PDF is deleted and the batch stops: documents not yet started are not rendered and those
+ *   still in flight are discarded (spec 3.1 rule 3, an outcome, not an error). Test keys take no credit;
+ * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf).
+ */
+@Injectable()
+export class RenderBatchService {
+  constructor(
+    private readonly renderer: DocumentRenderer,
+    private readonly usage: UsageRepository,
+    private readonly storedDocuments: StoredDocumentRepository,
+    @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
+    @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
+  ) {}
+
+  async render(request: BatchRenderRequest): Promise<BatchRenderResult> {
+    const { target, documents } = request;
+    if (request.persist && target.source === null) throw new Error('a stateless render cannot be persisted');
+    const result: BatchRenderResult = {
+      requestedCount: documents.length,
+      rendered: [],
+      issues: [],
+      blockedCount: 0,
+      failedCount: 0,
+      firstFailure: null,
+      creditStopped: target.environment === Environment.Production && !(await this.hasCreditLeft(target.organisationId)),
+    };
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (!result.creditStopped && next < documents.length) {
+        await this.renderOne(request, documents[next++], result);
+      }
+    };
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(this.settings.batchConcurrency, documents.length) }, lane));
+    const rejected = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (rejected) {
+      await this.discard(result.rendered.filter((d) => d.transient));
+      throw rejected.reason;
+    }
+    result.rendered.sort((a, b) => a.documentIndex - b.documentIndex);
+    result.issues.sort((a, b) => (a.documentIndex ?? -1) - (b.documentIndex ?? -1));
+    return result;
+  }
+
+  /** Deletes the PDFs of transient documents (after they were sent, or when the request failed). */
+  async discard(documents: readonly Pick<RenderedDocument, 'pdfBlobKey'>[]): Promise<void> {
+    await Promise.all(documents.map((d) => this.blobStore.delete(d.pdfBlobKey)));
+  }
+
+  private async hasCreditLeft(organisationId: string): Promise<boolean> {
+    const usage = await this.usage.getUsage(organisationId);
+    return usage.pagesUsed < usage.includedPagesPerMonth;
+  }
+
+  private async renderOne(request: BatchRenderRequest, slice: DocumentSlice, result: BatchRenderResult): Promise<void> {
+    const { target, persist } = request;
+    const index = slice.index;
+    if (tooDeep(slice)) {
+      result.blockedCount++;
+      result.issues.push(
+        renderIssue(
+          RenderIssueType.DangerousContent,
+          `the document nests ${slice.depth} levels deep; at most ${Limits.maxNestingDepth} are allowed`,
+          null,
+          index,
+        ),
+      );
+      return;
+    }
+    const documentId = persist ? randomUUID() : null;
+    const outputBlobKey =
+      documentId === null ? transientPdfBlobKey(target.organisationId, request.requestId, index) : documentPdfBlobKey(target.organisationId, documentId);
+    const reply = await this.renderer.render(target, { raw: request.raw, slice, outputBlobKey, requestId: `${request.requestId}:${index}` });
+    const issues = reply.issues.map((issue) => ({ ...issue, documentIndex: index }));
+    if (reply.outcome !== 'rendered' || reply.pdf === null) {
+      result.issues.push(...issues);
+      if (reply.outcome === 'blocked') {
+        result.blockedCount++;
+      } else {
+        result.failedCount++;
+        result.firstFailure ??= reply.failure;
+      }
+      return;
+    }
+    const pdf = reply.pdf;
+    if (result.creditStopped || !(await this.pay(target, pdf.pageCount))) {
+      result.creditStopped = true;
+      await this.blobStore.delete(pdf.blobKey);
+      return;
+    }
+    const renderedAt = new Date();
+    if (documentId !== null && target.source) {
+      await this.storedDocuments.create(
+        {
+          id: documentId,
+          organisationId: target.organisationId,
+          templateId: target.source.templateId,
+          versionNumber: target.source.versionNumber,
+          environment: target.environment,
+          language: target.language,
+          documentName: reply.documentName,
+          documentType: DocumentType.Template,
+          pdfBlobKey: pdf.blobKey,
+          fileSizeBytes: pdf.fileSizeBytes,
+          pageCount: pdf.pageCount,
+          renderedAt,
+          renderDurationMs: reply.renderDurationMs,
+        },
+        renderedAt,
+      );
+    }
+    result.issues.push(...issues);
+    result.rendered.push(this.renderedDocument(reply, pdf, index, documentId, renderedAt, issues));
+  }
+
+  private renderedDocument(
+    reply: RenderDocumentResult,
+    pdf: NonNullable<RenderDocumentResult['pdf']>,
+    documentIndex: number,
+    id: string | null,
+    renderedAt: Date,
+    issues: RenderIssue[],
+  ): RenderedDocument {
+    return {
+      documentIndex,
+      id,
+      documentName: reply.documentName,
+      pageCount: pdf.pageCount,
+      fileSizeBytes: pdf.fileSizeBytes,
+      renderDurationMs: reply.renderDurationMs,
+      renderedAt,
+      pdfBlobKey: pdf.blobKey,
+      transient: id === null,
+      issues,
+    };
+  }
+
+  /** Production renders take their pages of credit; test renders are free. */
+  private async pay(target: RenderTarget, pages: number): Promise<boolean> {
+    if (target.environment !== Environment.Production) return true;
+    return this.usage.tryConsumePages(target.organisationId, pages);
+  }
+}

@@ -1,0 +1,87 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorEnvelopeDto, RenderEnvelopeDto, RenderRequestDto, StatelessRenderRequestDto, ValidateRequestDto, ValidateResponseDto } from '@docrender/contracts';
+
+const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+
+const binding = errorResponse(422, 'BindingError: the body could not be parsed or bound (malformed JSON, wrong types, missing fields); the message names the field.');
+const tooLarge = errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON, or the body is over the configured limit (counted after decompression).');
+const templateNotFound = errorResponse(
+  404,
+  'TemplateNotFound (also for a template of another organisation), VersionNotFound, or NoPublishedVersion (latest form with nothing published).',
+);
+
+const pdfHeaders = {
+  'Content-Disposition': { description: 'attachment with filename `<documentName>.pdf`', schema: { type: 'string' } },
+  'X-Service-Document-Id': { description: 'Stored document id; omitted when persist=false.', schema: { type: 'string', format: 'uuid' } },
+  'X-Service-Page-Count': { description: 'Number of pages.', schema: { type: 'integer' } },
+  'X-Service-Render-Duration-Ms': { description: 'Render time in milliseconds.', schema: { type: 'integer' } },
+  'X-Service-View-Url': { description: 'Signed download URL; omitted when persist=false.', schema: { type: 'string' } },
+  'X-Service-Issue-Count': { description: 'Count of non-blocking issues; omitted when there are none.', schema: { type: 'integer' } },
+};
+
+/** OpenAPI of spec 4.2 (single and batch render, JSON envelope or raw PDF). */
+export function ApiRenderEndpoint(): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(RenderEnvelopeDto, ErrorEnvelopeDto),
+    ApiBody({ type: RenderRequestDto }),
+    ApiResponse({
+      status: 200,
+      description:
+        'The render envelope for every outcome and batch size (Accept application/json or absent; correlate documents by documentIndex). ' +
+        'With `Accept: application/pdf` (exactly; a wildcard does not count) and one document: the PDF, with the headers below.',
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(RenderEnvelopeDto) } },
+        'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      },
+      headers: pdfHeaders,
+    }),
+    errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.'),
+    templateNotFound,
+    errorResponse(406, 'NotAcceptable: Accept application/pdf with more than one document.'),
+    tooLarge,
+    ApiResponse({
+      status: 422,
+      description:
+        'BindingError (error envelope): the body could not be bound, the message names the field. ' +
+        'With Accept application/pdf: a blocked or failed render (or a credit stop) answers the render envelope, documents empty.',
+      content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
+    }),
+    errorResponse(500, 'InternalError, or ExternalServiceError when the render service cannot be reached.'),
+  );
+}
+
+/** OpenAPI of spec 4.3. */
+export function ApiStatelessRenderEndpoint(): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(RenderEnvelopeDto, ErrorEnvelopeDto),
+    ApiBody({ type: StatelessRenderRequestDto }),
+    ApiResponse({ status: 200, description: 'The PDF; no metadata headers. A test key watermarks it.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }),
+    tooLarge,
+    ApiResponse({
+      status: 422,
+      description:
+        'BindingError (error envelope): malformed JSON, wrong types, or an invalid template DSL (the message names the JSON path). ' +
+        'A render blocked by issues (or a credit stop) answers the render envelope.',
+      content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
+    }),
+    errorResponse(500, 'RenderTimeout: the render took longer than the 60 s budget. InternalError, ExternalServiceError otherwise.'),
+  );
+}
+
+/** OpenAPI of spec 4.4. */
+export function ApiValidateEndpoint(): MethodDecorator {
+  return applyDecorators(
+    ApiBody({ type: ValidateRequestDto }),
+    ApiResponse({
+      status: 200,
+      type: ValidateResponseDto,
+      description:
+        'Every issue a render would find, flat across the batch, each with its documentIndex (null for batch-wide issues). ' +
+        'Valid for production when no issue is a Warning or an Error; for test when none is an Error. No credit is used.',
+    }),
+    templateNotFound,
+    tooLarge,
+    binding,
+  );
+}
