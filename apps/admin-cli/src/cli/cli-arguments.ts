@@ -130,6 +130,10 @@ function usageErrorFromParseArgs(error: unknown): UsageError {
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '(arguments)';
   const code = (error as { code?: string }).code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(option, 'unknown option');
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(option, /argument missing/.test(message) ? 'needs a value' : 'takes no value');
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (/argument missing/.test(message)) return new UsageError(option, 'needs a value');
+    if (/ambiguous/.test(message)) return new UsageError(option, `a value starting with '-' must be written ${option}=<value>`);
+    if (/does not take an argument/.test(message)) return new UsageError(option, 'takes no value');
+  }
   return new UsageError(option, message.split('\n')[0]);
 }
