@@ -34,10 +34,12 @@ const common = {
 
 module.exports = {
   maxWorkers: 2,
+  // A global option (jest ignores it per project): integration tests start servers and Chromium.
+  testTimeout: 60_000,
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'], testTimeout: 60_000 },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], testTimeout: 180_000 },
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

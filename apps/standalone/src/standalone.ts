@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, databaseSettings, loadSettings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
-import { applySeed, startEmbeddedPostgres } from '@docrender/persistence';
+import { applySeed, locateDatabase } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
 import { apiGatewayService, gatewaySettings } from '@docrender/api-gateway';
 import { renderServiceDefinition } from '@docrender/render-service';
@@ -64,19 +64,15 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     const db = loadSettings(databaseSettings, env);
     const port = loadSettings(gatewaySettings, env).port;
 
-    let databaseUrl = db.url;
-    if (!databaseUrl) {
-      const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(db.embeddedDataDir), port: db.embeddedPort, logger });
-      closers.push(() => embedded.stop());
-      databaseUrl = embedded.url;
-    }
-    const infrastructure: Infrastructure = await connectInfrastructure({ service: 'standalone', logger, env, databaseUrl });
+    const database = await locateDatabase({ ...db, embeddedDataDir: path.resolve(db.embeddedDataDir) }, { logger });
+    closers.push(() => database.release());
+    const infrastructure: Infrastructure = await connectInfrastructure({ service: 'standalone', logger, env, databaseUrl: database.url });
     closers.push(() => infrastructure.close());
 
     let keys: DemoKeys | null = null;
     if (settings.seedDemo) {
       const demo = loadOrCreateDemoKeys(path.resolve(settings.demoKeysFile));
-      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examplesDir(), { apiKeyPepper: infrastructure.apiKeyPepper });
+      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examplesDir(), { apiKeyPepper: infrastructure.apiKeyPepper, allowPublishedChanges: true });
       keys = demo.keys;
       logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });
     }
