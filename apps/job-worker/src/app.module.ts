@@ -1,8 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, messageBusCheck, ProbesModule } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
+import { RenderJobsModule } from './jobs/render-jobs.module';
+import { RetentionModule } from './retention/retention.module';
 
-/** The job-worker's root module. */
+/** The job-worker's root module: async render jobs (job.run), their callbacks' outbox relay, the retention sweep. */
 @Module({})
 export class JobWorkerModule {
   static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
@@ -13,6 +15,8 @@ export class JobWorkerModule {
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
         }),
+        RenderJobsModule,
+        RetentionModule,
       ],
     };
   }

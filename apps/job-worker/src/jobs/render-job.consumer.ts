@@ -1,0 +1,134 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MessageName } from '@docrender/contracts';
+import { jobsSettings, loadSettings, messagingSettings } from '@docrender/config';
+import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { withLogFields, type Logger } from '@docrender/observability';
+import { OutboxRelay } from '@docrender/persistence';
+import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import type { DataSource } from 'typeorm';
+import { DocumentViewUrl } from './document-view-url';
+import { jobMetrics } from './job-metrics';
+import { OutageDetector } from './outage';
+import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
+
+const FIRST_OUTAGE_PAUSE_MS = 500;
+const LONGEST_OUTAGE_PAUSE_MS = 10_000;
+
+/**
+ * Consumes job.run (a quorum queue with a delivery limit and a dead-letter exchange; manual ack after the job is
+ * terminal; prefetch JOBS_CONCURRENT_JOBS) and runs each job with RenderJobHandler:
+ * - an outage (PostgreSQL, RabbitMQ, the blob store or the render service unreachable) pauses the job and resumes it
+ *   when the dependency is back, for up to JOBS_OUTAGE_RETRY_MS; then the message returns to the queue;
+ * - any other failure returns the message to the queue at once; after AMQP_DELIVERY_LIMIT redeliveries it is
+ *   dead-lettered, and the dead-letter consumer ends the job (failed, with the reason);
+ * - a second delivery of a job this process is running (RabbitMQ redelivered it after a connection loss) waits for
+ *   the first run and then finds the job finished.
+ * It also runs the outbox relay that publishes the callbacks the jobs store (webhook.deliver).
+ */
+@Injectable()
+export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly settings = loadSettings(jobsSettings);
+  private readonly deliveryLimit = loadSettings(messagingSettings).deliveryLimit;
+  private readonly relay: OutboxRelay;
+  private readonly handler: RenderJobHandler;
+  private readonly outages: OutageDetector;
+  private readonly running = new Map<string, Promise<void>>();
+  private subscriptions: Subscription[] = [];
+  private stopping = false;
+
+  constructor(
+    @Inject(DATA_SOURCE) dataSource: DataSource,
+    @Inject(BLOB_STORE) blobStore: BlobStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.relay = new OutboxRelay(
+      dataSource,
+      (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
+      { messageNames: [MessageName.DeliverWebhook], pollIntervalMs: this.settings.outboxPollMs, keepPublishedMs: this.settings.outboxKeepHours * 3_600_000 },
+      logger.child({ component: 'callback-outbox-relay' }),
+    );
+    this.handler = new RenderJobHandler(
+      {
+        dataSource,
+        blobStore,
+        bus,
+        logger,
+        viewUrl: DocumentViewUrl.fromEnv(),
+        messagesStored: () => this.relay.kick(),
+        isStopping: () => this.stopping,
+      },
+      { renderConcurrency: this.settings.renderConcurrency, renderReplyGraceMs: this.settings.renderReplyGraceMs },
+    );
+    this.outages = new OutageDetector({ dataSource, bus, blobStore });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.relay.start();
+    this.subscriptions = [
+      await this.bus.consume(MessageName.RunJob, ({ jobId }) => this.handle(jobId), { prefetch: this.settings.concurrentJobs }),
+      await this.bus.consumeDeadLetters(MessageName.RunJob, ({ jobId }, { reason }) => this.abandon(jobId, reason), { prefetch: 1 }),
+    ];
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.subscriptions.map((s) => s.cancel()));
+    this.subscriptions = [];
+    await this.relay.stop();
+  }
+
+  private async handle(jobId: string): Promise<void> {
+    const earlier = this.running.get(jobId);
+    if (earlier) {
+      this.logger.info('job redelivered while this process still runs it; waiting for that run', { jobId });
+      await earlier.catch(() => undefined);
+    }
+    const run = withLogFields({ jobId }, () => this.runThroughOutages(jobId));
+    this.running.set(jobId, run);
+    try {
+      await run;
+    } finally {
+      if (this.running.get(jobId) === run) this.running.delete(jobId);
+    }
+  }
+
+  private async runThroughOutages(jobId: string): Promise<void> {
+    const started = Date.now();
+    let pause = FIRST_OUTAGE_PAUSE_MS;
+    for (;;) {
+      try {
+        await this.handler.run(jobId);
+        return;
+      } catch (error) {
+        if (error instanceof JobInterruptedError || this.stopping) throw error;
+        const outage = await this.outages.describe(error);
+        if (outage === null) {
+          this.logger.error('job run failed; its message returns to the queue', { jobId, err: error });
+          throw error;
+        }
+        if (Date.now() - started + pause > this.settings.outageRetryMs) {
+          this.logger.error('job paused by an outage for too long; its message returns to the queue', { jobId, outage, err: error });
+          throw error;
+        }
+        jobMetrics.outagePauses.inc();
+        this.logger.warn('job paused by an outage; it resumes when the dependency answers', { jobId, outage, pauseMs: pause });
+        await sleep(pause);
+        pause = Math.min(pause * 2, LONGEST_OUTAGE_PAUSE_MS);
+      }
+    }
+  }
+
+  private async abandon(jobId: string, reason: string): Promise<void> {
+    jobMetrics.deadLettered.inc();
+    this.logger.error('job.run message dead-lettered; the job is ended', { jobId, reason });
+    await this.handler.abandon(
+      jobId,
+      reason === 'delivery-limit'
+        ? `running the job failed ${this.deliveryLimit + 1} times (see the job worker's logs for the errors)`
+        : `its job.run message was dead-lettered (${reason})`,
+    );
+  }
+}

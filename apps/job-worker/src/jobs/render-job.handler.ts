@@ -1,0 +1,359 @@
+import {
+  DocumentType,
+  Environment,
+  IssueSeverity,
+  JobState,
+  Limits,
+  MessageName,
+  renderIssue,
+  RenderIssueType,
+  renderStatusOf,
+  RenderStatus,
+  type CustomFontRef,
+  type RenderDocumentCommand,
+  type RenderDocumentResult,
+  type RenderIssue,
+} from '@docrender/contracts';
+import type { MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import {
+  countRecordedDocuments,
+  FontRepository,
+  OutboxRepository,
+  RenderJobRepository,
+  StoredDocumentRepository,
+  TemplateRepository,
+  TemplateVersionRepository,
+  UsageRepository,
+  type RenderJobRecord,
+} from '@docrender/persistence';
+import type { BlobStore } from '@docrender/storage';
+import type { DataSource, EntityManager } from 'typeorm';
+import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
+import { jobDocumentId } from './deterministic-id';
+import type { DocumentViewUrl } from './document-view-url';
+import { jobMetrics } from './job-metrics';
+import { mapWithConcurrency } from './map-with-concurrency';
+
+/** Where the gateway stored document `documentIndex` of a job (UTF-8 JSON); `inputBlobKey` is the job's input prefix. */
+export const jobInputKey = (inputBlobKey: string, documentIndex: number): string => `${inputBlobKey}/${documentIndex}.json`;
+
+/** Where the render service puts the PDF of a document that is not persisted (read for the callback, then deleted). */
+export const transientOutputKey = (jobId: string, documentIndex: number): string => `jobs/${jobId}/output/${documentIndex}.pdf`;
+
+/** Where a persisted document's PDF lives (the same layout as the sync render). */
+export const documentPdfKey = (organisationId: string, documentId: string): string => `organisations/${organisationId}/documents/${documentId}.pdf`;
+
+export type RenderJobHandlerOptions = {
+  /** Documents of one job rendered in parallel. */
+  renderConcurrency: number;
+  /** Past the render budget, how long to wait for the render service's reply. */
+  renderReplyGraceMs: number;
+};
+
+/** What the handler's surroundings provide: the connections, and a signal that callback messages were stored. */
+export type RenderJobHandlerDependencies = {
+  dataSource: DataSource;
+  blobStore: BlobStore;
+  bus: MessageBus;
+  logger: Logger;
+  viewUrl: DocumentViewUrl;
+  /** Called after a transaction stored outbox messages (callbacks), so the relay publishes them at once. */
+  messagesStored: () => void;
+  /** True once the process is shutting down: a running job stops starting documents and returns to the queue. */
+  isStopping: () => boolean;
+};
+
+/** The loaded, unchanging context of one run of a job. */
+type JobContext = {
+  job: RenderJobRecord;
+  template: unknown;
+  translations: unknown;
+  documentNameTemplate: string | null;
+  fallbackDocumentName: string;
+  customFonts: CustomFontRef[];
+};
+
+type RunState = { creditStopped: boolean };
+
+/** Thrown when a job cannot be run at all for a reason inside the job (not an outage): it fails with this reason. */
+export class JobNotRunnableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobNotRunnableError';
+  }
+}
+
+/** The process is shutting down: the job's message returns to the queue and another run resumes it. */
+export class JobInterruptedError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} interrupted by shutdown; it resumes from its recorded documents`);
+    this.name = 'JobInterruptedError';
+  }
+}
+
+/**
+ * Runs one async render job (spec 3.1), idempotently: a job run again after a crash or a redelivery skips every
+ * document whose outcome is recorded, and everything a document produces — its stored document, its credit, its
+ * recorded outcome and its progress callback (an outbox message with a deterministic delivery id) — is written in
+ * one transaction, so it exists exactly once. Documents render in parallel through the render service; the job ends
+ * with one completion callback written in the transaction that makes the job terminal.
+ */
+export class RenderJobHandler {
+  constructor(
+    private readonly deps: RenderJobHandlerDependencies,
+    private readonly options: RenderJobHandlerOptions,
+  ) {}
+
+  /** Runs the job to its end. Errors (outages, bugs) propagate; what was recorded stays recorded. */
+  async run(jobId: string): Promise<void> {
+    const jobs = new RenderJobRepository(this.deps.dataSource.manager);
+    const job = await jobs.findAnyById(jobId);
+    if (!job) {
+      this.deps.logger.warn('job.run for a job that does not exist (withdrawn or deleted); nothing to do', { jobId });
+      return;
+    }
+    if (job.state !== JobState.Pending) {
+      this.deps.logger.info('job already finished; nothing to do', { jobId, state: job.state });
+      return;
+    }
+    await jobs.markStarted(jobId);
+    let context: JobContext;
+    try {
+      context = await this.load(job);
+    } catch (error) {
+      if (!(error instanceof JobNotRunnableError)) throw error;
+      this.deps.logger.error('job cannot be run', { jobId, err: error });
+      await this.finish(job, { creditStopped: false }, error.message);
+      return;
+    }
+    const recorded = new Set((await jobs.listDocumentResults(jobId)).map((r) => r.documentIndex));
+    const remaining = Array.from({ length: job.requestedCount }, (_, i) => i).filter((i) => !recorded.has(i));
+    if (recorded.size > 0) this.deps.logger.info('job resumed', { jobId, recorded: recorded.size, remaining: remaining.length });
+    const state: RunState = { creditStopped: false };
+    await mapWithConcurrency(remaining, this.options.renderConcurrency, async (documentIndex) => {
+      if (state.creditStopped) return;
+      if (this.deps.isStopping()) throw new JobInterruptedError(jobId);
+      if (job.environment === Environment.Production && (await this.creditExhausted(job.organisationId))) {
+        state.creditStopped = true;
+        return;
+      }
+      const reply = await this.render(context, documentIndex);
+      await this.record(context, documentIndex, reply, state);
+    });
+    await this.finish(job, state);
+  }
+
+  /**
+   * Ends a pending job that cannot run (its message was dead-lettered after repeated failures): completed with
+   * status partial when it produced documents, otherwise failed with `reason`.
+   */
+  async abandon(jobId: string, reason: string): Promise<void> {
+    const job = await new RenderJobRepository(this.deps.dataSource.manager).findAnyById(jobId);
+    if (!job || job.state !== JobState.Pending) return;
+    await this.finish(job, { creditStopped: false }, reason);
+  }
+
+  private async load(job: RenderJobRecord): Promise<JobContext> {
+    const manager = this.deps.dataSource.manager;
+    const template = await new TemplateRepository(manager).findById(job.organisationId, job.templateId);
+    const version = await new TemplateVersionRepository(manager).findByNumber(job.templateId, job.versionNumber);
+    if (!template || !version) throw new JobNotRunnableError(`template ${job.templateId} version ${job.versionNumber} no longer exists`);
+    return {
+      job,
+      template: parseStoredJson(version.templateJson, 'the template DSL'),
+      translations: version.translations === null ? null : parseStoredJson(version.translations, 'the translations'),
+      documentNameTemplate: version.documentNameTemplate ?? template.documentNameTemplate,
+      fallbackDocumentName: template.name,
+      customFonts: await new FontRepository(manager).listCustomFontRefs(job.organisationId),
+    };
+  }
+
+  private async creditExhausted(organisationId: string): Promise<boolean> {
+    const usage = await new UsageRepository(this.deps.dataSource.manager).getUsage(organisationId);
+    return usage.pagesUsed >= usage.includedPagesPerMonth;
+  }
+
+  private async render(context: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
+    const { job } = context;
+    const outputBlobKey = job.persist ? documentPdfKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : transientOutputKey(job.id, documentIndex);
+    const command: RenderDocumentCommand = {
+      requestId: `${job.id}:${documentIndex}`,
+      organisationId: job.organisationId,
+      environment: job.environment,
+      template: context.template,
+      data: { blobKey: jobInputKey(job.inputBlobKey, documentIndex) },
+      translations: context.translations,
+      language: job.language,
+      documentNameTemplate: context.documentNameTemplate,
+      fallbackDocumentName: context.fallbackDocumentName,
+      customFonts: context.customFonts,
+      outputBlobKey,
+      deadline: Date.now() + Limits.renderBudgetMs,
+    };
+    return this.deps.bus.request(MessageName.RenderDocument, command, { timeoutMs: Limits.renderBudgetMs + this.options.renderReplyGraceMs });
+  }
+
+  private async record(context: JobContext, documentIndex: number, reply: RenderDocumentResult, state: RunState): Promise<void> {
+    const { job } = context;
+    if (reply.outcome !== 'rendered' || reply.pdf === null) {
+      const outcome = reply.outcome === 'rendered' ? 'failed' : reply.outcome;
+      const issues = explainedIssues(reply);
+      await new RenderJobRepository(this.deps.dataSource.manager).recordDocumentResult({ jobId: job.id, documentIndex, outcome, documentId: null, issues });
+      jobMetrics.documents.inc({ outcome });
+      return;
+    }
+    const pdf = reply.pdf;
+    const documentId = job.persist ? jobDocumentId(job.id, documentIndex) : null;
+    const needsBytes = job.includeDocument || !job.persist;
+    const documentBase64 = needsBytes ? (await this.deps.blobStore.get(pdf.blobKey)).toString('base64') : null;
+    const renderedAt = new Date();
+    const result = await this.deps.dataSource.transaction(async (m): Promise<'recorded' | 'duplicate' | 'no-credit'> => {
+      const jobs = new RenderJobRepository(m);
+      if (await isRecorded(m, job.id, documentIndex)) return 'duplicate';
+      if (job.environment === Environment.Production && !(await new UsageRepository(m).tryConsumePages(job.organisationId, pdf.pageCount, renderedAt))) {
+        return 'no-credit';
+      }
+      if (documentId !== null) {
+        await new StoredDocumentRepository(m).create(
+          {
+            id: documentId,
+            organisationId: job.organisationId,
+            templateId: job.templateId,
+            versionNumber: job.versionNumber,
+            environment: job.environment,
+            language: job.language,
+            documentName: reply.documentName,
+            documentType: DocumentType.Template,
+            pdfBlobKey: pdf.blobKey,
+            fileSizeBytes: pdf.fileSizeBytes,
+            pageCount: pdf.pageCount,
+            renderedAt,
+            renderDurationMs: Math.round(reply.renderDurationMs),
+            renderJobId: job.id,
+          },
+          renderedAt,
+        );
+      }
+      await jobs.recordDocumentResult({ jobId: job.id, documentIndex, outcome: 'rendered', documentId, issues: reply.issues }, renderedAt);
+      const processed = await countRecordedDocuments(m, job.id);
+      const callback = progressCallback(job, documentIndex, processed, {
+        id: documentId,
+        documentName: reply.documentName,
+        pageCount: pdf.pageCount,
+        fileSizeBytes: pdf.fileSizeBytes,
+        renderedAt,
+        renderDurationMs: Math.round(reply.renderDurationMs),
+        viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
+        documentBase64,
+      });
+      await new OutboxRepository(m).add(MessageName.DeliverWebhook, callback, { id: callback.deliveryId, now: renderedAt });
+      return 'recorded';
+    });
+    switch (result) {
+      case 'recorded':
+        jobMetrics.documents.inc({ outcome: 'rendered' });
+        this.deps.messagesStored();
+        if (!job.persist) await this.deleteQuietly(pdf.blobKey);
+        return;
+      case 'duplicate':
+        this.deps.logger.info('document already recorded by another run of the job', { jobId: job.id, documentIndex });
+        return;
+      case 'no-credit':
+        state.creditStopped = true;
+        this.deps.logger.info('credit ran out; the job stops and keeps the documents already rendered', { jobId: job.id, documentIndex });
+        await this.deleteQuietly(pdf.blobKey);
+        return;
+    }
+  }
+
+  /**
+   * Makes the job terminal (spec 3.1) and stores its completion callback in the same transaction. `failureReason`
+   * forces the reason of a job that produced nothing (a job that could not be run).
+   */
+  private async finish(job: RenderJobRecord, state: RunState, failureReason?: string): Promise<void> {
+    const outcome = await this.deps.dataSource.transaction(async (m): Promise<JobOutcome | null> => {
+      const jobs = new RenderJobRepository(m);
+      await m.query(`SELECT id FROM render_jobs WHERE id = $1 FOR NO KEY UPDATE`, [job.id]);
+      const current = await jobs.findAnyById(job.id);
+      if (!current || current.state !== JobState.Pending) return null;
+      const status = renderStatusOf(current.requestedCount, current.renderedCount, state.creditStopped);
+      const results = await jobs.listDocumentResults(job.id);
+      const issues = results.flatMap((r) => r.issues);
+      const finished: JobOutcome = {
+        state: current.renderedCount > 0 ? JobState.Completed : JobState.Failed,
+        status,
+        renderedCount: current.renderedCount,
+        requestedCount: current.requestedCount,
+        message: failureReason !== undefined && current.renderedCount === 0 ? `The job could not be run: ${failureReason}` : jobMessage(status, current.requestedCount, current.renderedCount),
+        issues,
+      };
+      const completed =
+        finished.state === JobState.Completed
+          ? await jobs.complete(job.id, { state: JobState.Completed, status })
+          : await jobs.complete(job.id, { state: JobState.Failed, status, failureReason: failureReason ?? failureReasonOf(status, current.requestedCount) });
+      if (!completed) return null;
+      const callback = completionCallback(current, finished);
+      await new OutboxRepository(m).add(MessageName.DeliverWebhook, callback, { id: callback.deliveryId });
+      return finished;
+    });
+    if (outcome === null) return;
+    this.deps.messagesStored();
+    jobMetrics.jobs.inc({ state: outcome.state, status: outcome.status });
+    this.deps.logger.info('job finished', { jobId: job.id, state: outcome.state, status: outcome.status, renderedCount: outcome.renderedCount, requestedCount: outcome.requestedCount });
+    await this.deleteJobBlobs(job);
+  }
+
+  /**
+   * The job's inputs (and any PDF of a document not persisted that a crashed run left) are not needed once it is
+   * terminal. One at a time: the job is already answered, and this keeps the blob store's load low.
+   */
+  private async deleteJobBlobs(job: RenderJobRecord): Promise<void> {
+    for (let i = 0; i < job.requestedCount; i++) {
+      await this.deleteQuietly(jobInputKey(job.inputBlobKey, i));
+      if (!job.persist) await this.deleteQuietly(transientOutputKey(job.id, i));
+    }
+  }
+
+  private async deleteQuietly(key: string): Promise<void> {
+    try {
+      await this.deps.blobStore.delete(key);
+    } catch (error) {
+      this.deps.logger.warn('could not delete a job blob; it stays behind', { blobKey: key, errorMessage: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+async function isRecorded(manager: EntityManager, jobId: string, documentIndex: number): Promise<boolean> {
+  // Lock the job row first (as recordDocumentResult does): concurrent results of one job queue here.
+  await manager.query(`SELECT id FROM render_jobs WHERE id = $1 FOR NO KEY UPDATE`, [jobId]);
+  const rows = (await manager.query(`SELECT 1 FROM render_job_documents WHERE job_id = $1 AND document_index = $2`, [jobId, documentIndex])) as unknown[];
+  return rows.length > 0;
+}
+
+function parseStoredJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new JobNotRunnableError(`${what} of the template version is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The issues of a document that did not render, with a RenderTimeout issue added when the render service reported a
+ * timeout without one (spec 3.1 rule 2: a missing document is explained in issues).
+ */
+function explainedIssues(reply: RenderDocumentResult): RenderIssue[] {
+  const issues = [...reply.issues];
+  const explained = issues.some((issue) => issue.severity === IssueSeverity.Error || issue.severity === IssueSeverity.Warning);
+  if (!explained && reply.failure?.code === RenderIssueType.RenderTimeout) {
+    issues.push(renderIssue(RenderIssueType.RenderTimeout, reply.failure.message));
+  }
+  return issues;
+}
+
+function failureReasonOf(status: RenderStatus, requested: number): string {
+  return status === RenderStatus.InsufficientCredit
+    ? 'insufficient credit: the organisation had no page credit left before any document rendered'
+    : `no document rendered: all ${requested} were blocked or failed (see issues)`;
+}

@@ -1,0 +1,85 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { jobsSettings, loadSettings } from '@docrender/config';
+import type { Logger } from '@docrender/observability';
+import { RetentionPurge, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
+import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import type { DataSource } from 'typeorm';
+import { jobMetrics } from '../jobs/job-metrics';
+
+/** The pg_advisory_lock key meaning "a retention sweep is running" (any constant, distinct from other locks). */
+export const RETENTION_SWEEP_LOCK_KEY = 7_441_902_114;
+
+/**
+ * Spec 3.3, running by itself: every JOBS_RETENTION_SWEEP_INTERVAL_MS the job worker purges the stored PDFs older
+ * than their organisation's retention period (metadata kept, isPdfDeleted true), with the same RetentionPurge the
+ * admin CLI's purge command uses. Safe on several replicas at once: a sweep runs only while it holds a PostgreSQL
+ * advisory lock (tried, never waited for), so at most one replica sweeps at a time and the others skip that round.
+ */
+@Injectable()
+export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly intervalMs = loadSettings(jobsSettings).retentionSweepIntervalMs;
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> | null = null;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.intervalMs === 0) {
+      this.logger.info('retention sweep disabled (JOBS_RETENTION_SWEEP_INTERVAL_MS=0)');
+      return;
+    }
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep().finally(() => {
+        this.sweeping = null;
+      });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sweeping;
+  }
+
+  /**
+   * One sweep: purges every PDF past its organisation's retention at `now` when this process gets the sweep lock.
+   * Returns the report, or null when another replica is sweeping (or the sweep failed; it is logged and retried
+   * on the next round).
+   */
+  async sweep(now: Date = new Date()): Promise<PurgeReport | null> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_SWEEP_LOCK_KEY])) as { locked: boolean }[];
+      if (!locked) {
+        this.logger.debug('retention sweep skipped: another replica is sweeping');
+        return null;
+      }
+      try {
+        const report = await new RetentionPurge(new StoredDocumentRepository(this.dataSource.manager), this.blobStore).purgeByRetentionPolicy(now);
+        jobMetrics.pdfsPurged.inc(report.purged);
+        if (report.purged > 0 || report.failures.length > 0) {
+          this.logger.info('retention sweep purged stored PDFs', { purged: report.purged, failures: report.failures.length });
+        }
+        for (const failure of report.failures.slice(0, 10)) {
+          this.logger.warn('retention sweep could not delete a PDF; a later sweep retries it', { documentId: failure.documentId, reason: failure.reason });
+        }
+        return report;
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [RETENTION_SWEEP_LOCK_KEY]);
+      }
+    } catch (error) {
+      this.logger.error('retention sweep failed; it runs again next round', { err: error });
+      return null;
+    } finally {
+      await runner.release();
+    }
+  }
+}
