@@ -1,0 +1,223 @@
+import { Limits, RenderIssue, RenderIssueType, renderIssue } from '@docrender/contracts';
+
+/**
+ * The sanitizer over document data (spec 7.3 DangerousContent, InvalidJson; spec 8 nesting limit).
+ *
+ * Everything here is iterative: the depth check walks an explicit stack, so a 100,000-deep array is
+ * rejected without touching the call stack, and it runs before any recursive code (ajv, the compiler)
+ * sees the data. A string is taken as JSON text; its depth is measured on the text before it is parsed.
+ */
+
+const MAX_DEPTH = Limits.maxNestingDepth;
+/** Dangerous strings reported per document; one is enough to block, a few help the author. */
+const MAX_REPORTED_STRINGS = 10;
+
+/** HTML/script injection: tags that run code or load resources, event handlers, script URLs, CSS expressions. */
+const INJECTION =
+  /<\s*\/?\s*(?:script|style|iframe|frame|frameset|object|embed|applet|meta|link|base|form|svg|math|template|noscript)\b|<[a-z][^>]*\son[a-z]+\s*=|(?:^|[\s"'=(`])(?:javascript|vbscript|livescript)\s*:(?!\s)|data\s*:\s*text\/html|expression\s*\(|@import\b|url\s*\(\s*['"]?\s*(?:javascript|vbscript|data)\s*:/i;
+
+const BASE64_BODY = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
+
+/** Magic numbers of executable formats, as bytes. */
+const EXECUTABLE_SIGNATURES: { name: string; bytes: number[] }[] = [
+  { name: 'a Windows executable (PE/MZ)', bytes: [0x4d, 0x5a] },
+  { name: 'a Linux executable (ELF)', bytes: [0x7f, 0x45, 0x4c, 0x46] },
+  { name: 'a macOS executable (Mach-O)', bytes: [0xfe, 0xed, 0xfa, 0xce] },
+  { name: 'a macOS executable (Mach-O)', bytes: [0xfe, 0xed, 0xfa, 0xcf] },
+  { name: 'a macOS executable (Mach-O)', bytes: [0xce, 0xfa, 0xed, 0xfe] },
+  { name: 'a macOS executable (Mach-O)', bytes: [0xcf, 0xfa, 0xed, 0xfe] },
+  { name: 'a macOS universal executable or Java class', bytes: [0xca, 0xfe, 0xba, 0xbe] },
+  { name: 'a WebAssembly module', bytes: [0x00, 0x61, 0x73, 0x6d] },
+  { name: 'a script with an interpreter line (#!/)', bytes: [0x23, 0x21, 0x2f] },
+];
+
+function startsWithBytes(head: Uint8Array, bytes: number[]): boolean {
+  if (head.length < bytes.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (head[i] !== bytes[i]) return false;
+  return true;
+}
+
+/** Names the executable format a string carries (raw or Base64, bare or in a data URI), or null. */
+export function executableIn(text: string): string | null {
+  if (text.length < 4) return null;
+  // Raw binary pasted into a JSON string.
+  const raw = Uint8Array.from(text.slice(0, 4), (c) => c.charCodeAt(0) & 0xff);
+  const rawHit = EXECUTABLE_SIGNATURES.find((s) => s.bytes.length >= 3 && startsWithBytes(raw, s.bytes));
+  if (rawHit) return rawHit.name;
+  if (text.length < 24) return null;
+  let body = text;
+  if (text.startsWith('data:')) {
+    const comma = text.indexOf(',');
+    if (comma < 0 || !text.slice(0, comma).toLowerCase().endsWith(';base64')) return null;
+    body = text.slice(comma + 1);
+  }
+  if (body.length < 24 || !BASE64_BODY.test(body.slice(0, 64))) return null;
+  // Short Base64-looking words (ids, tokens) are not files: require the whole string to be Base64.
+  if (body.length < 64 && !BASE64_BODY.test(body)) return null;
+  const head = Buffer.from(body.slice(0, 16), 'base64');
+  const hit = EXECUTABLE_SIGNATURES.find((s) => startsWithBytes(head, s.bytes));
+  if (!hit) return null;
+  // "MZ" is only two bytes: a short Base64 word may start with it by chance, a whole Base64 payload hardly.
+  if (hit.bytes.length === 2 && !BASE64_BODY.test(body)) return null;
+  return hit.name;
+}
+
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | null;
+  key: string | number;
+}
+
+function pathOf(frame: Frame | null, key?: string | number): string {
+  const parts: (string | number)[] = [];
+  if (key !== undefined) parts.push(key);
+  for (let f = frame; f !== null && f.parent !== null; f = f.parent) parts.push(f.key);
+  let out = '$';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i];
+    out += typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`;
+  }
+  return out;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deepest bracket nesting of JSON text, counting only brackets outside strings; stops past the limit. */
+function textDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+export interface DataInspection {
+  issues: RenderIssue[];
+  /** The data as a value (parsed when it was JSON text); undefined when it cannot be used. */
+  value: unknown;
+  /** False when the data must not be walked any further (too deep, not JSON, not an object). */
+  usable: boolean;
+}
+
+function describeNonJson(value: unknown): string | null {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'bigint':
+      return 'a BigInt';
+    case 'number':
+      return Number.isFinite(value) ? null : String(value);
+    case 'boolean':
+    case 'object':
+    case 'string':
+      return null;
+  }
+}
+
+/**
+ * Checks data before anything else touches it: nesting depth (iterative), values JSON cannot hold,
+ * HTML/script injection in strings, executables in strings. Returns the parsed value for JSON text.
+ */
+export function inspectData(data: unknown): DataInspection {
+  let value = data;
+  if (typeof data === 'string') {
+    if (textDepthExceeds(data, MAX_DEPTH)) {
+      return { issues: [depthIssue('$')], value: undefined, usable: false };
+    }
+    try {
+      value = JSON.parse(data) as unknown;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'parse error';
+      return { issues: [renderIssue(RenderIssueType.InvalidJson, `The document data is not valid JSON: ${reason}.`)], value: undefined, usable: false };
+    }
+  }
+  const issues: RenderIssue[] = [];
+  const notJson = describeNonJson(value);
+  if (notJson) {
+    return {
+      issues: [renderIssue(RenderIssueType.InvalidJson, `The document data is ${notJson}, not a JSON value.`)],
+      value: undefined,
+      usable: false,
+    };
+  }
+  if (typeof value === 'string') scanString(value, '$', issues);
+  if (typeof value !== 'object' || value === null) {
+    issues.push(renderIssue(RenderIssueType.SchemaInvalid, 'The document data must be a JSON object.'));
+    return { issues, value, usable: false };
+  }
+
+  let reported = 0;
+  const stack: Frame[] = [{ value, depth: 1, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    if (!Array.isArray(frame.value) && !isPlainObject(frame.value)) {
+      issues.push(renderIssue(RenderIssueType.InvalidJson, `The value at ${pathOf(frame)} is not a JSON value (it is a ${frame.value.constructor?.name ?? 'special'} object).`));
+      return { issues, value: undefined, usable: false };
+    }
+    const keys: (string | number)[] = Array.isArray(frame.value) ? Array.from(frame.value.keys()) : Object.keys(frame.value);
+    for (const key of keys) {
+      const child = (frame.value as Record<string | number, unknown>)[key];
+      if (typeof child === 'string') {
+        if (reported < MAX_REPORTED_STRINGS && scanString(child, null, issues, frame, key)) reported++;
+        continue;
+      }
+      if (typeof child === 'object' && child !== null) {
+        if (frame.depth + 1 > MAX_DEPTH) {
+          issues.push(depthIssue(pathOf(frame, key)));
+          return { issues, value: undefined, usable: false };
+        }
+        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+        continue;
+      }
+      const bad = describeNonJson(child);
+      if (bad) {
+        issues.push(renderIssue(RenderIssueType.InvalidJson, `The value at ${pathOf(frame, key)} is ${bad}, which JSON cannot hold.`));
+        return { issues, value: undefined, usable: false };
+      }
+    }
+  }
+  return { issues, value, usable: true };
+}
+
+function depthIssue(at: string): RenderIssue {
+  return renderIssue(
+    RenderIssueType.DangerousContent,
+    `The document data is nested deeper than ${MAX_DEPTH} levels (at ${at}); the limit is ${MAX_DEPTH}.`,
+  );
+}
+
+/** Reports a dangerous string; returns true when it did. */
+function scanString(text: string, at: string | null, issues: RenderIssue[], frame?: Frame, key?: string | number): boolean {
+  const injection = INJECTION.exec(text);
+  const executable = injection ? null : executableIn(text);
+  if (!injection && !executable) return false;
+  const where = at ?? pathOf(frame ?? null, key);
+  const what = injection ? `script or HTML injection ("${injection[0].trim().slice(0, 40)}")` : `an embedded executable (${executable})`;
+  issues.push(renderIssue(RenderIssueType.DangerousContent, `The value at ${where} contains ${what}.`));
+  return true;
+}
+
+/**
+ * The sanitizer's verdict on document data: DangerousContent for nesting deeper than 32 levels, script or
+ * HTML injection patterns and embedded executables; InvalidJson for text that does not parse or values JSON
+ * cannot hold; SchemaInvalid when the data is not an object. Cheap and iterative.
+ */
+export function checkData(data: unknown): RenderIssue[] {
+  return inspectData(data).issues;
+}

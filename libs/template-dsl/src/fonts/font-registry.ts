@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Font families a template may use without uploading anything: bundled from the `@fontsource/*` npm
+ * packages (SIL Open Font License) and embedded in the HTML as data URIs, so output is the same on every
+ * machine and no system font is consulted. Generic names map to them: sans-serif → Inter,
+ * serif → Noto Serif, monospace → Roboto Mono.
+ */
+export const BUILTIN_FONT_FAMILIES: readonly string[] = Object.freeze(['Inter', 'Noto Serif', 'Roboto Mono']);
+
+export const DEFAULT_FONT_FAMILY = 'Inter';
+
+const PACKAGE_OF: Record<string, string> = {
+  Inter: '@fontsource/inter',
+  'Noto Serif': '@fontsource/noto-serif',
+  'Roboto Mono': '@fontsource/roboto-mono',
+};
+
+const GENERIC: Record<string, string> = { 'sans-serif': 'Inter', serif: 'Noto Serif', monospace: 'Roboto Mono' };
+
+export type FontStyle = 'normal' | 'italic';
+
+export interface FontFaceRef {
+  family: string;
+  weight: number;
+  style: FontStyle;
+}
+
+export interface CustomFontFile extends FontFaceRef {
+  dataUri: string;
+}
+
+interface BuiltinFamily {
+  family: string;
+  packageDir: string;
+  fileStem: string;
+  weights: number[];
+  styles: FontStyle[];
+  /** Subset name → code point ranges, in the package's order. */
+  subsets: { name: string; ranges: [number, number][]; unicodeRange: string }[];
+}
+
+const builtinFamilies = new Map<string, BuiltinFamily>();
+
+function parseUnicodeRange(text: string): [number, number][] {
+  return text.split(',').map((part) => {
+    const [from, to] = part.trim().replace(/^U\+/i, '').split('-');
+    const start = parseInt(from, 16);
+    return [start, to === undefined ? start : parseInt(to, 16)];
+  });
+}
+
+function builtinFamily(family: string): BuiltinFamily {
+  const cached = builtinFamilies.get(family);
+  if (cached) return cached;
+  const pkg = PACKAGE_OF[family];
+  const packageDir = path.dirname(require.resolve(`${pkg}/package.json`));
+  const metadata = JSON.parse(readFileSync(path.join(packageDir, 'metadata.json'), 'utf8')) as {
+    id: string;
+    weights: number[];
+    styles: FontStyle[];
+  };
+  const unicode = JSON.parse(readFileSync(path.join(packageDir, 'unicode.json'), 'utf8')) as Record<string, string>;
+  const entry: BuiltinFamily = {
+    family,
+    packageDir,
+    fileStem: metadata.id,
+    weights: [...metadata.weights].sort((a, b) => a - b),
+    styles: metadata.styles,
+    subsets: Object.entries(unicode).map(([name, range]) => ({ name, ranges: parseUnicodeRange(range), unicodeRange: range })),
+  };
+  builtinFamilies.set(family, entry);
+  return entry;
+}
+
+/** The canonical built-in family for a name (case-insensitive; generic names included), or null. */
+export function builtinFamilyName(name: string): string | null {
+  const lower = name.trim().toLowerCase();
+  if (GENERIC[lower]) return GENERIC[lower];
+  return BUILTIN_FONT_FAMILIES.find((f) => f.toLowerCase() === lower) ?? null;
+}
+
+/** The available weight nearest to the requested one (CSS font matching picks the same). */
+export function nearestWeight(available: readonly number[], weight: number): number {
+  let best = available[0];
+  for (const w of available) if (Math.abs(w - weight) < Math.abs(best - weight)) best = w;
+  return best;
+}
+
+const base64ByFile = new Map<string, string>();
+
+function fileBase64(file: string): string {
+  let data = base64ByFile.get(file);
+  if (data === undefined) {
+    data = readFileSync(file).toString('base64');
+    base64ByFile.set(file, data);
+  }
+  return data;
+}
+
+/** CSS string literal: everything outside [A-Za-z0-9 _-] is written as a hex escape. */
+export function cssString(text: string): string {
+  return `'${text.replace(/[^A-Za-z0-9 _-]/g, (c) => `\\${c.codePointAt(0)?.toString(16) ?? '0'} `)}'`;
+}
+
+function latinOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+/** Subsets of a built-in family that cover characters of the text; `latin` always. */
+function subsetsFor(family: BuiltinFamily, text: string): Set<string> {
+  const needed = new Set<string>(['latin']);
+  if (latinOnly(text)) return needed;
+  const latin = family.subsets.find((s) => s.name === 'latin');
+  const inRanges = (cp: number, ranges: [number, number][]): boolean => ranges.some(([a, b]) => cp >= a && cp <= b);
+  const seen = new Set<number>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp <= 0xff || seen.has(cp)) continue;
+    seen.add(cp);
+    if (latin && inRanges(cp, latin.ranges)) continue;
+    for (const s of family.subsets) if (!needed.has(s.name) && inRanges(cp, s.ranges)) needed.add(s.name);
+  }
+  return needed;
+}
+
+/**
+ * @font-face rules of a built-in face under `cssFamily` (normally the family's own name; another name to
+ * stand in for a family that could not be resolved), with the subsets the text needs.
+ */
+export function builtinFontFaceCss(face: FontFaceRef, text: string, cssFamily: string = face.family): string {
+  const family = builtinFamily(face.family);
+  const weight = nearestWeight(family.weights, face.weight);
+  const style: FontStyle = family.styles.includes(face.style) ? face.style : 'normal';
+  const wanted = subsetsFor(family, text);
+  let css = '';
+  for (const subset of family.subsets) {
+    if (!wanted.has(subset.name)) continue;
+    const file = path.join(family.packageDir, 'files', `${family.fileStem}-${subset.name}-${weight}-${style}.woff2`);
+    css +=
+      `@font-face{font-family:${cssString(cssFamily)};font-style:${face.style};font-weight:${face.weight};font-display:block;` +
+      `src:url(data:font/woff2;base64,${fileBase64(file)}) format('woff2');unicode-range:${subset.unicodeRange}}\n`;
+  }
+  return css;
+}
+
+/** Font formats recognised from the first bytes of a font file. */
+function fontFormat(base64: string): string | null {
+  const head = Buffer.from(base64.slice(0, 8), 'base64');
+  const tag = head.subarray(0, 4).toString('latin1');
+  if (tag === 'wOF2') return 'woff2';
+  if (tag === 'wOFF') return 'woff';
+  if (tag === 'OTTO') return 'opentype';
+  if (tag === 'true' || (head[0] === 0 && head[1] === 1 && head[2] === 0 && head[3] === 0)) return 'truetype';
+  return null;
+}
+
+const FONT_DATA_URI = /^data:(?:font\/[a-z0-9.+-]+|application\/[a-z0-9.+-]+)(?:;[a-z-]+=[a-z0-9._-]+)*;base64,([A-Za-z0-9+/]+={0,2})$/i;
+
+/** The @font-face rule of a custom font file, or null when the data URI is not a font. */
+export function customFontFaceCss(file: CustomFontFile, cssFamily: string = file.family): string | null {
+  const m = FONT_DATA_URI.exec(file.dataUri);
+  if (!m) return null;
+  const format = fontFormat(m[1]);
+  if (!format) return null;
+  return (
+    `@font-face{font-family:${cssString(cssFamily)};font-style:${file.style};font-weight:${file.weight};font-display:block;` +
+    `src:url(data:font/${format === 'truetype' ? 'ttf' : format === 'opentype' ? 'otf' : format};base64,${m[1]}) format('${format}')}\n`
+  );
+}
+
+/** The weights and styles a built-in family offers. */
+export function builtinVariants(family: string): { weights: number[]; styles: FontStyle[] } {
+  const f = builtinFamily(family);
+  return { weights: f.weights, styles: f.styles };
+}

@@ -1,0 +1,319 @@
+/**
+ * The template DSL (docs/template-dsl.md). These types mirror the published JSON Schema
+ * (`template-json-schema.ts`); a template is only trusted as a `Template` after `validateTemplate`.
+ */
+
+/** A length: a number is points (1/72 in); a string carries its unit, e.g. "12mm", "1.5cm", "0.5in", "10pt", "50%". */
+export type Length = number | string;
+
+/** Text that may contain bindings, e.g. "Invoice {{ number }} of {{ date | date('long') }}". */
+export type TemplateText = string;
+
+/** A data path without braces, e.g. "items" or "report.rows". */
+export type DataPath = string;
+
+export type FontWeight = number | 'normal' | 'bold';
+export type TextAlign = 'left' | 'center' | 'right' | 'justify';
+export type VerticalAlign = 'top' | 'middle' | 'bottom';
+export type BorderStyle = 'solid' | 'dashed' | 'dotted' | 'double' | 'none';
+
+export interface Border {
+  width?: Length;
+  style?: BorderStyle;
+  color?: string;
+}
+
+/** One value for all sides, [vertical, horizontal], or [top, right, bottom, left]. */
+export type Spacing = Length | [Length, Length] | [Length, Length, Length, Length];
+
+export interface StyleProperties {
+  fontFamily?: string;
+  /** Points. */
+  fontSize?: number;
+  fontWeight?: FontWeight;
+  italic?: boolean;
+  /** CSS colour: a name, #rgb, #rrggbb, #rrggbbaa, rgb()/rgba(), hsl()/hsla(); may be a binding. */
+  color?: string;
+  backgroundColor?: string;
+  textAlign?: TextAlign;
+  verticalAlign?: VerticalAlign;
+  /** Multiple of the font size. */
+  lineHeight?: number;
+  textDecoration?: 'none' | 'underline' | 'line-through';
+  border?: Border;
+  borderTop?: Border;
+  borderRight?: Border;
+  borderBottom?: Border;
+  borderLeft?: Border;
+  borderRadius?: Length;
+  padding?: Spacing;
+  margin?: Spacing;
+}
+
+/** Fields every element has. */
+export interface ElementBase {
+  /** Stable identifier, unique in the template; render issues name it. */
+  id: string;
+  /** Condition (filtrex syntax); the element is left out when it is false. */
+  visibleIf?: string;
+  /** Named style(s) from `styles`, applied in order. */
+  styleName?: string | string[];
+  /** Inline style, applied after the named styles. */
+  style?: StyleProperties;
+  width?: Length;
+  /** Keep the element on one page when it fits. */
+  keepTogether?: boolean;
+}
+
+export interface TextElement extends ElementBase {
+  type: 'text';
+  text: TemplateText;
+  /** Heading level 1-6 (document structure in tagged PDFs); plain paragraph when absent. */
+  heading?: 1 | 2 | 3 | 4 | 5 | 6;
+}
+
+export interface RichTextElement extends ElementBase {
+  type: 'richText';
+  /** Safe Markdown subset with bindings; raw HTML is shown as text. */
+  markdown: TemplateText;
+}
+
+export type ImageFit = 'contain' | 'cover' | 'fill';
+
+export interface ImageElement extends ElementBase {
+  type: 'image';
+  /** data:image/… URI, https URL, "asset:<name>" (organisation asset), or a binding producing one of these. */
+  source: TemplateText;
+  alt?: TemplateText;
+  height?: Length;
+  fit?: ImageFit;
+  align?: 'left' | 'center' | 'right';
+}
+
+export interface TableColumn {
+  /** Unique within the table; totals cells refer to it. */
+  id: string;
+  header?: TemplateText;
+  /** Cell content, evaluated once per row with the row item in scope. */
+  value: TemplateText;
+  width?: Length;
+  align?: 'left' | 'center' | 'right';
+  visibleIf?: string;
+  styleName?: string | string[];
+  style?: StyleProperties;
+  headerStyle?: StyleProperties;
+}
+
+export interface TableTotals {
+  /** Column id → cell content. Columns without an entry stay empty. */
+  cells: Record<string, TemplateText>;
+  style?: StyleProperties;
+}
+
+export type TableBorders = 'all' | 'horizontal' | 'outer' | 'none';
+
+export interface TableElement extends ElementBase {
+  type: 'table';
+  source: DataPath;
+  /** Name of the row item in bindings; default "item". */
+  as?: string;
+  columns: TableColumn[];
+  /** Show the header row (repeated on every page); default true. */
+  showHeader?: boolean;
+  headerStyle?: StyleProperties;
+  rowStyle?: StyleProperties;
+  alternateRowStyle?: StyleProperties;
+  totals?: TableTotals;
+  borders?: TableBorders;
+  borderColor?: string;
+  emptyText?: TemplateText;
+}
+
+export interface RepeaterElement extends ElementBase {
+  type: 'repeater';
+  source: DataPath;
+  as?: string;
+  elements: TemplateElement[];
+  layout?: 'column' | 'row' | 'grid';
+  /** Columns of the grid layout; default 2. */
+  columns?: number;
+  gap?: Length;
+  /** Keep each item on one page when it fits; default true. */
+  keepItemsTogether?: boolean;
+  emptyText?: TemplateText;
+}
+
+export type Justify = 'start' | 'center' | 'end' | 'space-between' | 'space-around';
+export type CrossAlign = 'start' | 'center' | 'end' | 'stretch';
+
+export interface RowElement extends ElementBase {
+  type: 'row';
+  elements: TemplateElement[];
+  gap?: Length;
+  justify?: Justify;
+  align?: CrossAlign;
+  wrap?: boolean;
+}
+
+export interface ColumnElement extends ElementBase {
+  type: 'column';
+  elements: TemplateElement[];
+  gap?: Length;
+  align?: CrossAlign;
+}
+
+export interface GridElement extends ElementBase {
+  type: 'grid';
+  elements: TemplateElement[];
+  /** Number of equal columns, or one length per column ("1fr" allowed). */
+  columns: number | Length[];
+  gap?: Length;
+  rowGap?: Length;
+  align?: CrossAlign;
+}
+
+export interface SpacerElement extends ElementBase {
+  type: 'spacer';
+  height: Length;
+}
+
+export interface LineElement extends ElementBase {
+  type: 'line';
+  orientation?: 'horizontal' | 'vertical';
+  /** Length of the line; default the full width (horizontal) or 10mm (vertical). */
+  length?: Length;
+  thickness?: Length;
+  color?: string;
+  lineStyle?: 'solid' | 'dashed' | 'dotted';
+}
+
+export interface BoxElement extends ElementBase {
+  type: 'box';
+  height?: Length;
+  elements?: TemplateElement[];
+}
+
+export interface PageBreakElement extends Omit<ElementBase, 'width' | 'keepTogether' | 'style' | 'styleName'> {
+  type: 'pageBreak';
+}
+
+export interface QrCodeElement extends ElementBase {
+  type: 'qrCode';
+  value: TemplateText;
+  size?: Length;
+  errorCorrection?: 'L' | 'M' | 'Q' | 'H';
+  color?: string;
+  backgroundColor?: string;
+}
+
+export interface BarcodeElement extends ElementBase {
+  type: 'barcode';
+  format: 'code128' | 'ean13';
+  value: TemplateText;
+  height?: Length;
+  showText?: boolean;
+  color?: string;
+}
+
+export type ChartType = 'bar' | 'line' | 'pie' | 'doughnut';
+
+export interface ChartSeries {
+  /** Field of each source item holding the numeric value. */
+  field: string;
+  name?: TemplateText;
+  color?: string;
+}
+
+export interface ChartElement extends ElementBase {
+  type: 'chart';
+  chartType: ChartType;
+  source: DataPath;
+  /** Field of each source item holding the category label. */
+  labelField: string;
+  series: ChartSeries[];
+  title?: TemplateText;
+  height?: Length;
+  legend?: boolean;
+  stacked?: boolean;
+  horizontal?: boolean;
+  showValues?: boolean;
+}
+
+export type TemplateElement =
+  | TextElement
+  | RichTextElement
+  | ImageElement
+  | TableElement
+  | RepeaterElement
+  | RowElement
+  | ColumnElement
+  | GridElement
+  | SpacerElement
+  | LineElement
+  | BoxElement
+  | PageBreakElement
+  | QrCodeElement
+  | BarcodeElement
+  | ChartElement;
+
+export type ElementType = TemplateElement['type'];
+
+export type PaperSize = 'A3' | 'A4' | 'A5' | 'Letter' | 'Legal';
+
+export interface CustomPaperSize {
+  width: Length;
+  height: Length;
+}
+
+export interface PageMargins {
+  top?: Length;
+  right?: Length;
+  bottom?: Length;
+  left?: Length;
+}
+
+export interface PageBackground {
+  /** Same forms as an image source. */
+  source: TemplateText;
+  pages?: 'all' | 'first';
+  fit?: 'cover' | 'contain' | 'stretch';
+}
+
+export interface PageBand {
+  /** Height of the band; default the page margin it sits in. The margin grows to fit a taller band. */
+  height?: Length;
+  verticalAlign?: VerticalAlign;
+  elements: TemplateElement[];
+}
+
+export interface PageSetup {
+  size?: PaperSize | CustomPaperSize;
+  orientation?: 'portrait' | 'landscape';
+  /** One length for all sides, or per side; default 20mm. */
+  margins?: Length | PageMargins;
+  background?: PageBackground;
+  header?: PageBand;
+  footer?: PageBand;
+}
+
+export interface Template {
+  $schema?: string;
+  dsl?: 1;
+  name?: string;
+  /** PDF title; may contain bindings; default the document name. */
+  title?: TemplateText;
+  /** BCP 47 locale for formatting when the language does not name one; default "en-US". */
+  locale?: string;
+  /** IANA time zone for dates; default "UTC". */
+  timeZone?: string;
+  /** ISO 4217 code used by `currency` without an argument. */
+  currency?: string;
+  /** Tagged (accessible) PDF; default false (faster print). */
+  tagged?: boolean;
+  page?: PageSetup;
+  defaultStyle?: StyleProperties;
+  styles?: Record<string, StyleProperties>;
+  /** JSON Schema the document data must satisfy (checked with ajv). */
+  dataSchema?: Record<string, unknown> | boolean;
+  body: TemplateElement[];
+}

@@ -1,0 +1,350 @@
+/**
+ * The published JSON Schema (draft-07) of the template DSL. `docs/template-dsl.schema.json` is this object
+ * written out (kept in sync by a test). Elements are a `oneOf` discriminated by `type`, so validators that know
+ * the OpenAPI `discriminator` keyword (ajv with `discriminator: true`) report errors against the right element.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
+
+const LENGTH_PATTERN = '^[0-9]+(\\.[0-9]+)?(pt|mm|cm|in|px|%)$';
+const GRID_TRACK_PATTERN = '^([0-9]+(\\.[0-9]+)?(pt|mm|cm|in|px|%|fr)|auto)$';
+const IDENTIFIER_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+const DATA_PATH_PATTERN = '^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*|\\[[0-9]+\\])*$';
+const ELEMENT_ID_PATTERN = '^[A-Za-z][A-Za-z0-9_.-]{0,63}$';
+const STYLE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
+const FONT_FAMILY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$';
+
+const text = (description: string): JsonSchema => ({ type: 'string', maxLength: 100_000, description });
+
+/** Properties every element accepts (the `type` is added per element). */
+const commonElementProperties: Record<string, JsonSchema> = {
+  id: ref('elementId'),
+  visibleIf: ref('condition'),
+  styleName: ref('styleNames'),
+  style: ref('style'),
+  width: ref('length'),
+  keepTogether: { type: 'boolean', description: 'Keep the element on one page when it fits.' },
+};
+
+function element(
+  type: string,
+  description: string,
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+  common: Record<string, JsonSchema> = commonElementProperties,
+): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    required: ['type', 'id', ...required],
+    additionalProperties: false,
+    properties: { type: { const: type }, ...common, ...properties },
+  };
+}
+
+const elementDefinitions: Record<string, JsonSchema> = {
+  textElement: element('text', 'A paragraph or heading with inline bindings.', {
+    text: text('Text with {{ bindings }}; line breaks are kept.'),
+    heading: { type: 'integer', minimum: 1, maximum: 6 },
+  }, ['text']),
+  richTextElement: element('richText', 'Safe Markdown subset (emphasis, lists, headings, links, code, quotes); raw HTML is shown as text.', {
+    markdown: text('Markdown with {{ bindings }}.'),
+  }, ['markdown']),
+  imageElement: element('image', 'An image from a data URI, an https URL, or an organisation asset ("asset:<name>").', {
+    source: text('data:image/… URI, https URL, asset:<name>, or a binding producing one.'),
+    alt: text('Alternative text.'),
+    height: ref('length'),
+    fit: { enum: ['contain', 'cover', 'fill'] },
+    align: { enum: ['left', 'center', 'right'] },
+  }, ['source']),
+  tableElement: element('table', 'A table bound to a list: the header row repeats on every page; rows never split across pages.', {
+    source: ref('dataPath'),
+    as: ref('identifier'),
+    columns: { type: 'array', minItems: 1, maxItems: 64, items: ref('tableColumn') },
+    showHeader: { type: 'boolean' },
+    headerStyle: ref('style'),
+    rowStyle: ref('style'),
+    alternateRowStyle: ref('style'),
+    totals: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['cells'],
+      properties: {
+        cells: { type: 'object', propertyNames: { pattern: ELEMENT_ID_PATTERN }, additionalProperties: text('Cell content.') },
+        style: ref('style'),
+      },
+    },
+    borders: { enum: ['all', 'horizontal', 'outer', 'none'] },
+    borderColor: ref('colour'),
+    emptyText: text('Shown when the list is empty.'),
+  }, ['source', 'columns']),
+  repeaterElement: element('repeater', 'Repeats its elements for every item of a list.', {
+    source: ref('dataPath'),
+    as: ref('identifier'),
+    elements: ref('elements'),
+    layout: { enum: ['column', 'row', 'grid'] },
+    columns: { type: 'integer', minimum: 1, maximum: 12 },
+    gap: ref('length'),
+    keepItemsTogether: { type: 'boolean' },
+    emptyText: text('Shown when the list is empty.'),
+  }, ['source', 'elements']),
+  rowElement: element('row', 'Places its elements side by side; elements without a width share the space equally.', {
+    elements: ref('elements'),
+    gap: ref('length'),
+    justify: { enum: ['start', 'center', 'end', 'space-between', 'space-around'] },
+    align: ref('crossAlign'),
+    wrap: { type: 'boolean' },
+  }, ['elements']),
+  columnElement: element('column', 'Stacks its elements vertically.', {
+    elements: ref('elements'),
+    gap: ref('length'),
+    align: ref('crossAlign'),
+  }, ['elements']),
+  gridElement: element('grid', 'Places its elements in a grid, left to right, top to bottom.', {
+    elements: ref('elements'),
+    columns: {
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 24 },
+        { type: 'array', minItems: 1, maxItems: 24, items: { oneOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: GRID_TRACK_PATTERN }] } },
+      ],
+    },
+    gap: ref('length'),
+    rowGap: ref('length'),
+    align: ref('crossAlign'),
+  }, ['elements', 'columns']),
+  spacerElement: element('spacer', 'Empty space.', { height: ref('length') }, ['height']),
+  lineElement: element('line', 'A horizontal or vertical rule.', {
+    orientation: { enum: ['horizontal', 'vertical'] },
+    length: ref('length'),
+    thickness: ref('length'),
+    color: ref('colour'),
+    lineStyle: { enum: ['solid', 'dashed', 'dotted'] },
+  }),
+  boxElement: element('box', 'A rectangle (border, background, rounded corners via style) that may hold elements.', {
+    height: ref('length'),
+    elements: ref('elements'),
+  }),
+  pageBreakElement: element('pageBreak', 'Starts a new page (in the body or a column repeater).', {}, [], {
+    id: ref('elementId'),
+    visibleIf: ref('condition'),
+  }),
+  qrCodeElement: element('qrCode', 'A QR code.', {
+    value: text('Encoded text, usually a binding.'),
+    size: ref('length'),
+    errorCorrection: { enum: ['L', 'M', 'Q', 'H'] },
+    color: ref('colour'),
+    backgroundColor: ref('colour'),
+  }, ['value']),
+  barcodeElement: element('barcode', 'A one-dimensional barcode.', {
+    format: { enum: ['code128', 'ean13'] },
+    value: text('Encoded text, usually a binding.'),
+    height: ref('length'),
+    showText: { type: 'boolean' },
+    color: ref('colour'),
+  }, ['format', 'value']),
+  chartElement: element('chart', 'A chart drawn as SVG at render time.', {
+    chartType: { enum: ['bar', 'line', 'pie', 'doughnut'] },
+    source: ref('dataPath'),
+    labelField: { type: 'string', pattern: IDENTIFIER_PATTERN },
+    series: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 12,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field'],
+        properties: { field: { type: 'string', pattern: IDENTIFIER_PATTERN }, name: text('Series name.'), color: ref('colour') },
+      },
+    },
+    title: text('Chart title.'),
+    height: ref('length'),
+    legend: { type: 'boolean' },
+    stacked: { type: 'boolean' },
+    horizontal: { type: 'boolean' },
+    showValues: { type: 'boolean' },
+  }, ['chartType', 'source', 'labelField', 'series']),
+};
+
+export const ELEMENT_DEFINITION_BY_TYPE: Readonly<Record<string, string>> = {
+  text: 'textElement',
+  richText: 'richTextElement',
+  image: 'imageElement',
+  table: 'tableElement',
+  repeater: 'repeaterElement',
+  row: 'rowElement',
+  column: 'columnElement',
+  grid: 'gridElement',
+  spacer: 'spacerElement',
+  line: 'lineElement',
+  box: 'boxElement',
+  pageBreak: 'pageBreakElement',
+  qrCode: 'qrCodeElement',
+  barcode: 'barcodeElement',
+  chart: 'chartElement',
+};
+
+const border: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    width: ref('length'),
+    style: { enum: ['solid', 'dashed', 'dotted', 'double', 'none'] },
+    color: ref('colour'),
+  },
+};
+
+export const templateJsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'docrender template DSL',
+  description: 'A document layout: page setup, styles and elements bound to JSON data. See docs/template-dsl.md.',
+  type: 'object',
+  required: ['body'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    dsl: { const: 1, description: 'DSL version.' },
+    name: { type: 'string', maxLength: 200 },
+    title: text('PDF title; may contain bindings; default the document name.'),
+    locale: { type: 'string', maxLength: 35, description: 'BCP 47 locale for number and date formatting; default en-US.' },
+    timeZone: { type: 'string', maxLength: 64, description: 'IANA time zone for dates; default UTC.' },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code used by `currency` without an argument.' },
+    tagged: { type: 'boolean', description: 'Produce a tagged (accessible) PDF; default false.' },
+    page: ref('page'),
+    defaultStyle: ref('style'),
+    styles: {
+      type: 'object',
+      propertyNames: { pattern: STYLE_NAME_PATTERN },
+      additionalProperties: ref('style'),
+    },
+    dataSchema: { type: ['object', 'boolean'], description: 'JSON Schema of the expected data (draft-07).' },
+    body: ref('elements'),
+  },
+  definitions: {
+    length: {
+      description: 'A number of points, or a string with a unit: pt, mm, cm, in, px or %.',
+      oneOf: [{ type: 'number', minimum: 0, maximum: 100_000 }, { type: 'string', pattern: LENGTH_PATTERN }],
+    },
+    spacing: {
+      oneOf: [
+        ref('length'),
+        { type: 'array', minItems: 2, maxItems: 2, items: ref('length') },
+        { type: 'array', minItems: 4, maxItems: 4, items: ref('length') },
+      ],
+    },
+    colour: { type: 'string', minLength: 1, maxLength: 200, description: 'CSS colour (name, hex, rgb/rgba, hsl/hsla) or a binding.' },
+    identifier: { type: 'string', pattern: IDENTIFIER_PATTERN },
+    dataPath: { type: 'string', pattern: DATA_PATH_PATTERN, maxLength: 500 },
+    elementId: { type: 'string', pattern: ELEMENT_ID_PATTERN },
+    condition: { type: 'string', minLength: 1, maxLength: 2000, description: 'filtrex expression, e.g. `total > 0 and customer.vatId`.' },
+    styleNames: {
+      oneOf: [
+        { type: 'string', pattern: STYLE_NAME_PATTERN },
+        { type: 'array', maxItems: 16, items: { type: 'string', pattern: STYLE_NAME_PATTERN } },
+      ],
+    },
+    crossAlign: { enum: ['start', 'center', 'end', 'stretch'] },
+    border,
+    style: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        fontFamily: { type: 'string', pattern: FONT_FAMILY_PATTERN },
+        fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+        fontWeight: { oneOf: [{ type: 'integer', minimum: 100, maximum: 900, multipleOf: 100 }, { enum: ['normal', 'bold'] }] },
+        italic: { type: 'boolean' },
+        color: ref('colour'),
+        backgroundColor: ref('colour'),
+        textAlign: { enum: ['left', 'center', 'right', 'justify'] },
+        verticalAlign: { enum: ['top', 'middle', 'bottom'] },
+        lineHeight: { type: 'number', exclusiveMinimum: 0, maximum: 10 },
+        textDecoration: { enum: ['none', 'underline', 'line-through'] },
+        border: ref('border'),
+        borderTop: ref('border'),
+        borderRight: ref('border'),
+        borderBottom: ref('border'),
+        borderLeft: ref('border'),
+        borderRadius: ref('length'),
+        padding: ref('spacing'),
+        margin: ref('spacing'),
+      },
+    },
+    tableColumn: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'value'],
+      properties: {
+        id: ref('elementId'),
+        header: text('Header cell content.'),
+        value: text('Cell content with the row item in scope.'),
+        width: ref('length'),
+        align: { enum: ['left', 'center', 'right'] },
+        visibleIf: ref('condition'),
+        styleName: ref('styleNames'),
+        style: ref('style'),
+        headerStyle: ref('style'),
+      },
+    },
+    elements: { type: 'array', maxItems: 10_000, items: ref('element') },
+    element: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { enum: Object.keys(ELEMENT_DEFINITION_BY_TYPE) } },
+      discriminator: { propertyName: 'type' },
+      oneOf: Object.values(ELEMENT_DEFINITION_BY_TYPE).map((name) => ref(name)),
+    },
+    ...elementDefinitions,
+    page: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        size: {
+          oneOf: [
+            { enum: ['A3', 'A4', 'A5', 'Letter', 'Legal'] },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['width', 'height'],
+              properties: { width: ref('length'), height: ref('length') },
+            },
+          ],
+        },
+        orientation: { enum: ['portrait', 'landscape'] },
+        margins: {
+          oneOf: [
+            ref('length'),
+            {
+              type: 'object',
+              additionalProperties: false,
+              properties: { top: ref('length'), right: ref('length'), bottom: ref('length'), left: ref('length') },
+            },
+          ],
+        },
+        background: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['source'],
+          properties: {
+            source: text('Same forms as an image source.'),
+            pages: { enum: ['all', 'first'] },
+            fit: { enum: ['cover', 'contain', 'stretch'] },
+          },
+        },
+        header: ref('pageBand'),
+        footer: ref('pageBand'),
+      },
+    },
+    pageBand: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['elements'],
+      properties: {
+        height: ref('length'),
+        verticalAlign: { enum: ['top', 'middle', 'bottom'] },
+        elements: ref('elements'),
+      },
+    },
+  },
+} as const;

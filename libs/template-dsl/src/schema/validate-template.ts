@@ -1,0 +1,203 @@
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
+import { checkFormatterArguments, isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
+import { compileDataSchema } from '../data/data-contract';
+import { colourFieldsOf, styleColourFields, textFieldsOf, walkElements } from '../model/template-walker';
+import { Template } from '../model/template.types';
+import { templateJsonSchema } from './template-json-schema';
+
+export interface TemplateError {
+  /** JSON path of the problem, e.g. `$.body[3].columns[0].value`. */
+  path: string;
+  message: string;
+}
+
+export type TemplateValidation = { ok: true; template: Template } | { ok: false; errors: TemplateError[] };
+
+/** Templates deeper than this are refused before the (recursive) schema validator sees them. */
+const MAX_TEMPLATE_DEPTH = 64;
+const MAX_ERRORS = 50;
+
+let dslValidator: ValidateFunction | null = null;
+
+function validator(): ValidateFunction {
+  if (!dslValidator) {
+    const ajv = new Ajv({ allErrors: true, discriminator: true, strict: true, strictTypes: false });
+    dslValidator = ajv.compile(templateJsonSchema);
+  }
+  return dslValidator;
+}
+
+function pointerToPath(pointer: string): string {
+  if (!pointer) return '$';
+  return (
+    '$' +
+    pointer
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
+      .join('')
+  );
+}
+
+function schemaErrorMessage(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `must have the field "${String(params.missingProperty)}"`;
+    case 'additionalProperties':
+      return `has an unknown field "${String(params.additionalProperty)}"`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/** Schema errors, minus the echoes a oneOf/discriminator produces for an error already reported inside it. */
+function schemaErrors(errors: ErrorObject[]): TemplateError[] {
+  const out: TemplateError[] = [];
+  const seen = new Set<string>();
+  const reportedPaths = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'discriminator').map((e) => e.instancePath);
+  for (const e of errors) {
+    if ((e.keyword === 'oneOf' || e.keyword === 'discriminator') && reportedPaths.some((p) => p.startsWith(e.instancePath))) continue;
+    const error = { path: pointerToPath(e.instancePath), message: schemaErrorMessage(e) };
+    const key = `${error.path} ${error.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(error);
+    }
+  }
+  return out;
+}
+
+/** Iterative depth check, so a hostile, deeply nested template never reaches recursive code. */
+function tooDeepAt(value: unknown): string | null {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 1, path: '$' }];
+  while (stack.length > 0) {
+    const { value: v, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_TEMPLATE_DEPTH) return path;
+    if (Array.isArray(v)) v.forEach((child, i) => stack.push({ value: child, depth: depth + 1, path: `${path}[${i}]` }));
+    else for (const [key, child] of Object.entries(v)) stack.push({ value: child, depth: depth + 1, path: `${path}.${key}` });
+  }
+  return null;
+}
+
+function bindingErrors(text: string, path: string): TemplateError[] {
+  const parsed = parseTemplateTextCached(text);
+  if (parsed instanceof BindingSyntaxError) {
+    return [{ path, message: `binding syntax error at character ${parsed.offset + 1}: ${parsed.message}` }];
+  }
+  return formatterErrors(parsed, path);
+}
+
+function formatterErrors(segments: TemplateSegments, path: string): TemplateError[] {
+  const errors: TemplateError[] = [];
+  for (const segment of segments) {
+    if (typeof segment === 'string') continue;
+    for (const formatter of segment.formatters) {
+      const problem = checkFormatterArguments(formatter);
+      if (problem) errors.push({ path, message: `in "{{ ${segment.source} }}": ${problem}` });
+    }
+  }
+  return errors;
+}
+
+/** Checks that go beyond the schema: unique ids, known styles, bindings that parse, valid settings. */
+function semanticErrors(template: Template): TemplateError[] {
+  const errors: TemplateError[] = [];
+  const styles = template.styles ?? {};
+  const firstPathOfId = new Map<string, string>();
+  const checkStyleNames = (names: string | string[] | undefined, path: string): void => {
+    for (const name of names === undefined ? [] : Array.isArray(names) ? names : [names]) {
+      if (!Object.prototype.hasOwnProperty.call(styles, name)) errors.push({ path, message: `names the style "${name}", which "styles" does not define` });
+    }
+  };
+  const checkColourText = (fields: [string, string][]): void => {
+    for (const [path, value] of fields) if (value.includes('{{')) errors.push(...bindingErrors(value, path));
+  };
+
+  if (template.locale !== undefined && !isValidLocale(template.locale)) {
+    errors.push({ path: '$.locale', message: `"${template.locale}" is not a BCP 47 locale` });
+  }
+  if (template.timeZone !== undefined && !isValidTimeZone(template.timeZone)) {
+    errors.push({ path: '$.timeZone', message: `"${template.timeZone}" is not an IANA time zone` });
+  }
+  if (template.currency !== undefined && !isValidCurrency(template.currency)) {
+    errors.push({ path: '$.currency', message: `"${template.currency}" is not an ISO 4217 currency code` });
+  }
+  if (template.title !== undefined) errors.push(...bindingErrors(template.title, '$.title'));
+  if (template.page?.background) errors.push(...bindingErrors(template.page.background.source, '$.page.background.source'));
+  checkColourText(styleColourFields(template.defaultStyle, '$.defaultStyle'));
+  for (const [name, style] of Object.entries(styles)) checkColourText(styleColourFields(style, `$.styles.${name}`));
+  if (template.dataSchema !== undefined) {
+    const compiled = compileDataSchema(template.dataSchema);
+    if (typeof compiled === 'string') errors.push({ path: '$.dataSchema', message: `is not a valid JSON Schema: ${compiled}` });
+  }
+
+  walkElements(template, ({ element, path }) => {
+    const first = firstPathOfId.get(element.id);
+    if (first) errors.push({ path: `${path}.id`, message: `the id "${element.id}" is already used by ${first}` });
+    else firstPathOfId.set(element.id, path);
+    if (element.type !== 'pageBreak') checkStyleNames(element.styleName, `${path}.styleName`);
+    for (const [fieldPath, text] of textFieldsOf(element, path)) errors.push(...bindingErrors(text, fieldPath));
+    checkColourText(colourFieldsOf(element, path));
+    if (element.type === 'table') {
+      const columnIds = new Set<string>();
+      element.columns.forEach((column, i) => {
+        if (columnIds.has(column.id)) errors.push({ path: `${path}.columns[${i}].id`, message: `the column id "${column.id}" is used twice` });
+        columnIds.add(column.id);
+        checkStyleNames(column.styleName, `${path}.columns[${i}].styleName`);
+      });
+      for (const key of Object.keys(element.totals?.cells ?? {})) {
+        if (!columnIds.has(key)) errors.push({ path: `${path}.totals.cells`, message: `"${key}" is not a column id of this table` });
+      }
+    }
+  });
+  return errors;
+}
+
+function parseIfText(template: unknown): { value: unknown } | { error: TemplateError } {
+  if (typeof template !== 'string') return { value: template };
+  try {
+    return { value: JSON.parse(template) as unknown };
+  } catch (error) {
+    return { error: { path: '$', message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}
+
+const validatedObjects = new WeakMap<object, TemplateValidation>();
+
+/**
+ * Validates a template (an object, or its JSON text): the published JSON Schema, then unique element ids,
+ * known named styles, bindings that parse with known formatters and valid arguments, valid locale,
+ * time zone and currency, and a data schema that compiles. Errors name JSON paths (`$.body[0].text`).
+ */
+export function validateTemplate(template: unknown): TemplateValidation {
+  const parsed = parseIfText(template);
+  if ('error' in parsed) return { ok: false, errors: [parsed.error] };
+  const value = parsed.value;
+  if (typeof value === 'object' && value !== null) {
+    const hit = validatedObjects.get(value);
+    if (hit) return hit;
+  }
+  const deepAt = tooDeepAt(value);
+  let result: TemplateValidation;
+  if (deepAt) {
+    result = { ok: false, errors: [{ path: deepAt, message: `the template is nested deeper than ${MAX_TEMPLATE_DEPTH} levels` }] };
+  } else {
+    const validate = validator();
+    if (!validate(value)) {
+      result = { ok: false, errors: schemaErrors(validate.errors ?? []).slice(0, MAX_ERRORS) };
+    } else {
+      const errors = semanticErrors(value as Template);
+      result = errors.length > 0 ? { ok: false, errors: errors.slice(0, MAX_ERRORS) } : { ok: true, template: value as Template };
+    }
+  }
+  if (typeof value === 'object' && value !== null) validatedObjects.set(value, result);
+  return result;
+}
