@@ -1,0 +1,103 @@
+import { ErrorCode } from '@docrender/contracts';
+import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
+import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+
+/** RATE_LIMIT_SCALE 0.01: read 6, write 1 per window; the window shortened to 4 s to watch it end. */
+const READ_LIMIT = 6;
+const WINDOW_SECONDS = 4;
+
+describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)', () => {
+  let db: TestDatabase;
+  let blobDir: string;
+  let gateways: GatewayProcess[] = [];
+  let a: Tenant;
+  let b: Tenant;
+  let templateId: string;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    db = await createTestDatabase();
+    blobDir = await mkdtemp(path.join(tmpdir(), 'gateway-rate-limit-'));
+    a = await createTenant(db.database, 'Busy Org');
+    b = await createTenant(db.database, 'Quiet Org');
+    templateId = (await createTemplate(db.database, a, { name: 'T', versions: [{ publish: true }] })).template.id;
+    const settings = {
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: TEST_API_KEY_PEPPER,
+      BLOB_DIR: blobDir,
+      DB_POOL_SIZE: '4',
+      RATE_LIMIT_SCALE: '0.01',
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    };
+    gateways = await Promise.all([startGateway(settings), startGateway(settings)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await db?.drop();
+    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+  });
+
+  /** Waits until the previous test's permits have left the window, so each test starts with a full budget. */
+  beforeEach(async () => {
+    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 100));
+  });
+
+  const via = (i: number, key: string) => client(gateways[i % 2].baseUrl, key);
+
+  it('8: one budget per organisation and category across both replicas, exact under concurrency', async () => {
+    const answers = await Promise.all(Array.from({ length: 2 * READ_LIMIT }, (_, i) => via(i, a.testKey).get('/v1/templates')));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(READ_LIMIT).fill(200), ...Array(READ_LIMIT).fill(429)]);
+    // Both replicas refuse once the shared budget is spent.
+    for (const i of [0, 1]) expect((await via(i, a.testKey).get('/v1/templates')).status).toBe(429);
+  });
+
+  it('8: 429 TooManyRequests carries an integer Retry-After after which a request succeeds', async () => {
+    for (let i = 0; i < READ_LIMIT; i++) expect((await via(i, a.testKey).get(`/v1/templates/${templateId}`)).status).toBe(200);
+    const refused = await via(0, a.testKey).get(`/v1/templates/${templateId}`);
+    expect(refused.status).toBe(429);
+    expect(refused.json<ErrorBody>().error.code).toBe(ErrorCode.TooManyRequests);
+    const retryAfter = refused.headers.get('retry-after') ?? '';
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(WINDOW_SECONDS);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    await new Promise((r) => setTimeout(r, Number(retryAfter) * 1000));
+    expect((await via(1, a.testKey).get(`/v1/templates/${templateId}`)).status).toBe(200);
+  });
+
+  it('8: the budget is the organisation’s (both its keys share it), not the route’s, and other organisations keep theirs', async () => {
+    const routes = ['/v1/templates', `/v1/templates/${templateId}`, `/v1/templates/${templateId}/versions`, '/v1/documents', `/v1/templates/${templateId}/versions/latest`, '/v1/templates'];
+    for (const [i, route] of routes.entries()) expect((await via(i, i % 2 === 0 ? a.testKey : a.prodKey).get(route)).status).toBe(200);
+    expect((await via(0, a.prodKey).get('/v1/documents')).status).toBe(429);
+    expect((await via(1, b.testKey).get('/v1/documents')).status).toBe(200);
+  });
+
+  it('8: categories are separate: the write limit is its own, and stats and probes are never limited', async () => {
+    for (let i = 0; i < READ_LIMIT; i++) await via(i, a.testKey).get('/v1/documents');
+    expect((await via(0, a.testKey).get('/v1/documents')).status).toBe(429);
+    const patch = (i: number) =>
+      via(i, a.testKey).patch(`/v1/templates/${templateId}/versions/1/document-name-template`, JSON.stringify({ documentNameTemplate: 'x' }));
+    expect((await patch(0)).status).toBe(200);
+    const secondWrite = await patch(1);
+    expect(secondWrite.status).toBe(429);
+    expect(secondWrite.headers.get('x-ratelimit-limit')).toBe('1');
+    for (let i = 0; i < 10; i++) {
+      expect((await via(i, a.testKey).get('/v1/organisation/stats')).status).toBe(200);
+      expect((await fetch(`${gateways[i % 2].baseUrl}/v1/meta/status`)).status).toBe(200);
+    }
+  });
+
+  it('8: a refused request costs nothing: hammering does not push the recovery back', async () => {
+    for (let i = 0; i < READ_LIMIT; i++) await via(i, a.testKey).get('/v1/documents');
+    const first = await via(0, a.testKey).get('/v1/documents');
+    for (let i = 0; i < 20; i++) expect((await via(i, a.testKey).get('/v1/documents')).status).toBe(429);
+    await new Promise((r) => setTimeout(r, Number(first.headers.get('retry-after')) * 1000));
+    expect((await via(1, a.testKey).get('/v1/documents')).status).toBe(200);
+  });
+});
