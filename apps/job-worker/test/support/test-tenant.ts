@@ -21,7 +21,7 @@ export async function provisionTenant(db: Database, options: { pages: number; re
   const template = await db.templates.create({ organisationId: organisation.id, projectId: null, name: 'Invoice', documentNameTemplate: null, updatedBy: 'test' });
   await db.templateVersions.addVersion(
     template.id,
-    { templateJson: JSON.stringify({ pages: [] }), sampleData: JSON.stringify({ data: {}, i18n: {} }), translations: JSON.stringify({ de: {} }), documentNameTemplate: null },
+    { templateJson: JSON.stringify({ pages: [] }), sampleData: JSON.stringify({ data: {}, i18n: {} }), translations: JSON.stringify({ defaultLanguage: 'en', languages: { en: { strings: { title: 'Invoice' } }, de: { strings: { title: 'Rechnung' } } } }), documentNameTemplate: null },
     { author: 'test', publish: true },
   );
   return { organisationId: organisation.id, templateId: template.id, webhookSecret };

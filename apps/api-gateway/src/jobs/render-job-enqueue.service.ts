@@ -1,0 +1,191 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  DomainError,
+  Environment,
+  ErrorCode,
+  Limits,
+  MessageName,
+  renderIssue,
+  RenderIssueType,
+  type EnqueueRequestDto,
+  type JobAcceptedDto,
+} from '@docrender/contracts';
+import type { JobsSettings } from '@docrender/config';
+import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
+import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import type { DataSource } from 'typeorm';
+import type { Caller } from '../auth';
+import { RenderTargetFactory } from '../render/render-target.factory';
+import { nestingDepth } from './document-measure';
+import { JOBS_SETTINGS } from './jobs.tokens';
+
+/** Where document `index` of job `jobId` waits for the job worker (the job row stores the prefix). */
+export const jobInputPrefix = (jobId: string): string => `jobs/${jobId}/input`;
+const jobInputKey = (prefix: string, index: number): string => `${prefix}/${index}.json`;
+
+/** Input blobs written at once while storing a job. */
+const UPLOAD_CONCURRENCY = 8;
+
+export type EnqueueRequest = {
+  caller: Caller;
+  templateId: string;
+  /** null: the latest published version. */
+  versionNumber: number | null;
+  persist: boolean;
+  language: string | null;
+  body: EnqueueRequestDto;
+};
+
+type AnnounceOutcome = 'accepted' | 'queue-full';
+
+/**
+ * Spec 4.5: accepts an async job. Everything that could make it fail later on its input is checked first (template
+ * and version, language, the test-key cap of 10, 50 MB per document), so a rejected enqueue costs nothing and an
+ * accepted job never fails on payload size. A document nesting deeper than 32 levels is recorded at once as blocked
+ * with a DangerousContent issue, as a sync render reports it. Then:
+ * 1. the documents go to the blob store (`jobs/<jobId>/input/<index>.json`), never into a message;
+ * 2. the job row and its job.run outbox message are committed in one transaction;
+ * 3. the message is published at once with publisher confirms. A full job queue withdraws the job (503 QueueFull:
+ *    the job row and the message never disagree); RabbitMQ away or slower than JOBS_ENQUEUE_PUBLISH_WAIT_MS leaves
+ *    it to the outbox relay (202: the job is stored and will run).
+ */
+@Injectable()
+export class RenderJobEnqueueService {
+  constructor(
+    private readonly targets: RenderTargetFactory,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(JOBS_SETTINGS) private readonly settings: JobsSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async enqueue(request: EnqueueRequest): Promise<JobAcceptedDto> {
+    const { caller, body } = request;
+    const target = await this.targets.forStoredTemplate(caller, request.templateId, request.versionNumber, request.language);
+    if (target.source === null) throw new Error('a stored-template target names its template');
+    const documents = body.documents;
+    if (caller.environment === Environment.Test && documents.length > Limits.testKeyBatchCap) {
+      throw new DomainError(ErrorCode.ValidationError, `a test key enqueues at most ${Limits.testKeyBatchCap} documents per job; got ${documents.length}`);
+    }
+    const depths = documents.map((d) => nestingDepth(d));
+    const texts = documents.map((d, i) => (depths[i] > Limits.maxNestingDepth ? null : JSON.stringify(d)));
+    texts.forEach((text, index) => {
+      const bytes = text === null ? 0 : Buffer.byteLength(text, 'utf8');
+      if (bytes > Limits.maxDocumentBytes) {
+        throw new DomainError(ErrorCode.PayloadTooLarge, `documents[${index}] is ${bytes} bytes of JSON; the limit is ${Limits.maxDocumentBytes} bytes (50 MB) per document`);
+      }
+    });
+
+    const jobId = randomUUID();
+    const inputBlobKey = jobInputPrefix(jobId);
+    const stored: string[] = [];
+    try {
+      await this.storeInputs(inputBlobKey, texts, stored);
+      await this.dataSource.transaction(async (m) => {
+        const jobs = new RenderJobRepository(m);
+        await jobs.createQueued({
+          id: jobId,
+          organisationId: caller.organisationId,
+          templateId: target.source!.templateId,
+          versionNumber: target.source!.versionNumber,
+          environment: caller.environment,
+          language: target.language,
+          persist: request.persist,
+          includeDocument: body.includeDocument ?? false,
+          callbackUrl: body.callbackUrl,
+          inputBlobKey,
+          requestedCount: documents.length,
+        });
+        for (const [documentIndex, depth] of depths.entries()) {
+          if (depth <= Limits.maxNestingDepth) continue;
+          const issue = renderIssue(RenderIssueType.DangerousContent, `the document nests more than ${Limits.maxNestingDepth} levels deep`, null, documentIndex);
+          await jobs.recordDocumentResult({ jobId, documentIndex, outcome: 'blocked', documentId: null, issues: [issue] });
+        }
+      });
+    } catch (error) {
+      await this.deleteInputs(stored);
+      throw error;
+    }
+
+    if ((await this.announce(jobId)) === 'queue-full') {
+      await this.deleteInputs(stored);
+      throw new DomainError(ErrorCode.QueueFull, 'the job queue is at capacity; back off and retry');
+    }
+    this.logger.info('render job accepted', { jobId, organisationId: caller.organisationId, requestedCount: documents.length });
+    return { jobId, requestedCount: documents.length, state: 'queued' };
+  }
+
+  private async storeInputs(prefix: string, texts: (string | null)[], stored: string[]): Promise<void> {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < texts.length) {
+        const index = next++;
+        const text = texts[index];
+        if (text === null) continue;
+        const key = jobInputKey(prefix, index);
+        stored.push(key);
+        await this.blobs.put(key, Buffer.from(text, 'utf8'), 'application/json');
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, texts.length) }, lane));
+  }
+
+  private async deleteInputs(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      await this.blobs.delete(key).catch((error: unknown) =>
+        this.logger.warn('could not delete the input of a job that was not accepted', { blobKey: key, errorMessage: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+  }
+
+  /**
+   * Publishes the job's job.run message now, holding its outbox row locked so no relay publishes it meanwhile.
+   * Answers once the broker confirmed (accepted), refused for a full queue (the job is withdrawn in the same
+   * transaction: queue-full), or JOBS_ENQUEUE_PUBLISH_WAIT_MS passed (accepted: the publish goes on, and if it fails
+   * the transaction rolls back and the relay publishes later).
+   */
+  private announce(jobId: string): Promise<AnnounceOutcome> {
+    return new Promise<AnnounceOutcome>((resolve) => {
+      let decided = false;
+      let withdrawing = false;
+      const decide = (outcome: AnnounceOutcome): void => {
+        if (decided) return;
+        decided = true;
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => {
+        if (!withdrawing) decide('accepted');
+      }, this.settings.enqueuePublishWaitMs);
+      this.dataSource
+        .transaction(async (m): Promise<AnnounceOutcome> => {
+          const outbox = new RunJobOutbox(m);
+          const outboxId = await outbox.lockUnpublished(jobId);
+          if (outboxId === null) return 'accepted';
+          try {
+            await this.bus.publish(MessageName.RunJob, { jobId }, { messageId: outboxId });
+          } catch (error) {
+            if (!(error instanceof QueueFullError) || decided) throw error;
+            withdrawing = true;
+            await outbox.withdraw(jobId);
+            return 'queue-full';
+          }
+          await outbox.markPublished(outboxId);
+          return 'accepted';
+        })
+        .then(decide, (error: unknown) => {
+          this.logger.warn('job.run not published at enqueue; the outbox relay publishes it', {
+            jobId,
+            errorName: error instanceof Error ? error.name : 'Error',
+            errorMessage: error instanceof Error ? error.message : String(error),
+          });
+          decide('accepted');
+        })
+        .finally(() => clearTimeout(timer));
+    });
+  }
+}

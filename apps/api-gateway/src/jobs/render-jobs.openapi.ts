@@ -1,0 +1,40 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiResponse } from '@nestjs/swagger';
+import { EnqueueRequestDto, ErrorEnvelopeDto, JobAcceptedDto, JobStatusDto } from '@docrender/contracts';
+
+const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+
+/** OpenAPI of spec 4.5. */
+export function ApiEnqueueEndpoint(): MethodDecorator {
+  return applyDecorators(
+    ApiBody({ type: EnqueueRequestDto }),
+    ApiResponse({
+      status: 202,
+      type: JobAcceptedDto,
+      description:
+        'The job is stored and will run: poll GET /v1/render/jobs/{jobId} or receive the signed callbacks at callbackUrl (see docs/webhooks.md). ' +
+        'Size, depth, the test-key cap and the language were checked; an accepted job never fails later on payload size.',
+    }),
+    errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.'),
+    errorResponse(404, 'TemplateNotFound (also for a template of another organisation), VersionNotFound, or NoPublishedVersion.'),
+    errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON.'),
+    errorResponse(422, 'BindingError: the body could not be bound (documents, callbackUrl as an http(s) URL, includeDocument); the message names the field.'),
+    errorResponse(503, 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.'),
+  );
+}
+
+/** OpenAPI of spec 4.6. */
+export function ApiJobStatusEndpoint(): MethodDecorator {
+  return applyDecorators(
+    ApiResponse({
+      status: 200,
+      type: JobStatusDto,
+      description:
+        'state pending (queued or rendering), completed (produced documents: ok, partial or insufficient_credit) or failed (produced nothing). ' +
+        'status is null while pending. Counts are exact; at most the first 100 issues are returned (the completion callback carries all). ' +
+        'Poll every couple of seconds until state is not pending; treat an unrecognised state as terminal.',
+    }),
+    errorResponse(404, 'EntityNotFound: no such job in the organisation of the key.'),
+    errorResponse(422, 'BindingError: jobId is not a UUID.'),
+  );
+}
