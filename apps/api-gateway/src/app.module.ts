@@ -7,6 +7,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ViewUrlModule } from './documents/view-url.module';
 import { DocumentsModule } from './documents/documents.module';
 import { StatsModule } from './stats/stats.module';
+import { FontsModule } from './fonts/fonts.module';
 import { TemplatesModule } from './templates/templates.module';
 import { RenderJobsModule } from './jobs/render-jobs.module';
 
@@ -24,6 +25,7 @@ export class ApiGatewayModule {
         TemplatesModule,
         DocumentsModule,
         StatsModule,
+        FontsModule,
         RenderJobsModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)] }),

@@ -4,3 +4,4 @@ export { validateTemplate, TemplateError, TemplateValidation } from './schema/va
 export { languagesOf } from './i18n/translations';
 export { checkData } from './data/check-data';
 export { BUILTIN_FONT_FAMILIES } from './fonts/font-registry';
+export { builtinVariants } from './fonts/font-registry';
