@@ -21,7 +21,7 @@ import type { RenderTarget } from './render-target';
 class MemoryBlobStore implements BlobStore {
   readonly blobs = new Map<string, Buffer>();
   readonly written: string[] = [];
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType: string): Promise<void> {
     this.written.push(key);
     this.blobs.set(key, Buffer.from(body));
   }

@@ -21,12 +21,6 @@ export type ValidateBody = { raw: Buffer; documents: DocumentSlice[] };
 /** Spec 4.3 body, bound: `template` and `translations` are small enough to parse; `data` stays a slice. */
 export type StatelessRenderBody = { raw: Buffer; template: DocumentSlice; data: DocumentSlice; translations: DocumentSlice | null };
 
-/**
- * How deeply a template or its translations may nest in a stateless render (the DSL's element tree takes two JSON
- * levels per element level). Deeper is a binding error, found before any recursive code walks the template.
- */
-export const TEMPLATE_MAX_NESTING_DEPTH = 128;
-
 /** The members the binders split into elements. */
 export const DOCUMENTS_MEMBER = 'documents';
 
@@ -106,9 +100,6 @@ export function bindStatelessRenderBody(raw: Buffer, scan: JsonBodyScan): Statel
   checkSize(data, 'data');
   checkSize(template, 'template');
   if (translations) checkSize(translations, 'translations');
-  for (const [name, slice] of [['template', template], ['translations', translations]] as const) {
-    if (slice && slice.depth > TEMPLATE_MAX_NESTING_DEPTH) throw bindingError(`${name}: nests ${slice.depth} levels deep; at most ${TEMPLATE_MAX_NESTING_DEPTH} are allowed`);
-  }
   return { raw, template, data, translations };
 }
 
