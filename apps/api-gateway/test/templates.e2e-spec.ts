@@ -1,6 +1,7 @@
 import { Environment, ErrorCode } from '@docrender/contracts';
 import { MinioBlobStore } from '@docrender/storage';
 import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { PreviewImageUrlSigner } from '../src/templates/preview-image-url.signer';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
 
@@ -22,6 +23,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     empty: string;
     draftOnly: string;
     foreign: string;
+    broken: string;
   };
 
   beforeAll(async () => {
@@ -42,6 +44,12 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     const empty = await createTemplate(db.database, a, { name: 'Empty' });
     const draftOnly = await createTemplate(db.database, a, { name: 'Draft only', versions: [{ publish: false }] });
     const foreign = await createTemplate(db.database, b, { name: 'Foreign', projectId: otherProject.id, versions: [{ publish: true }] });
+    const broken = await db.database.templates.create({ organisationId: a.organisationId, projectId: null, name: 'Broken', documentNameTemplate: null, updatedBy: 'user-1' });
+    await db.database.templateVersions.addVersion(
+      broken.id,
+      { templateJson: '{"pages": [', sampleData: '{}', translations: null, documentNameTemplate: null },
+      { author: 'user-1', publish: false },
+    );
     await blobs.put('previews/invoice-v1.png', PNG, 'image/png');
     await db.database.templateVersions.setPreviewImage(published.template.id, 1, 'previews/invoice-v1.png');
     ids = {
@@ -51,6 +59,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       empty: empty.template.id,
       draftOnly: draftOnly.template.id,
       foreign: foreign.template.id,
+      broken: broken.id,
     };
     gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, VIEW_URL_SECRET, DB_POOL_SIZE: '4', ...storage });
   });
@@ -73,9 +82,9 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       const response = await api().get('/v1/templates?sortBy=name');
       expect(response.status).toBe(200);
       const page = response.json<{ items: Record<string, unknown>[]; total: number; skip: number; take: number }>();
-      expect(page).toMatchObject({ total: 3, skip: 0, take: 25 });
-      expect(page.items.map((t) => t.name)).toEqual(['Draft only', 'Empty', 'Invoice']);
-      expect(page.items[2]).toEqual({
+      expect(page).toMatchObject({ total: 4, skip: 0, take: 25 });
+      expect(page.items.map((t) => t.name)).toEqual(['Broken', 'Draft only', 'Empty', 'Invoice']);
+      expect(page.items[3]).toEqual({
         id: ids.published,
         name: 'Invoice',
         documentNameTemplate: null,
@@ -88,7 +97,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
         masterTemplateId: null,
         masterTemplateName: null,
       });
-      expect(page.items[1]).toMatchObject({ latestVersionNumber: null, versionCount: 0, projectId: null, projectName: null });
+      expect(page.items[2]).toMatchObject({ latestVersionNumber: null, versionCount: 0, projectId: null, projectName: null });
     });
 
     it('4.7: /v1/projects/{projectId}/templates restricts to that project', async () => {
@@ -237,6 +246,16 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       local.pathname = local.pathname.replace('/versions/1/', '/versions/2/');
       await expectError(client(gateway.baseUrl, null).get(local.toString()), 401, ErrorCode.Unauthorized);
       await expectError(client(gateway.baseUrl, null).get(`/v1/templates/${ids.published}/versions/1/preview-image/file`), 401, ErrorCode.Unauthorized);
+    });
+
+    it('4.12: a version whose preview cannot be produced is 404 ImageNotFound, never a null url', async () => {
+      await expectError(api().get(path(ids.broken, 1)), 404, ErrorCode.ImageNotFound);
+      expect((await db.database.templateVersions.findByNumber(ids.broken, 1))?.previewImageBlobKey).toBeNull();
+    });
+
+    it('4.12: a signed link to a version without a stored image is 404 ImageNotFound', async () => {
+      const signer = new PreviewImageUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET });
+      await expectError(client(gateway.baseUrl, null).get(signer.sign(ids.published, 2)), 404, ErrorCode.ImageNotFound);
     });
 
     it('4.12: 404 TemplateNotFound and VersionNotFound; another organisation’s template is TemplateNotFound', async () => {
