@@ -10,6 +10,7 @@ import { StatsModule } from './stats/stats.module';
 import { FontsModule } from './fonts/fonts.module';
 import { TemplatesModule } from './templates/templates.module';
 import { RenderJobsModule } from './jobs/render-jobs.module';
+import { RenderModule } from './render/render.module';
 
 /** The API gateway's root module: every /v1 endpoint of the contract. */
 @Module({})
@@ -27,6 +28,7 @@ export class ApiGatewayModule {
         StatsModule,
         FontsModule,
         RenderJobsModule,
+        RenderModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)] }),
       ],

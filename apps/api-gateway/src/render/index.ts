@@ -1,0 +1,2 @@
+export * from './render.module';
+export { jsonBodyParserType, isRenderBodyRequest } from './body/render-body.routes';

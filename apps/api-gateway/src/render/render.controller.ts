@@ -1,0 +1,138 @@
+import { Controller, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
+import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
+import { RateLimited, RateLimitGuard } from '../rate-limit';
+import { RenderBodyParser } from './body/render-body.parser';
+import { attachmentDisposition, wantsRawPdf } from './pdf-response';
+import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
+import { RenderEnvelopePresenter } from './render-envelope.presenter';
+import { RenderQueryDto, TemplatePathDto, TemplateVersionPathDto } from './render-request.dto';
+import { ApiRenderEndpoint, ApiValidateEndpoint } from './render.openapi';
+import { RenderValidationService } from './render-validation.service';
+import { RenderTargetFactory } from './render-target.factory';
+import type { RenderTarget } from './render-target';
+import { ViewUrlSigner } from '../documents/view-url.signer';
+import { RenderedPdfReader } from './rendered-pdf.reader';
+
+/**
+ * Spec 4.2: render stored templates, one document or a synchronous batch. The answer is the render envelope (2.6)
+ * for every outcome, or, for `Accept: application/pdf` and one document, the PDF itself (422 with the envelope when
+ * that document is blocked, fails or finds no credit). Spec 4.4: validate documents against a stored template.
+ */
+@ApiTags('render')
+@ApiBearerKey()
+@RateLimited(RateLimitCategory.Render)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+@Controller('v1/render')
+export class RenderController {
+  constructor(
+    private readonly bodies: RenderBodyParser,
+    private readonly targets: RenderTargetFactory,
+    private readonly batches: RenderBatchService,
+    private readonly envelopes: RenderEnvelopePresenter,
+    private readonly pdfs: RenderedPdfReader,
+    private readonly viewUrls: ViewUrlSigner,
+    private readonly validation: RenderValidationService,
+  ) {}
+
+  @Post(':templateId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Render the latest published version', operationId: 'renderLatestVersion' })
+  @ApiProduces('application/json', 'application/pdf')
+  @ApiRenderEndpoint()
+  async renderLatest(
+    @CurrentCaller() caller: Caller,
+    @Param() path: TemplatePathDto,
+    @Query() query: RenderQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.render(caller, path.templateId, null, query, req, res);
+  }
+
+  @Post(':templateId/versions/:version')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Render a specific version (a draft may be addressed this way)', operationId: 'renderVersion' })
+  @ApiProduces('application/json', 'application/pdf')
+  @ApiRenderEndpoint()
+  async renderVersion(
+    @CurrentCaller() caller: Caller,
+    @Param() path: TemplateVersionPathDto,
+    @Query() query: RenderQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.render(caller, path.templateId, path.version, query, req, res);
+  }
+
+  @Post(':templateId/validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Validate documents against the latest published version (no render, no credit)', operationId: 'validateLatestVersion' })
+  @ApiValidateEndpoint()
+  validateLatest(@CurrentCaller() caller: Caller, @Param() path: TemplatePathDto, @Req() req: Request): Promise<ValidateResponseDto> {
+    return this.validate(caller, path.templateId, null, req);
+  }
+
+  @Post(':templateId/versions/:version/validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Validate documents against a specific version (no render, no credit)', operationId: 'validateVersion' })
+  @ApiValidateEndpoint()
+  validateVersion(@CurrentCaller() caller: Caller, @Param() path: TemplateVersionPathDto, @Req() req: Request): Promise<ValidateResponseDto> {
+    return this.validate(caller, path.templateId, path.version, req);
+  }
+
+  private async validate(caller: Caller, templateId: string, version: number | null, req: Request): Promise<ValidateResponseDto> {
+    const target = await this.targets.forStoredTemplate(caller, templateId, version, null);
+    const body = await this.bodies.validateBody(req);
+    return { issues: this.validation.validate(target, body) };
+  }
+
+  private async render(caller: Caller, templateId: string, version: number | null, query: RenderQueryDto, req: Request, res: Response): Promise<void> {
+    const target = await this.targets.forStoredTemplate(caller, templateId, version, query.language ?? null);
+    const body = await this.bodies.renderBody(req);
+    const rawPdf = wantsRawPdf(req.headers.accept);
+    if (rawPdf && body.documents.length > 1) {
+      throw new DomainError(ErrorCode.NotAcceptable, `Accept: application/pdf needs exactly one document; got ${body.documents.length}`);
+    }
+    if (caller.environment === Environment.Test && body.documents.length > Limits.testKeyBatchCap) {
+      throw new DomainError(
+        ErrorCode.ValidationError,
+        `a test key renders at most ${Limits.testKeyBatchCap} documents per request; got ${body.documents.length}`,
+      );
+    }
+    const persist = query.persist ?? true;
+    const result = await this.batches.render({ target, raw: body.raw, documents: body.documents, persist, requestId: randomUUID() });
+    if (!rawPdf) {
+      const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
+      res.status(200).json(envelope);
+      return;
+    }
+    await this.sendPdf(result, target, res);
+  }
+
+  /** The raw PDF variant: the one document's PDF with the headers of spec 4.2, or 422 with the envelope. */
+  private async sendPdf(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<void> {
+    const [document] = result.rendered;
+    if (document === undefined) {
+      const envelope: RenderEnvelopeDto = await this.envelopes.envelope(result, target, false);
+      res.status(422).json(envelope);
+      return;
+    }
+    const pdf = await this.pdfs.read(document);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': attachmentDisposition(document.documentName),
+      'X-Service-Page-Count': String(document.pageCount),
+      'X-Service-Render-Duration-Ms': String(document.renderDurationMs),
+    };
+    if (document.id !== null) {
+      headers['X-Service-Document-Id'] = document.id;
+      headers['X-Service-View-Url'] = this.viewUrls.sign(document.id);
+    }
+    if (document.issues.length > 0) headers['X-Service-Issue-Count'] = String(document.issues.length);
+    res.status(200).set(headers).end(pdf);
+  }
+}

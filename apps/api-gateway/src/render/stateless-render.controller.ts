@@ -1,0 +1,80 @@
+import { Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
+import { validateTemplate } from '@docrender/template-dsl';
+import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
+import { RateLimited, RateLimitGuard } from '../rate-limit';
+import { RenderBodyParser } from './body/render-body.parser';
+import { textOf } from './body/render-body.binder';
+import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
+import { RenderEnvelopePresenter } from './render-envelope.presenter';
+import { StatelessRenderQueryDto } from './render-request.dto';
+import { ApiStatelessRenderEndpoint } from './render.openapi';
+import { RenderTargetFactory } from './render-target.factory';
+import { RenderedPdfReader } from './rendered-pdf.reader';
+
+/** Template errors named in a 422 message; the rest are counted. */
+const TEMPLATE_ERRORS_NAMED = 5;
+
+/** The 500 code a failed render answers with: the render service's when it is one of ours, InternalError otherwise. */
+function failureCode(code: string | undefined): ErrorCode {
+  const known = Object.values(ErrorCode).find((c) => c === code);
+  return known !== undefined && ERROR_HTTP_STATUS[known] === 500 ? known : ErrorCode.InternalError;
+}
+
+/**
+ * Spec 4.3: render a template given in the body, answer with the PDF, store nothing. An invalid DSL is 422
+ * BindingError naming the JSON path (`template.body[2].text: …`); a render past the 60 s budget is 500 RenderTimeout;
+ * a render blocked by issues (or a production render without credit) answers 422 with the render envelope, like the
+ * raw PDF variant of 4.2. A test key watermarks the output.
+ */
+@ApiTags('render')
+@ApiBearerKey()
+@RateLimited(RateLimitCategory.Render)
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+@Controller('v1/render')
+export class StatelessRenderController {
+  constructor(
+    private readonly bodies: RenderBodyParser,
+    private readonly targets: RenderTargetFactory,
+    private readonly batches: RenderBatchService,
+    private readonly envelopes: RenderEnvelopePresenter,
+    private readonly pdfs: RenderedPdfReader,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Render a template given in the body (nothing is stored)', operationId: 'renderStateless' })
+  @ApiProduces('application/pdf', 'application/json')
+  @ApiStatelessRenderEndpoint()
+  async render(@CurrentCaller() caller: Caller, @Query() query: StatelessRenderQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const body = await this.bodies.statelessBody(req);
+    const template = JSON.parse(textOf(body.raw, body.template)) as unknown;
+    const validation = validateTemplate(template);
+    if (!validation.ok) {
+      const named = validation.errors.slice(0, TEMPLATE_ERRORS_NAMED).map((e) => `template${e.path.slice(1)}: ${e.message}`);
+      const more = validation.errors.length - named.length;
+      throw new DomainError(ErrorCode.BindingError, `invalid template DSL: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
+    }
+    const translations = body.translations === null ? null : (JSON.parse(textOf(body.raw, body.translations)) as unknown);
+    const target = await this.targets.forStatelessTemplate(caller, template, translations, query.language ?? null);
+    const result = await this.batches.render({ target, raw: body.raw, documents: [body.data], persist: false, requestId: randomUUID() });
+    const [document] = result.rendered;
+    if (document !== undefined) {
+      const pdf = await this.pdfs.read(document);
+      res.status(200).set({ 'Content-Type': 'application/pdf' }).end(pdf);
+      return;
+    }
+    this.throwWhenFailed(result);
+    res.status(422).json(await this.envelopes.envelope(result, target, false));
+  }
+
+  /** Spec 4.3: a render that failed (rather than being blocked) is a 500, RenderTimeout past the budget. */
+  private throwWhenFailed(result: BatchRenderResult): void {
+    if (result.failedCount === 0) return;
+    const failure = result.firstFailure;
+    throw new DomainError(failureCode(failure?.code), `the render failed: ${failure?.message ?? 'no reason given'}`);
+  }
+}
