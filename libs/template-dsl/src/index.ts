@@ -3,5 +3,16 @@ export { templateJsonSchema } from './schema/template-json-schema';
 export { validateTemplate, TemplateError, TemplateValidation } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
 export { checkData } from './data/check-data';
-export { BUILTIN_FONT_FAMILIES } from './fonts/font-registry';
-export { builtinVariants } from './fonts/font-registry';
+export { BUILTIN_FONT_FAMILIES, builtinVariants, CustomFontFile, FontFaceRef, FontStyle } from './fonts/font-registry';
+export { ImageResolution } from './render/images';
+export { InvalidTemplateError } from './render/prepared-template';
+export {
+  compileDocument,
+  validateDocument,
+  imageReferencesOf,
+  fontFamiliesOf,
+  CompileInput,
+  ValidateInput,
+  CompiledDocument,
+} from './render/compile-document';
+export { renderDocumentName } from './document-name/document-name';

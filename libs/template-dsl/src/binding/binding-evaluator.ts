@@ -12,9 +12,6 @@ export interface BindingEnvironment {
   issues: IssueCollector;
 }
 
-/** Names that, in a header or footer, become Chromium's page counters. */
-export const PAGE_NUMBER_NAMES = { pageNumber: 'pageNumber', totalPages: 'totalPages' } as const;
-
 const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/;
 
 function asNumber(value: unknown): number | null {
@@ -139,12 +136,6 @@ export function renderPlainText(segments: TemplateSegments, scope: Scope, env: B
     else out += bindingText(evaluateBinding(segment, scope, env, elementId), segment, env, elementId);
   }
   return out;
-}
-
-/** Evaluates template text whose only segment is one binding, keeping the value's type (numbers for charts). */
-export function renderSingleValue(segments: TemplateSegments, scope: Scope, env: BindingEnvironment, elementId: string | null): unknown {
-  if (segments.length === 1 && typeof segments[0] !== 'string') return evaluateBinding(segments[0], scope, env, elementId);
-  return renderPlainText(segments, scope, env, elementId);
 }
 
 /** True when the binding is a bare page counter name (`pageNumber`, `totalPages`). */

@@ -104,44 +104,60 @@ export function cssString(text: string): string {
   return `'${text.replace(/[^A-Za-z0-9 _-]/g, (c) => `\\${c.codePointAt(0)?.toString(16) ?? '0'} `)}'`;
 }
 
-function latinOnly(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
-  return true;
+/** Code points above U+00FF in a text (the Latin-1 range is always covered). */
+export function codePointsBeyondLatin1(text: string): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0xff) continue;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      out.add(text.codePointAt(i) ?? c);
+      i++;
+    } else {
+      out.add(c);
+    }
+  }
+  return out;
 }
 
-/** Subsets of a built-in family that cover characters of the text; `latin` always. */
-function subsetsFor(family: BuiltinFamily, text: string): Set<string> {
+/** Subsets of a built-in family that cover the code points; `latin` always. */
+function subsetsFor(family: BuiltinFamily, codePoints: ReadonlySet<number>): Set<string> {
   const needed = new Set<string>(['latin']);
-  if (latinOnly(text)) return needed;
+  if (codePoints.size === 0) return needed;
   const latin = family.subsets.find((s) => s.name === 'latin');
   const inRanges = (cp: number, ranges: [number, number][]): boolean => ranges.some(([a, b]) => cp >= a && cp <= b);
-  const seen = new Set<number>();
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp <= 0xff || seen.has(cp)) continue;
-    seen.add(cp);
+  for (const cp of codePoints) {
     if (latin && inRanges(cp, latin.ranges)) continue;
     for (const s of family.subsets) if (!needed.has(s.name) && inRanges(cp, s.ranges)) needed.add(s.name);
   }
   return needed;
 }
 
+const ruleCache = new Map<string, string>();
+
 /**
  * @font-face rules of a built-in face under `cssFamily` (normally the family's own name; another name to
- * stand in for a family that could not be resolved), with the subsets the text needs.
+ * stand in for a family that could not be resolved), with the subsets the text's code points need.
  */
-export function builtinFontFaceCss(face: FontFaceRef, text: string, cssFamily: string = face.family): string {
+export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<number>, cssFamily: string = face.family): string {
   const family = builtinFamily(face.family);
   const weight = nearestWeight(family.weights, face.weight);
   const style: FontStyle = family.styles.includes(face.style) ? face.style : 'normal';
-  const wanted = subsetsFor(family, text);
+  const wanted = subsetsFor(family, codePoints);
   let css = '';
   for (const subset of family.subsets) {
     if (!wanted.has(subset.name)) continue;
     const file = path.join(family.packageDir, 'files', `${family.fileStem}-${subset.name}-${weight}-${style}.woff2`);
-    css +=
-      `@font-face{font-family:${cssString(cssFamily)};font-style:${face.style};font-weight:${face.weight};font-display:block;` +
-      `src:url(data:font/woff2;base64,${fileBase64(file)}) format('woff2');unicode-range:${subset.unicodeRange}}\n`;
+    const key = `${file}\u0000${cssFamily}\u0000${face.weight}\u0000${face.style}`;
+    let rule = ruleCache.get(key);
+    if (rule === undefined) {
+      rule =
+        `@font-face{font-family:${cssString(cssFamily)};font-style:${face.style};font-weight:${face.weight};font-display:block;` +
+        `src:url(data:font/woff2;base64,${fileBase64(file)}) format('woff2');unicode-range:${subset.unicodeRange}}\n`;
+      if (ruleCache.size > 500) ruleCache.clear();
+      ruleCache.set(key, rule);
+    }
+    css += rule;
   }
   return css;
 }

@@ -1,0 +1,80 @@
+import { RenderIssueType } from '@docrender/contracts';
+import { BindingEnvironment } from '../binding/binding-evaluator';
+import { IssueCollector } from '../issues/issue-collector';
+import { checkImageDataUri, classifyImageReference, ImageResolution } from './images';
+import { PreparedTemplate } from './prepared-template';
+
+/**
+ * render: produce the document. validate: the same checks, no output needed; images not handed in are
+ * assumed resolvable (validation does no network I/O). collect: only list the image references.
+ */
+export type CompileMode = 'render' | 'validate' | 'collect';
+
+export type ImageUse = 'image' | 'background';
+
+export class CompileContext {
+  readonly imageReferences = new Set<string>();
+  private charts = 0;
+
+  constructor(
+    readonly prepared: PreparedTemplate,
+    readonly mode: CompileMode,
+    readonly env: BindingEnvironment,
+    private readonly images: ReadonlyMap<string, ImageResolution> | undefined,
+    private readonly allowHttpImages: boolean,
+  ) {}
+
+  get issues(): IssueCollector {
+    return this.env.issues;
+  }
+
+  /** A per-document prefix for the ids inside the next chart's SVG. */
+  nextChartId(): string {
+    this.charts++;
+    return `ch${this.charts}`;
+  }
+
+  /**
+   * Resolves an image source to a checked data URI. Returns null (after reporting UnresolvedImage, or
+   * InvalidPageBackground for a page background) when it cannot be used, and in collect and validate
+   * modes when the image was not handed in.
+   */
+  resolveImage(source: string, use: ImageUse, elementId: string | null): string | null {
+    const fail = (reason: string): null => {
+      if (use === 'background') {
+        this.issues.add(RenderIssueType.InvalidPageBackground, `The page background cannot be used: ${reason}.`, elementId);
+      } else {
+        this.issues.add(RenderIssueType.UnresolvedImage, `The image cannot be shown: ${reason}.`, elementId);
+      }
+      return null;
+    };
+    const ref = classifyImageReference(source);
+    switch (ref.kind) {
+      case 'invalid':
+        return this.mode === 'collect' ? null : fail(ref.reason);
+      case 'data': {
+        if (this.mode === 'collect') return null;
+        const checked = checkImageDataUri(ref.dataUri);
+        return checked.ok ? checked.dataUri : fail(`the data URI is not usable (${checked.reason})`);
+      }
+      case 'remote':
+      case 'asset': {
+        if (ref.kind === 'remote' && ref.scheme === 'http' && !this.allowHttpImages) {
+          if (this.mode === 'collect') return null;
+          return fail(`${ref.reference.slice(0, 120)} uses http; only https images are fetched`);
+        }
+        if (this.mode === 'collect') {
+          this.imageReferences.add(ref.reference);
+          return null;
+        }
+        const resolved = this.images?.get(ref.reference);
+        if (!resolved) {
+          return this.mode === 'validate' ? null : fail(`${ref.reference.slice(0, 120)} was not fetched`);
+        }
+        if ('error' in resolved) return fail(`${ref.reference.slice(0, 120)} could not be loaded (${resolved.error})`);
+        const checked = checkImageDataUri(resolved.dataUri);
+        return checked.ok ? checked.dataUri : fail(`${ref.reference.slice(0, 120)} is not an image (${checked.reason})`);
+      }
+    }
+  }
+}

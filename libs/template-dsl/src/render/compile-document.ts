@@ -1,0 +1,332 @@
+import { RenderIssue, RenderIssueType } from '@docrender/contracts';
+import { BindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
+import { Scope } from '../binding/scope';
+import { inspectData } from '../data/check-data';
+import { checkDataContract } from '../data/data-contract';
+import { documentNameFor } from '../document-name/document-name';
+import {
+  BUILTIN_FONT_FAMILIES,
+  builtinFontFaceCss,
+  codePointsBeyondLatin1,
+  CustomFontFile,
+  customFontFaceCss,
+  DEFAULT_FONT_FAMILY,
+  FontFaceRef,
+  nearestWeight,
+} from '../fonts/font-registry';
+import { activeTranslations } from '../i18n/translations';
+import { IssueCollector } from '../issues/issue-collector';
+import { Region } from '../model/template-walker';
+import { PageBand, Template } from '../model/template.types';
+import { CompileContext, CompileMode } from './compile-context';
+import { ElementRenderer } from './element-renderer';
+import { escapeHtml } from './html';
+import { ImageResolution } from './images';
+import { PreparedTemplate, prepareTemplate, segmentsOf, UsedFace } from './prepared-template';
+
+export interface CompileInput {
+  template: Template;
+  /** The document data: an object, or its JSON text. */
+  data: unknown;
+  /** The version's translations (object or JSON text), see docs/template-dsl.md. */
+  translations?: unknown;
+  /** Requested language; the default language when absent or not defined. */
+  language?: string | null;
+  /** Diagonal text on every page, e.g. 'TEST' for test-key renders. */
+  watermark?: string | null;
+  /** Fetched images keyed by the references `imageReferencesOf` listed. */
+  images?: ReadonlyMap<string, ImageResolution>;
+  /** Font files of the organisation's custom families. */
+  customFonts?: CustomFontFile[];
+  documentNameTemplate?: string | null;
+  fallbackDocumentName?: string;
+  allowHttpImages?: boolean;
+}
+
+export type ValidateInput = Omit<CompileInput, 'watermark'>;
+
+export interface CompiledDocument {
+  /** The self-contained document: fonts, images and SVG inlined; no script; nothing loads from anywhere. */
+  html: string;
+  /** Chromium `headerTemplate` (page.pdf with displayHeaderFooter), or null when the template has no header. */
+  headerHtml: string | null;
+  /** Chromium `footerTemplate`, or null when the template has no footer. */
+  footerHtml: string | null;
+  /** Sheet size as printed (already landscape when `landscape`) and margins, in millimetres. */
+  page: { widthMm: number; heightMm: number; landscape: boolean; marginMm: { top: number; right: number; bottom: number; left: number } };
+  /** Print a tagged (accessible) PDF: the template's `tagged`, default false. */
+  tagged: boolean;
+  /** PDF title. */
+  title: string;
+  /** File-name-safe name without extension. */
+  documentName: string;
+  /** Always false: the HTML needs no JavaScript. */
+  needsJavaScript: boolean;
+  issues: RenderIssue[];
+}
+
+/** Layout rules shared by the body and the header/footer documents. */
+const BASE_CSS = [
+  'html{-webkit-print-color-adjust:exact;print-color-adjust:exact}',
+  '*,*::before,*::after{box-sizing:border-box}',
+  'p,h1,h2,h3,h4,h5,h6{margin:0;font-size:inherit;font-weight:inherit}',
+  '.t{white-space:pre-line;overflow-wrap:anywhere}',
+  'img{display:inline-block;vertical-align:top}',
+  'svg{display:block}',
+  '.code{width:100%;height:100%}',
+  'table{border-collapse:collapse;width:100%;table-layout:fixed}',
+  'thead{display:table-header-group}',
+  'tr{break-inside:avoid;page-break-inside:avoid}',
+  'th,td{padding:2pt 4pt;text-align:left;vertical-align:top;font-weight:inherit;overflow-wrap:anywhere}',
+  '.tot{break-inside:avoid}',
+  '.pb{break-before:page}',
+  '.md p,.md ul,.md ol,.md blockquote,.md pre{margin:0 0 .5em}',
+  '.md>:last-child{margin-bottom:0}',
+  '.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-weight:700;margin:0 0 .4em}',
+  '.md h1{font-size:1.6em}.md h2{font-size:1.35em}.md h3{font-size:1.15em}',
+  '.md strong{font-weight:700}.md em{font-style:italic}',
+  ".md code,.md pre{font-family:'Roboto Mono'}",
+  '.md blockquote{padding-left:8pt;border-left:2pt solid #c8c8c8}',
+  '.md ul,.md ol{padding-left:16pt}',
+  '.md a{color:inherit;text-decoration:underline}',
+].join('\n');
+
+const BAND_ALIGN: Record<string, string> = { top: 'flex-start', middle: 'center', bottom: 'flex-end' };
+
+/** Minimal escaping for an SVG placed in a `url("data:image/svg+xml,…")`. */
+function svgDataUri(svg: string): string {
+  return `data:image/svg+xml,${svg.replace(/[%#"<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+function fontFaceCss(
+  faces: readonly UsedFace[],
+  customFonts: readonly CustomFontFile[],
+  text: ReadonlySet<number>,
+  issues: IssueCollector,
+  mode: CompileMode,
+): string {
+  let css = '';
+  const declared = new Set<CustomFontFile>();
+  for (const face of faces) {
+    if (BUILTIN_FONT_FAMILIES.includes(face.family)) {
+      if (mode === 'render') css += builtinFontFaceCss(face, text);
+      continue;
+    }
+    const wanted = face.family.toLowerCase();
+    const files = customFonts.filter((f) => f.family.trim().toLowerCase() === wanted);
+    if (files.length === 0) {
+      issues.add(
+        RenderIssueType.UnresolvedFont,
+        `The font family "${face.family}" is neither built in (${BUILTIN_FONT_FAMILIES.join(', ')}) nor a custom family of the organisation; ${DEFAULT_FONT_FAMILY} is used instead.`,
+        face.elementId,
+      );
+      if (mode === 'render') css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family);
+      continue;
+    }
+    let file = files.find((f) => f.weight === face.weight && f.style === face.style);
+    if (!file) {
+      issues.add(
+        RenderIssueType.UnresolvedFont,
+        `The custom font family "${face.family}" has no file for weight ${face.weight} ${face.style}; the nearest variant is used.`,
+        face.elementId,
+      );
+      const sameStyle = files.filter((f) => f.style === face.style);
+      const pool = sameStyle.length > 0 ? sameStyle : files;
+      const weight = nearestWeight(pool.map((f) => f.weight), face.weight);
+      file = pool.find((f) => f.weight === weight) as CustomFontFile;
+    }
+    if (mode !== 'render' || declared.has(file)) continue;
+    declared.add(file);
+    const rule = customFontFaceCss(file, face.family);
+    if (rule) css += rule;
+    else {
+      issues.add(
+        RenderIssueType.UnresolvedFont,
+        `The file of "${face.family}" ${file.weight} ${file.style} is not a font (WOFF2, WOFF, TrueType or OpenType data URI); ${DEFAULT_FONT_FAMILY} is used instead.`,
+        face.elementId,
+      );
+      css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family);
+    }
+  }
+  return css;
+}
+
+function pageCss(prepared: PreparedTemplate, backgroundDataUri: string | null): string {
+  const { widthMm: w, heightMm: h, marginMm: m } = prepared.page;
+  let css = `@page{size:${w}mm ${h}mm;margin:${m.top}mm ${m.right}mm ${m.bottom}mm ${m.left}mm}\n`;
+  const background = prepared.template.page?.background;
+  if (background && backgroundDataUri) {
+    // The page background paints the whole sheet but is positioned from the page area (CSS Paged Media),
+    // so it is shifted by the margins. An SVG wrapper applies the fit.
+    const fit = { cover: 'xMidYMid slice', contain: 'xMidYMid meet', stretch: 'none' }[background.fit ?? 'cover'];
+    const svg =
+      `<svg xmlns='http://www.w3.org/2000/svg' width='${w}mm' height='${h}mm' viewBox='0 0 ${w} ${h}'>` +
+      `<image href='${backgroundDataUri}' x='0' y='0' width='${w}' height='${h}' preserveAspectRatio='${fit}'/></svg>`;
+    const selector = background.pages === 'first' ? '@page :first' : '@page';
+    css += `${selector}{background:url("${svgDataUri(svg)}") -${m.left}mm -${m.top}mm/${w}mm ${h}mm no-repeat}\n`;
+  }
+  return css;
+}
+
+function watermarkCss(text: string, family: string): string {
+  const size = Math.max(24, Math.min(110, Math.floor(760 / Math.max(4, Array.from(text).length))));
+  return (
+    `.wm{position:fixed;top:50%;left:50%;transform:translate(-50%,-50%) rotate(-35deg);font-family:'${family}';font-size:${size}pt;` +
+    'font-weight:700;color:rgba(200,0,0,0.16);white-space:nowrap;z-index:1000;pointer-events:none}\n'
+  );
+}
+
+interface BandOutput {
+  markup: string;
+  style: string;
+}
+
+function renderBand(
+  region: Exclude<Region, 'body'>,
+  band: PageBand | undefined,
+  renderer: ElementRenderer,
+  scope: Scope,
+  ctx: CompileContext,
+): BandOutput | null {
+  if (!band) return null;
+  const prepared = ctx.prepared;
+  const heightMm = (region === 'header' ? prepared.page.headerHeightMm : prepared.page.footerHeightMm) ?? 0;
+  const { left, right } = prepared.page.marginMm;
+  const content = renderer.renderAll(band.elements, scope);
+  const bandCss =
+    `.band{width:100%;height:${heightMm}mm;padding:0 ${right}mm 0 ${left}mm;display:flex;flex-direction:column;` +
+    `justify-content:${BAND_ALIGN[band.verticalAlign ?? 'middle']};overflow:hidden;${prepared.base.declarations}}`;
+  return { markup: `<div class="band">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
+}
+
+interface CompileOutcome extends CompiledDocument {
+  imageReferences: string[];
+}
+
+function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
+  const prepared = prepareTemplate(input.template);
+  const template = prepared.template;
+  const issues = new IssueCollector();
+  const inspection = inspectData(input.data);
+  issues.addAll(inspection.issues);
+  const translations = activeTranslations(input.translations, input.language);
+  const env: BindingEnvironment = {
+    settings: { locale: translations.locale ?? template.locale ?? 'en-US', timeZone: template.timeZone ?? 'UTC', currency: template.currency ?? null },
+    translations,
+    issues,
+  };
+  const ctx = new CompileContext(prepared, mode, env, input.images, input.allowHttpImages ?? false);
+  const fallbackName = input.fallbackDocumentName ?? template.name ?? 'document';
+  const { widthMm, heightMm, landscape, marginMm } = prepared.page;
+  const page = { widthMm, heightMm, landscape, marginMm: { ...marginMm } };
+  const usable = inspection.usable;
+  const scope = Scope.of(usable ? inspection.value : {});
+
+  if (usable && prepared.dataValidator) issues.addAll(checkDataContract(prepared.dataValidator, inspection.value));
+  for (const s of prepared.staticIssues) issues.add(s.type, s.description, s.elementId);
+
+  const documentName = usable ? documentNameFor(input.documentNameTemplate, scope, env, fallbackName) : documentNameFor(null, scope, env, fallbackName);
+  const title = usable && template.title !== undefined ? renderPlainText(segmentsOf(template.title), scope, env, null).trim() || documentName : documentName;
+  const lang = escapeHtml(env.settings.locale);
+
+  let body = '';
+  let header: BandOutput | null = null;
+  let footer: BandOutput | null = null;
+  let backgroundDataUri: string | null = null;
+  if (usable) {
+    const renderer = new ElementRenderer(ctx);
+    const background = template.page?.background;
+    if (background) {
+      const source = renderPlainText(segmentsOf(background.source), scope, env, null);
+      backgroundDataUri = ctx.resolveImage(source, 'background', null);
+    }
+    body = renderer.renderAll(template.body, scope);
+    header = renderBand('header', template.page?.header, renderer, scope, ctx);
+    footer = renderBand('footer', template.page?.footer, renderer, scope, ctx);
+  }
+
+  const watermark = mode === 'render' && input.watermark ? input.watermark : null;
+  const customFonts = input.customFonts ?? [];
+  const allText = codePointsBeyondLatin1(`${body}${header?.markup ?? ''}${footer?.markup ?? ''}${watermark ?? ''}`);
+  const bodyFaces: UsedFace[] = watermark
+    ? [...prepared.faces.body, { ...prepared.base.font, weight: 700, style: 'normal', elementId: null }]
+    : prepared.faces.body;
+  const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode);
+  const headerFonts = header ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
+  const footerFonts = footer ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode) : '';
+
+  const result: CompileOutcome = {
+    html: '',
+    headerHtml: null,
+    footerHtml: null,
+    page,
+    tagged: template.tagged ?? false,
+    title,
+    documentName,
+    needsJavaScript: false,
+    issues: issues.toArray(),
+    imageReferences: [...ctx.imageReferences],
+  };
+  if (mode !== 'render') return result;
+
+  const style =
+    bodyFonts +
+    pageCss(prepared, backgroundDataUri) +
+    `${BASE_CSS}\nbody{margin:0;${prepared.base.declarations}}\n` +
+    (watermark ? watermarkCss(watermark, prepared.base.font.family) : '') +
+    prepared.registries.body.css();
+  result.html =
+    '<!DOCTYPE html>\n' +
+    `<html lang="${lang}"><head><meta charset="utf-8">\n` +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'">\n` +
+    `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style></head>\n` +
+    `<body>${watermark ? `<div class="wm">${escapeHtml(watermark)}</div>` : ''}${body}</body></html>\n`;
+  if (header) result.headerHtml = `<style>\n${headerFonts}${header.style}</style>${header.markup}`;
+  if (footer) result.footerHtml = `<style>\n${footerFonts}${footer.style}</style>${footer.markup}`;
+  return result;
+}
+
+function withoutReferences({ imageReferences: _refs, ...doc }: CompileOutcome): CompiledDocument {
+  return doc;
+}
+
+/**
+ * Compiles template + data + translations into one self-contained HTML document (and the header/footer
+ * templates Chromium repeats on every page). Never throws for any data: problems come back as issues
+ * (with documentIndex null for the caller to fill in). Throws InvalidTemplateError only for a template
+ * `validateTemplate` rejects.
+ */
+export function compileDocument(input: CompileInput): CompiledDocument {
+  return withoutReferences(compile(input, 'render'));
+}
+
+/** The checks of a render without producing output and without network: images not in `images` are assumed fine. */
+export function validateDocument(input: ValidateInput): RenderIssue[] {
+  return compile({ ...input, watermark: null }, 'validate').issues;
+}
+
+/**
+ * The image references (https URLs, http URLs when allowed, `asset:<name>`) that compiling this template
+ * with this data will look up in `images`, in document order. The caller fetches them (SSRF-protected)
+ * and passes the results to `compileDocument`.
+ */
+export function imageReferencesOf(template: Template, data: unknown, options: { allowHttpImages?: boolean } = {}): string[] {
+  return compile({ template, data, allowHttpImages: options.allowHttpImages }, 'collect').imageReferences;
+}
+
+/**
+ * The type faces (family, weight, style) a template uses, in the header, body and footer: what the render
+ * service must supply for custom families. Built-in families are named canonically (generic names map to them).
+ */
+export function fontFamiliesOf(template: Template): FontFaceRef[] {
+  const prepared = prepareTemplate(template);
+  const seen = new Set<string>();
+  const out: FontFaceRef[] = [];
+  for (const face of [...prepared.faces.header, ...prepared.faces.body, ...prepared.faces.footer]) {
+    const key = `${face.family}|${face.weight}|${face.style}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ family: face.family, weight: face.weight, style: face.style });
+  }
+  return out;
+}

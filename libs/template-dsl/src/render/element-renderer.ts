@@ -1,0 +1,340 @@
+import { RenderIssueType } from '@docrender/contracts';
+import { Binding, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
+import { bindingText, evaluateBinding, pageCounterOf, renderPlainText } from '../binding/binding-evaluator';
+import { loopInfo, Scope } from '../binding/scope';
+import { evaluateCondition } from '../condition/condition-evaluator';
+import { Region } from '../model/template-walker';
+import {
+  BarcodeElement,
+  ChartElement,
+  ImageElement,
+  QrCodeElement,
+  RepeaterElement,
+  RichTextElement,
+  TableElement,
+  TemplateElement,
+} from '../model/template.types';
+import { parseColour } from '../style/colour';
+import { DynamicColour } from '../style/style-css';
+import { mmToPx } from '../style/length';
+import { chartSvg } from './chart';
+import { barcodeSvg, qrCodeSvg } from './codes';
+import { CompileContext } from './compile-context';
+import { escapeHtml } from './html';
+import { renderMarkdown } from './markdown';
+import { ClassedStyle, ElementPrep, segmentsOf } from './prepared-template';
+
+const MAX_CHART_ITEMS = 1000;
+
+function classAttr(...classes: (string | null)[]): string {
+  const list = classes.filter((c): c is string => c !== null && c.length > 0);
+  return list.length > 0 ? ` class="${list.join(' ')}"` : '';
+}
+
+/** Colours given as bindings, resolved for this instance; invalid ones are reported and left out. */
+function dynamicStyle(dynamic: readonly DynamicColour[], scope: Scope, ctx: CompileContext, elementId: string | null): string {
+  if (dynamic.length === 0) return '';
+  const parts: string[] = [];
+  for (const d of dynamic) {
+    const text = renderPlainText(segmentsOf(d.text), scope, ctx.env, elementId).trim();
+    if (text === '') continue;
+    const colour = parseColour(text);
+    if (colour) parts.push(`${d.property}:${colour}`);
+    else ctx.issues.add(RenderIssueType.InvalidColor, `"${text.slice(0, 60)}" (from "${d.text}") is not a colour; it is ignored.`, elementId);
+  }
+  return parts.length > 0 ? ` style="${parts.join(';')}"` : '';
+}
+
+function attrs(style: ClassedStyle, scope: Scope, ctx: CompileContext, elementId: string | null, ...base: (string | null)[]): string {
+  return classAttr(...base, style.cls) + dynamicStyle(style.dynamic, scope, ctx, elementId);
+}
+
+/** Template text as HTML: literals and values escaped; page counters become Chromium's spans in bands. */
+export function textHtml(segments: TemplateSegments, scope: Scope, ctx: CompileContext, elementId: string | null, region: Region): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'string') {
+      out += escapeHtml(segment);
+      continue;
+    }
+    const counter = region === 'body' ? null : pageCounterOf(segment);
+    if (counter) out += `<span class="${counter}"></span>`;
+    else out += escapeHtml(bindingText(evaluateBinding(segment, scope, ctx.env, elementId), segment, ctx.env, elementId));
+  }
+  return out;
+}
+
+function isVisible(condition: string | undefined, scope: Scope, ctx: CompileContext, elementId: string): boolean {
+  if (condition === undefined) return true;
+  const outcome = evaluateCondition(condition, scope);
+  if (outcome.ok) return outcome.visible;
+  ctx.issues.add(RenderIssueType.InvalidCondition, `The condition "${condition}" could not be evaluated: ${outcome.reason}; the element is left out.`, elementId);
+  return false;
+}
+
+/** A list a table, repeater or chart iterates; null (after reporting) when there is none. */
+function resolveList(source: string, scope: Scope, ctx: CompileContext, elementId: string): unknown[] | null {
+  const parsed = parseTemplateTextCached(`{{ ${source} }}`);
+  const binding = Array.isArray(parsed) ? (parsed[0] as Binding | undefined) : undefined;
+  if (!binding || typeof binding === 'string' || binding.expression.kind !== 'path') return null;
+  const lookup = scope.resolve(binding.expression.segments);
+  if (!lookup.found) {
+    ctx.issues.add(RenderIssueType.MissingBinding, `The list "${source}" has no value in the data.`, elementId);
+    return null;
+  }
+  if (lookup.value === null) return [];
+  if (!Array.isArray(lookup.value)) {
+    ctx.issues.add(
+      RenderIssueType.DataSourceNotEnumerable,
+      `"${source}" should be a list but is ${typeof lookup.value === 'object' ? 'an object' : `a ${typeof lookup.value}`}; nothing is repeated.`,
+      elementId,
+    );
+    return null;
+  }
+  return lookup.value;
+}
+
+export class ElementRenderer {
+  constructor(private readonly ctx: CompileContext) {}
+
+  renderAll(elements: readonly TemplateElement[], scope: Scope): string {
+    let out = '';
+    for (const element of elements) out += this.render(element, scope);
+    return out;
+  }
+
+  render(element: TemplateElement, scope: Scope): string {
+    const ctx = this.ctx;
+    const prep = ctx.prepared.elements.get(element);
+    if (!prep || !isVisible(element.visibleIf, scope, ctx, element.id)) return '';
+    const id = element.id;
+    switch (element.type) {
+      case 'text': {
+        const tag = element.heading ? `h${element.heading}` : 'p';
+        return `<${tag}${attrs(prep.root, scope, ctx, id, 't')}>${textHtml(segmentsOf(element.text), scope, ctx, id, prep.region)}</${tag}>`;
+      }
+      case 'richText':
+        return this.richText(element, prep, scope);
+      case 'image':
+        return this.image(element, prep, scope);
+      case 'table':
+        return this.table(element, prep, scope);
+      case 'repeater':
+        return this.repeater(element, prep, scope);
+      case 'row':
+      case 'column':
+      case 'grid':
+      case 'box':
+        return `<div${attrs(prep.root, scope, ctx, id)}>${this.renderAll(element.elements ?? [], scope)}</div>`;
+      case 'spacer':
+      case 'line':
+        return `<div${attrs(prep.root, scope, ctx, id)}></div>`;
+      case 'pageBreak':
+        return prep.breakAllowed ? '<div class="pb"></div>' : '';
+      case 'qrCode':
+        return this.qrCode(element, prep, scope);
+      case 'barcode':
+        return this.barcode(element, prep, scope);
+      case 'chart':
+        return this.chart(element, prep, scope);
+    }
+  }
+
+  private richText(element: RichTextElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const { html, unsafeLinks } = renderMarkdown(segmentsOf(element.markdown), (binding) => {
+      const counter = prep.region === 'body' ? null : pageCounterOf(binding);
+      if (counter) return { html: `<span class="${counter}"></span>` };
+      return { text: bindingText(evaluateBinding(binding, scope, ctx.env, element.id), binding, ctx.env, element.id) };
+    });
+    for (const link of unsafeLinks) {
+      ctx.issues.add(
+        RenderIssueType.BindingFailedAtRender,
+        `The link target "${link.slice(0, 80)}" is not an https, http, mailto or tel address; the link text is shown without the link.`,
+        element.id,
+      );
+    }
+    return `<div${attrs(prep.root, scope, ctx, element.id, 'md')}>${html}</div>`;
+  }
+
+  private image(element: ImageElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const source = renderPlainText(segmentsOf(element.source), scope, ctx.env, element.id);
+    const src = ctx.resolveImage(source, 'image', element.id);
+    if (ctx.mode === 'collect') return '';
+    const inner = src
+      ? `<img${classAttr(prep.inner.cls)} src="${escapeHtml(src)}" alt="${escapeHtml(element.alt === undefined ? '' : renderPlainText(segmentsOf(element.alt), scope, ctx.env, element.id))}">`
+      : `<div${classAttr(prep.inner.cls)}></div>`;
+    return `<div${attrs(prep.root, scope, ctx, element.id)}>${inner}</div>`;
+  }
+
+  private table(element: TableElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const t = prep.table;
+    if (!t) return '';
+    const id = element.id;
+    const columns = element.columns
+      .map((column, index) => ({ column, index }))
+      .filter(({ column }) => isVisible(column.visibleIf, scope, ctx, id));
+    const items = resolveList(element.source, scope, ctx, id) ?? [];
+    const alias = element.as ?? 'item';
+    let html = `<table${attrs(t.table, scope, ctx, id)}>`;
+    if (columns.some(({ index }) => t.columnWidths[index] !== null)) {
+      html += '<colgroup>';
+      for (const { index } of columns) html += t.columnWidths[index] ? `<col style="width:${t.columnWidths[index]}">` : '<col>';
+      html += '</colgroup>';
+    }
+    if (element.showHeader !== false) {
+      html += '<thead><tr>';
+      for (const { column, index } of columns) {
+        const header = column.header === undefined ? '' : textHtml(segmentsOf(column.header), scope, ctx, id, prep.region);
+        html += `<th${attrs(t.head[index], scope, ctx, id)}>${header}</th>`;
+      }
+      html += '</tr></thead>';
+    }
+    html += '<tbody>';
+    if (items.length === 0 && element.emptyText !== undefined) {
+      html += `<tr><td colspan="${columns.length}">${textHtml(segmentsOf(element.emptyText), scope, ctx, id, prep.region)}</td></tr>`;
+    }
+    items.forEach((item, i) => {
+      const rowScope = scope.with(alias, item).with('loop', loopInfo(i, items.length));
+      const rowStyle = i % 2 === 1 ? t.alternateRow : t.row;
+      html += `<tr${attrs(rowStyle, rowScope, ctx, id)}>`;
+      for (const { column, index } of columns) {
+        html += `<td${attrs(t.cells[index], rowScope, ctx, id)}>${textHtml(segmentsOf(column.value), rowScope, ctx, id, prep.region)}</td>`;
+      }
+      html += '</tr>';
+    });
+    html += '</tbody>';
+    if (element.totals) {
+      const cells = element.totals.cells;
+      html += `<tbody class="tot"><tr${attrs(t.totals, scope, ctx, id)}>`;
+      for (const { column, index } of columns) {
+        const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
+        const content = text === undefined ? '' : textHtml(segmentsOf(text), scope, ctx, id, prep.region);
+        html += `<td${attrs(t.cells[index], scope, ctx, id)}>${content}</td>`;
+      }
+      html += '</tr></tbody>';
+    }
+    return `${html}</table>`;
+  }
+
+  private repeater(element: RepeaterElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const items = resolveList(element.source, scope, ctx, element.id) ?? [];
+    const alias = element.as ?? 'item';
+    let html = '';
+    if (items.length === 0 && element.emptyText !== undefined) {
+      html = `<p class="t">${textHtml(segmentsOf(element.emptyText), scope, ctx, element.id, prep.region)}</p>`;
+    }
+    items.forEach((item, i) => {
+      const itemScope = scope.with(alias, item).with('loop', loopInfo(i, items.length));
+      html += `<div${classAttr(prep.inner.cls, i > 0 ? prep.gap : null)}>${this.renderAll(element.elements, itemScope)}</div>`;
+    });
+    return `<div${attrs(prep.root, scope, ctx, element.id)}>${html}</div>`;
+  }
+
+  private codeValue(text: string, scope: Scope, elementId: string): string | null {
+    const value = renderPlainText(segmentsOf(text), scope, this.ctx.env, elementId);
+    if (value.length > 0) return value;
+    this.ctx.issues.add(RenderIssueType.BindingFailedAtRender, `"${text}" produced an empty value, so no code is drawn.`, elementId);
+    return null;
+  }
+
+  private qrCode(element: QrCodeElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const value = this.codeValue(element.value, scope, element.id);
+    if (ctx.mode === 'collect') return '';
+    let svg = '';
+    if (value !== null) {
+      const outcome = qrCodeSvg(value, element.errorCorrection ?? 'M');
+      if (outcome.ok) svg = outcome.svg;
+      else ctx.issues.add(RenderIssueType.BindingFailedAtRender, `The QR code cannot encode its value (${value.length} characters): ${outcome.reason}.`, element.id);
+    }
+    return `<div${attrs(prep.root, scope, ctx, element.id)}><div${classAttr('code', prep.inner.cls)}>${svg}</div></div>`;
+  }
+
+  private barcode(element: BarcodeElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    const value = this.codeValue(element.value, scope, element.id);
+    if (ctx.mode === 'collect') return '';
+    let svg = '';
+    if (value !== null) {
+      const outcome = barcodeSvg(element.format, value, element.showText ?? true);
+      if (outcome.ok) svg = outcome.svg;
+      else {
+        const name = element.format === 'ean13' ? 'EAN-13' : 'Code 128';
+        ctx.issues.add(RenderIssueType.BindingFailedAtRender, `"${value.slice(0, 40)}" is not a valid ${name} value: ${outcome.reason}.`, element.id);
+      }
+    }
+    return `<div${attrs(prep.root, scope, ctx, element.id)}><div${classAttr('code', prep.inner.cls)}>${svg}</div></div>`;
+  }
+
+  private chart(element: ChartElement, prep: ElementPrep, scope: Scope): string {
+    const ctx = this.ctx;
+    if (ctx.mode === 'collect') return '';
+    const id = element.id;
+    const fail = (reason: string): string => {
+      ctx.issues.add(RenderIssueType.InvalidChartConfig, `The chart cannot be drawn: ${reason}.`, id);
+      return `<div${attrs(prep.root, scope, ctx, id)}></div>`;
+    };
+    const all = resolveList(element.source, scope, ctx, id);
+    if (all === null) return `<div${attrs(prep.root, scope, ctx, id)}></div>`;
+    if (all.length === 0) return fail(`"${element.source}" is an empty list`);
+    const pie = element.chartType === 'pie' || element.chartType === 'doughnut';
+    if (pie && element.series.length > 1) {
+      ctx.issues.add(RenderIssueType.InvalidChartConfig, `A ${element.chartType} chart shows one series; only "${element.series[0].field}" is drawn.`, id);
+    }
+    if (all.length > MAX_CHART_ITEMS) {
+      ctx.issues.add(RenderIssueType.InvalidChartConfig, `The chart has ${all.length} items; only the first ${MAX_CHART_ITEMS} are drawn.`, id);
+    }
+    const items = all.slice(0, MAX_CHART_ITEMS);
+    const series = (pie ? element.series.slice(0, 1) : element.series).map((s) => {
+      let color: string | null = null;
+      if (s.color !== undefined) {
+        const text = renderPlainText(segmentsOf(s.color), scope, ctx.env, id);
+        color = parseColour(text);
+        if (!color) ctx.issues.add(RenderIssueType.InvalidColor, `The series colour "${text.slice(0, 60)}" is not a colour; the default is used.`, id);
+      }
+      const values = items.map((item, i) => {
+        const v = typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, s.field)
+          ? (item as Record<string, unknown>)[s.field]
+          : undefined;
+        const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+        if (Number.isFinite(n)) return n;
+        ctx.issues.add(RenderIssueType.InvalidChartConfig, `Item ${i} of "${element.source}" has no numeric "${s.field}"; it is drawn as a gap.`, id);
+        return null;
+      });
+      const name = s.name === undefined ? s.field : renderPlainText(segmentsOf(s.name), scope, ctx.env, id);
+      return { name, values, color };
+    });
+    const labels = items.map((item, i) => {
+      const v = typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, element.labelField)
+        ? (item as Record<string, unknown>)[element.labelField]
+        : undefined;
+      if (typeof v === 'string' || typeof v === 'number') return String(v);
+      ctx.issues.add(RenderIssueType.InvalidChartConfig, `Item ${i} of "${element.source}" has no text or number in "${element.labelField}".`, id);
+      return '';
+    });
+    const title = element.title === undefined ? null : renderPlainText(segmentsOf(element.title), scope, ctx.env, id);
+    if (ctx.mode === 'validate') return '';
+    const outcome = chartSvg(
+      {
+        chartType: element.chartType,
+        labels,
+        series,
+        title,
+        legend: element.legend ?? series.length > 1,
+        stacked: element.stacked ?? false,
+        horizontal: element.horizontal ?? false,
+        showValues: element.showValues ?? false,
+        fontFamily: prep.fontFamily,
+        widthPx: mmToPx(prep.widthMm),
+        heightPx: mmToPx(prep.heightMm),
+      },
+      ctx.nextChartId(),
+    );
+    if (!outcome.ok) return fail(outcome.reason);
+    return `<div${attrs(prep.root, scope, ctx, id)}>${outcome.svg}</div>`;
+  }
+}

@@ -1,0 +1,449 @@
+import { ValidateFunction } from 'ajv';
+import { RenderIssueType } from '@docrender/contracts';
+import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
+import { pageCounterOf } from '../binding/binding-evaluator';
+import { compileDataSchema } from '../data/data-contract';
+import { builtinFamilyName, DEFAULT_FONT_FAMILY, FontFaceRef, FontStyle } from '../fonts/font-registry';
+import { Region, textFieldsOf } from '../model/template-walker';
+import { Length, StyleProperties, TableElement, Template, TemplateElement } from '../model/template.types';
+import { validateTemplate } from '../schema/validate-template';
+import { DynamicColour, familyListCss, fontWeightNumber, mergeStyles, StyleRegistry, styleCss } from '../style/style-css';
+import { lengthCss, lengthMm } from '../style/length';
+import { markdownFaces } from './markdown';
+import { PageGeometry, resolvePageSetup } from './page-setup';
+
+/** A problem known from the template alone, reported with every document rendered from it. */
+export interface StaticIssue {
+  type: RenderIssueType;
+  description: string;
+  elementId: string | null;
+}
+
+export interface ClassedStyle {
+  cls: string | null;
+  dynamic: DynamicColour[];
+}
+
+export interface TablePrep {
+  table: ClassedStyle;
+  columnWidths: (string | null)[];
+  head: ClassedStyle[];
+  cells: ClassedStyle[];
+  row: ClassedStyle;
+  alternateRow: ClassedStyle;
+  totals: ClassedStyle;
+}
+
+export interface ElementPrep {
+  region: Region;
+  /** The element's root: its style plus layout. */
+  root: ClassedStyle;
+  /** A second box some elements have (the img of an image, the items of a repeater). */
+  inner: ClassedStyle;
+  /** Repeater items after the first in column layout (the gap). */
+  gap: string | null;
+  /** Page breaks are honoured in the body flow only. */
+  breakAllowed: boolean;
+  /** Size in millimetres, for elements drawn at a pixel size (charts). */
+  widthMm: number;
+  heightMm: number;
+  table: TablePrep | null;
+  /** The effective font family (for charts). */
+  fontFamily: string;
+}
+
+export interface PreparedTemplate {
+  template: Template;
+  page: PageGeometry;
+  registries: Record<Region, StyleRegistry>;
+  /** Declarations and colour bindings of the document's default style (body and bands). */
+  base: ClassedStyle & { declarations: string; font: FontFaceRef };
+  elements: Map<TemplateElement, ElementPrep>;
+  staticIssues: StaticIssue[];
+  /** Faces used per region (family as written when not built in; built-in names canonical). */
+  faces: Record<Region, UsedFace[]>;
+  dataValidator: ValidateFunction | null;
+}
+
+/** A type face the template uses, with the first element that uses it. */
+export interface UsedFace extends FontFaceRef {
+  elementId: string | null;
+}
+
+/** Thrown by the compiler for a template that `validateTemplate` rejects: validate templates first. */
+export class InvalidTemplateError extends Error {
+  constructor(readonly errors: { path: string; message: string }[]) {
+    super(`The template is not valid: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    this.name = 'InvalidTemplateError';
+  }
+}
+
+const DEFAULT_CHART_HEIGHT_MM = 70;
+const DEFAULT_BARCODE_HEIGHT: Length = '15mm';
+const DEFAULT_QR_SIZE: Length = '30mm';
+
+const JUSTIFY: Record<string, string> = {
+  start: 'flex-start',
+  center: 'center',
+  end: 'flex-end',
+  'space-between': 'space-between',
+  'space-around': 'space-around',
+};
+const ALIGN: Record<string, string> = { start: 'flex-start', center: 'center', end: 'flex-end', stretch: 'stretch' };
+
+/** The family CSS for a template family name: built-ins canonical, others as written, the default last. */
+export function familyCss(family: string): string {
+  return familyListCss(builtinFamilyName(family) ?? family.trim(), DEFAULT_FONT_FAMILY);
+}
+
+interface FontState {
+  family: string;
+  weight: number;
+  style: FontStyle;
+}
+
+function fontStateWith(state: FontState, style: StyleProperties): FontState {
+  return {
+    family: style.fontFamily !== undefined ? (builtinFamilyName(style.fontFamily) ?? style.fontFamily.trim()) : state.family,
+    weight: fontWeightNumber(style.fontWeight) ?? state.weight,
+    style: style.italic === undefined ? state.style : style.italic ? 'italic' : 'normal',
+  };
+}
+
+class Preparer {
+  readonly registries: Record<Region, StyleRegistry> = { body: new StyleRegistry('s'), header: new StyleRegistry('h'), footer: new StyleRegistry('f') };
+  readonly elements = new Map<TemplateElement, ElementPrep>();
+  readonly staticIssues: StaticIssue[] = [];
+  readonly faces: Record<Region, Map<string, UsedFace>> = { body: new Map(), header: new Map(), footer: new Map() };
+  private currentElementId: string | null = null;
+
+  constructor(
+    private readonly template: Template,
+    private readonly page: PageGeometry,
+  ) {}
+
+  issue(type: RenderIssueType, description: string, elementId: string | null): void {
+    this.staticIssues.push({ type, description, elementId });
+  }
+
+  face(region: Region, state: FontState): void {
+    const key = `${state.family}|${state.weight}|${state.style}`;
+    if (!this.faces[region].has(key)) {
+      this.faces[region].set(key, { family: state.family, weight: state.weight, style: state.style, elementId: this.currentElementId });
+    }
+  }
+
+  namedStyles(names: string | string[] | undefined): StyleProperties[] {
+    const list = names === undefined ? [] : Array.isArray(names) ? names : [names];
+    return list.map((n) => this.template.styles?.[n]).filter((s): s is StyleProperties => s !== undefined);
+  }
+
+  /** Registers the CSS of a style plus extra layout declarations; reports invalid literal colours. */
+  classed(region: Region, style: StyleProperties, extra: string[], elementId: string | null): ClassedStyle {
+    const css = styleCss(style, familyCss);
+    for (const colour of css.invalidColours) {
+      this.issue(RenderIssueType.InvalidColor, `"${colour}" is not a colour (use a CSS name, #rrggbb, rgb(), rgba() or hsl()); it is ignored.`, elementId);
+    }
+    const declarations = [css.declarations, ...extra].filter((d) => d.length > 0).join(';');
+    return { cls: this.registries[region].classFor(declarations), dynamic: css.dynamic };
+  }
+
+  widthDeclarations(width: Length | undefined, parent: TemplateElement | null, elementId: string): string[] {
+    const css = lengthCss(width);
+    const inRow = parent?.type === 'row';
+    if (css === null) return inRow ? ['flex:1 1 0', 'min-width:0'] : [];
+    const mm = lengthMm(width);
+    if (mm !== null && mm > this.page.contentWidthMm) {
+      this.issue(
+        RenderIssueType.RenderLayoutDegraded,
+        `The width ${css} is wider than the page content (${this.page.contentWidthMm} mm); the element is narrowed to fit.`,
+        elementId,
+      );
+    }
+    return inRow ? [`flex:0 0 ${css}`, `width:${css}`, 'max-width:100%'] : [`width:${css}`, 'max-width:100%'];
+  }
+
+  prepareElements(elements: readonly TemplateElement[], region: Region, parent: TemplateElement | null, font: FontState, breakAllowed: boolean): void {
+    for (const element of elements) this.prepareElement(element, region, parent, font, breakAllowed);
+  }
+
+  prepareElement(element: TemplateElement, region: Region, parent: TemplateElement | null, inherited: FontState, breakAllowed: boolean): void {
+    this.currentElementId = element.id;
+    const ownStyle = element.type === 'pageBreak' ? {} : mergeStyles(...this.namedStyles(element.styleName), element.style);
+    const font = fontStateWith(inherited, ownStyle);
+    const extra: string[] = [];
+    const none: ClassedStyle = { cls: null, dynamic: [] };
+    const prep: ElementPrep = {
+      region,
+      root: none,
+      inner: none,
+      gap: null,
+      breakAllowed,
+      widthMm: this.page.contentWidthMm,
+      heightMm: 0,
+      table: null,
+      fontFamily: font.family,
+    };
+    if (element.type !== 'pageBreak') {
+      extra.push(...this.widthDeclarations(element.width, parent, element.id));
+      if (element.keepTogether) extra.push('break-inside:avoid');
+      const widthMm = lengthMm(element.width, this.page.contentWidthMm);
+      if (widthMm !== null) prep.widthMm = Math.min(widthMm, this.page.contentWidthMm);
+    }
+    if (region === 'body') this.checkPageCounters(element);
+
+    switch (element.type) {
+      case 'text':
+        this.face(region, font);
+        break;
+      case 'richText': {
+        const parsed = parseTemplateTextCached(element.markdown);
+        if (!(parsed instanceof BindingSyntaxError)) {
+          const faces = markdownFaces(parsed);
+          this.face(region, font);
+          if (faces.bold) this.face(region, { ...font, weight: 700 });
+          if (faces.italic) this.face(region, { ...font, style: 'italic' });
+          if (faces.boldItalic) this.face(region, { ...font, weight: 700, style: 'italic' });
+          if (faces.code) this.face(region, { family: 'Roboto Mono', weight: 400, style: 'normal' });
+        }
+        break;
+      }
+      case 'image': {
+        const height = lengthCss(element.height);
+        const align = element.align ?? 'left';
+        extra.push(`text-align:${align}`);
+        const img = [`object-fit:${element.fit ?? 'contain'}`, 'max-width:100%'];
+        if (element.width !== undefined) img.push('width:100%');
+        if (height) img.push(`height:${height}`);
+        prep.inner = this.classed(region, {}, img, element.id);
+        break;
+      }
+      case 'table':
+        prep.table = this.prepareTable(element, region, font);
+        break;
+      case 'repeater': {
+        const layout = element.layout ?? 'column';
+        const gap = lengthCss(element.gap);
+        if (layout === 'row') extra.push('display:flex', 'flex-wrap:wrap', ...(gap ? [`gap:${gap}`] : []));
+        if (layout === 'grid') extra.push('display:grid', `grid-template-columns:repeat(${element.columns ?? 2},minmax(0,1fr))`, ...(gap ? [`gap:${gap}`] : []));
+        prep.inner = this.classed(region, {}, element.keepItemsTogether === false ? [] : ['break-inside:avoid'], element.id);
+        if (layout === 'column' && gap) prep.gap = this.registries[region].classFor(`margin-top:${gap}`);
+        if (element.emptyText !== undefined) this.face(region, font);
+        this.prepareElements(element.elements, region, element, font, breakAllowed && layout === 'column');
+        break;
+      }
+      case 'row': {
+        const gap = lengthCss(element.gap);
+        extra.push('display:flex', 'flex-direction:row');
+        if (gap) extra.push(`gap:${gap}`);
+        if (element.justify) extra.push(`justify-content:${JUSTIFY[element.justify]}`);
+        extra.push(`align-items:${ALIGN[element.align ?? 'start']}`);
+        if (element.wrap) extra.push('flex-wrap:wrap');
+        this.prepareElements(element.elements, region, element, font, false);
+        break;
+      }
+      case 'column': {
+        const gap = lengthCss(element.gap);
+        extra.push('display:flex', 'flex-direction:column');
+        if (gap) extra.push(`gap:${gap}`);
+        if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
+        this.prepareElements(element.elements, region, element, font, false);
+        break;
+      }
+      case 'grid': {
+        const tracks =
+          typeof element.columns === 'number'
+            ? `repeat(${element.columns},minmax(0,1fr))`
+            : element.columns.map((c) => (typeof c === 'number' ? `${c}pt` : c === 'auto' || c.endsWith('fr') ? c : (lengthCss(c) ?? 'auto'))).join(' ');
+        extra.push('display:grid', `grid-template-columns:${tracks}`);
+        const gap = lengthCss(element.gap);
+        const rowGap = lengthCss(element.rowGap);
+        if (gap) extra.push(`column-gap:${gap}`, `row-gap:${rowGap ?? gap}`);
+        else if (rowGap) extra.push(`row-gap:${rowGap}`);
+        if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
+        this.prepareElements(element.elements, region, element, font, false);
+        break;
+      }
+      case 'spacer': {
+        const height = lengthCss(element.height);
+        if (height) extra.push(`height:${height}`);
+        if (parent?.type !== 'row') extra.push('flex:none');
+        break;
+      }
+      case 'line': {
+        const thickness = lengthCss(element.thickness ?? 0.75) ?? '0.75pt';
+        const lineStyle = element.lineStyle ?? 'solid';
+        const colour: StyleProperties = { color: element.color ?? '#000000' };
+        const length = lengthCss(element.length);
+        if (element.orientation === 'vertical') {
+          extra.push(`border-left:${thickness} ${lineStyle} currentcolor`, 'width:0', `height:${length ?? '10mm'}`);
+        } else {
+          extra.push(`border-top:${thickness} ${lineStyle} currentcolor`, 'height:0');
+          if (length) extra.push(`width:${length}`, 'max-width:100%');
+        }
+        prep.root = this.classed(region, mergeStyles(ownStyle, colour), extra, element.id);
+        this.elements.set(element, prep);
+        return;
+      }
+      case 'box': {
+        const height = lengthCss(element.height);
+        if (height) extra.push(`height:${height}`);
+        extra.push('box-sizing:border-box');
+        this.prepareElements(element.elements ?? [], region, element, font, false);
+        break;
+      }
+      case 'pageBreak':
+        if (!breakAllowed) {
+          this.issue(
+            RenderIssueType.InvalidLayout,
+            'A page break only works in the page body or in a column repeater; this one is ignored.',
+            element.id,
+          );
+        }
+        break;
+      case 'qrCode': {
+        const size = lengthCss(element.size ?? DEFAULT_QR_SIZE) ?? '30mm';
+        extra.push(`width:${size}`, `height:${size}`);
+        prep.inner = this.classed(region, { color: element.color ?? '#000000', backgroundColor: element.backgroundColor ?? '#ffffff' }, [], element.id);
+        break;
+      }
+      case 'barcode': {
+        const height = lengthCss(element.height ?? DEFAULT_BARCODE_HEIGHT) ?? '15mm';
+        extra.push(`height:${height}`);
+        prep.inner = this.classed(region, { color: element.color ?? '#000000' }, [], element.id);
+        break;
+      }
+      case 'chart': {
+        prep.heightMm = lengthMm(element.height, null) ?? DEFAULT_CHART_HEIGHT_MM;
+        const width = lengthCss(element.width);
+        extra.push(`height:${prep.heightMm}mm`);
+        if (!width) extra.push('width:100%');
+        this.face(region, font);
+        if (element.title !== undefined) this.face(region, { ...font, weight: 700 });
+        break;
+      }
+    }
+    prep.root = this.classed(region, ownStyle, extra, element.id);
+    this.elements.set(element, prep);
+  }
+
+  prepareTable(table: TableElement, region: Region, font: FontState): TablePrep {
+    const borders = table.borders ?? 'horizontal';
+    const borderColour = table.borderColor ?? '#c8c8c8';
+    const line = { width: 0.75, style: 'solid' as const, color: borderColour };
+    const cellBorder: StyleProperties =
+      borders === 'all' ? { border: line } : borders === 'horizontal' ? { borderBottom: line } : {};
+    const tableBorder: StyleProperties = borders === 'all' || borders === 'outer' ? { border: line } : {};
+    const widths = this.columnWidths(table);
+    const head: ClassedStyle[] = [];
+    const cells: ClassedStyle[] = [];
+    const headerBase = mergeStyles({ fontWeight: 700 }, table.headerStyle);
+    table.columns.forEach((column) => {
+      const align = column.align ? [`text-align:${column.align}`] : [];
+      const headStyle = mergeStyles(cellBorder, headerBase, column.headerStyle);
+      head.push(this.classed(region, headStyle, align, table.id));
+      const cellStyle = mergeStyles(cellBorder, ...this.namedStyles(column.styleName), column.style);
+      cells.push(this.classed(region, cellStyle, align, table.id));
+      this.face(region, fontStateWith(font, headStyle));
+      this.face(region, fontStateWith(font, cellStyle));
+    });
+    const totalsStyle = mergeStyles({ fontWeight: 700 }, table.totals?.style);
+    if (table.totals) this.face(region, fontStateWith(font, totalsStyle));
+    if (table.emptyText !== undefined) this.face(region, font);
+    return {
+      table: this.classed(region, tableBorder, [], table.id),
+      columnWidths: widths,
+      head,
+      cells,
+      row: this.classed(region, table.rowStyle ?? {}, [], table.id),
+      alternateRow: this.classed(region, mergeStyles(table.rowStyle, table.alternateRowStyle), [], table.id),
+      totals: this.classed(region, totalsStyle, [], table.id),
+    };
+  }
+
+  /** Column widths as CSS; widths that cannot fit are scaled down proportionally (RenderLayoutDegraded). */
+  columnWidths(table: TableElement): (string | null)[] {
+    const content = this.page.contentWidthMm;
+    const mm = table.columns.map((c) => lengthMm(c.width, content));
+    const total = mm.reduce<number>((sum, w) => sum + (w ?? 0), 0);
+    if (total > content + 0.01) {
+      this.issue(
+        RenderIssueType.RenderLayoutDegraded,
+        `The column widths add up to ${Math.round(total)} mm but the table has ${Math.round(content)} mm; they are scaled down proportionally.`,
+        table.id,
+      );
+      return mm.map((w) => (w === null ? null : `${Math.round((w / total) * 100000) / 1000}%`));
+    }
+    return table.columns.map((c) => lengthCss(c.width));
+  }
+
+  checkPageCounters(element: TemplateElement): void {
+    for (const [, text] of textFieldsOf(element, '')) {
+      const parsed = parseTemplateTextCached(text);
+      if (parsed instanceof BindingSyntaxError) continue;
+      if (parsed.some((s) => typeof s !== 'string' && pageCounterOf(s) !== null)) {
+        this.issue(
+          RenderIssueType.InvalidLayout,
+          'pageNumber and totalPages are only known in the header and footer; in the body they are read from the data.',
+          element.id,
+        );
+        return;
+      }
+    }
+  }
+}
+
+const preparedByTemplate = new WeakMap<object, PreparedTemplate>();
+
+/** Resolves everything known from the template alone, once per template object. */
+export function prepareTemplate(input: unknown): PreparedTemplate {
+  if (typeof input === 'object' && input !== null) {
+    const hit = preparedByTemplate.get(input);
+    if (hit) return hit;
+  }
+  const validation = validateTemplate(input);
+  if (!validation.ok) throw new InvalidTemplateError(validation.errors);
+  const template = validation.template;
+  const { geometry, problems } = resolvePageSetup(template.page);
+  const preparer = new Preparer(template, geometry);
+  for (const problem of problems) preparer.issue(RenderIssueType.InvalidLayout, problem, null);
+
+  const baseStyle = mergeStyles({ fontFamily: DEFAULT_FONT_FAMILY, fontSize: 10, color: '#000000', lineHeight: 1.35 }, template.defaultStyle);
+  const baseCss = styleCss(baseStyle, familyCss);
+  for (const colour of baseCss.invalidColours) {
+    preparer.issue(RenderIssueType.InvalidColor, `"${colour}" in defaultStyle is not a colour; it is ignored.`, null);
+  }
+  const baseFont = fontStateWith({ family: DEFAULT_FONT_FAMILY, weight: 400, style: 'normal' }, baseStyle);
+  preparer.face('body', baseFont);
+  preparer.prepareElements(template.body, 'body', null, baseFont, true);
+  if (template.page?.header) preparer.prepareElements(template.page.header.elements, 'header', null, baseFont, false);
+  if (template.page?.footer) preparer.prepareElements(template.page.footer.elements, 'footer', null, baseFont, false);
+
+  let dataValidator: ValidateFunction | null = null;
+  if (template.dataSchema !== undefined) {
+    const compiled = compileDataSchema(template.dataSchema);
+    dataValidator = typeof compiled === 'string' ? null : compiled;
+  }
+  const prepared: PreparedTemplate = {
+    template,
+    page: geometry,
+    registries: preparer.registries,
+    base: { cls: null, dynamic: baseCss.dynamic, declarations: baseCss.declarations, font: baseFont },
+    elements: preparer.elements,
+    staticIssues: preparer.staticIssues,
+    faces: {
+      body: [...preparer.faces.body.values()],
+      header: [...preparer.faces.header.values()],
+      footer: [...preparer.faces.footer.values()],
+    },
+    dataValidator,
+  };
+  if (typeof input === 'object' && input !== null) preparedByTemplate.set(input, prepared);
+  return prepared;
+}
+
+/** Text segments of template text; the template was validated, so parsing succeeds. */
+export function segmentsOf(text: string): TemplateSegments {
+  const parsed = parseTemplateTextCached(text);
+  return parsed instanceof BindingSyntaxError ? [text] : parsed;
+}
