@@ -4,8 +4,9 @@ import { RenderJobRepository } from '@docrender/persistence';
 
 /**
  * Spec 4.6 / 2.9: the job row is the authoritative answer. Counts are exact; at most the first 100 issues are stored
- * and returned; status, completedAt and failureReason are null while pending. startedAt is when a worker first took
- * the job, or the enqueue time while it waits in the queue. Another organisation's job is 404 EntityNotFound.
+ * and returned, ordered by documentIndex like the completion callback's issues (documents finish in any order);
+ * status, completedAt and failureReason are null while pending. startedAt is when a worker first took the job, or
+ * the enqueue time while it waits in the queue. Another organisation's job is 404 EntityNotFound.
  */
 @Injectable()
 export class RenderJobStatusService {
@@ -14,7 +15,9 @@ export class RenderJobStatusService {
   async status(organisationId: string, jobId: string): Promise<JobStatusDto> {
     const job = await this.jobs.findById(organisationId, jobId);
     if (job === null) throw new DomainError(ErrorCode.EntityNotFound, `job ${jobId} not found`);
-    const issues = (await this.jobs.listStoredIssues(jobId)) as RenderIssueDto[];
+    const stored = await this.jobs.listStoredIssues(jobId);
+    // A stable sort: the issues of one document keep their order.
+    const issues = [...stored].sort((a, b) => (a.documentIndex ?? -1) - (b.documentIndex ?? -1)) as RenderIssueDto[];
     return {
       jobId: job.id,
       state: job.state,
