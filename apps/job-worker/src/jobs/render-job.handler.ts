@@ -204,6 +204,11 @@ export class RenderJobHandler {
       return;
     }
     const pdf = reply.pdf;
+    if (state.creditStopped) {
+      // Credit ran out while this document was rendering: the job has stopped (as a sync batch discards its in-flight documents).
+      await this.discardPdf(job, documentIndex, pdf.blobKey);
+      return;
+    }
     const documentId = job.persist ? jobDocumentId(job.id, documentIndex) : null;
     const needsBytes = job.includeDocument || !job.persist;
     const documentBase64 = needsBytes ? (await this.deps.blobStore.get(pdf.blobKey)).toString('base64') : null;
@@ -262,7 +267,7 @@ export class RenderJobHandler {
       case 'no-credit':
         state.creditStopped = true;
         this.deps.logger.info('credit ran out; the job stops and keeps the documents already rendered', { jobId: job.id, documentIndex });
-        await this.deleteQuietly(pdf.blobKey);
+        await this.discardPdf(job, documentIndex, pdf.blobKey);
         return;
     }
   }
@@ -313,6 +318,18 @@ export class RenderJobHandler {
       await this.deleteQuietly(jobInputKey(job.inputBlobKey, i));
       if (!job.persist) await this.deleteQuietly(transientOutputKey(job.id, i));
     }
+  }
+
+  /**
+   * Deletes the PDF of a document this run will not record. A persisted document's PDF key is shared by every run of
+   * the job (its id is deterministic), so it stays when another run has recorded that document meanwhile.
+   */
+  private async discardPdf(job: RenderJobRecord, documentIndex: number, blobKey: string): Promise<void> {
+    if (job.persist) {
+      const recorded = (await this.deps.dataSource.query(`SELECT 1 FROM render_job_documents WHERE job_id = $1 AND document_index = $2`, [job.id, documentIndex])) as unknown[];
+      if (recorded.length > 0) return;
+    }
+    await this.deleteQuietly(blobKey);
   }
 
   private async deleteQuietly(key: string): Promise<void> {
