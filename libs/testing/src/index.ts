@@ -1,3 +1,4 @@
 export * from './rabbitmq/rabbitmq-vhost';
 export * from './s3/s3-server';
 export * from './postgres';
+export * from './processes';

@@ -1,0 +1,111 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/** The repository root (this file lives at libs/testing/src/processes/). */
+export const REPO_ROOT = path.resolve(__dirname, '../../../..');
+
+let built: Promise<void> | undefined;
+
+/** Compiles the workspace to dist/ once per test file (incremental: only changed files are compiled). */
+export function ensureBuilt(): Promise<void> {
+  built ??= promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'tools/build.mjs'), '--quiet'], { cwd: REPO_ROOT, timeout: 180_000 }).then(
+    () => undefined,
+  );
+  return built;
+}
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type AppProcess = {
+  pid: number;
+  /** Everything the process wrote so far (stdout and stderr), for assertions and failure messages. */
+  output(): string;
+  /** Resolves when `pattern` appears in the output (rejects after `timeoutMs` or when the process exits first). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves when `url` answers 200. */
+  waitForReady(url: string, timeoutMs?: number): Promise<void>;
+  /** Sends a signal (SIGTERM by default), then SIGKILL after `graceMs`; resolves with the exit code or signal. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | NodeJS.Signals>;
+  /** Resolves when the process has exited by itself or by stop(). */
+  exited: Promise<number | NodeJS.Signals>;
+};
+
+/**
+ * Starts `node dist/<main>` from the repository root as its own process with exactly `env` (plus PATH and HOME;
+ * nothing else is inherited, so the machine's environment cannot leak in). Call ensureBuilt() first.
+ */
+export function startAppProcess(main: string, env: Record<string, string>): AppProcess {
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', main)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer): void => {
+    output += chunk.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code ?? 0)));
+  const done = (): boolean => child.exitCode !== null || child.signalCode !== null;
+
+  return {
+    pid: child.pid ?? -1,
+    output: () => output,
+    exited,
+    waitForOutput(pattern, timeoutMs = 120_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = output.match(pattern);
+          if (match) finish(() => resolve(match));
+          else if (done()) finish(() => reject(new Error(`${main} exited before printing ${pattern}:\n${output}`)));
+        };
+        const timer = setTimeout(() => finish(() => reject(new Error(`${main} did not print ${pattern} within ${timeoutMs} ms:\n${output}`))), timeoutMs);
+        const finish = (settle: () => void): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          settle();
+        };
+        listeners.add(check);
+        void exited.then(check);
+        check();
+      });
+    },
+    async waitForReady(url, timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (done()) throw new Error(`${main} exited before ${url} answered 200:\n${output}`);
+        try {
+          if ((await fetch(url)).status === 200) return;
+        } catch {
+          // not listening yet
+        }
+        if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stop(signal = 'SIGTERM', graceMs = 15_000) {
+      if (!done()) {
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      return exited;
+    },
+  };
+}
