@@ -1,7 +1,7 @@
 import { RenderIssueType } from '@docrender/contracts';
 import { IssueCollector } from '../issues/issue-collector';
 import { ActiveTranslations, interpolate } from '../i18n/translations';
-import { Binding, Expression, TemplateSegments } from './binding-syntax';
+import { Argument, Binding, Expression, FormatterCall, TemplateSegments } from './binding-syntax';
 import { applyFormatter, FormatSettings } from './formatters';
 import { Lookup, Scope, step } from './scope';
 
@@ -27,7 +27,7 @@ function evaluateExpression(expression: Expression, scope: Scope, env: BindingEn
     case 'path':
       return scope.resolve(expression.segments);
     case 'call': {
-      const args = expression.args.map((a) => evaluateExpression(a, scope, env, elementId));
+      const args = expression.args.map((a) => evaluateArgument(a, scope, env, elementId));
       if (expression.name === 't') {
         const key = args[0]?.found ? String(args[0].value) : '';
         const text = key ? env.translations.lookup(key) : undefined;
@@ -47,7 +47,7 @@ function evaluateExpression(expression: Expression, scope: Scope, env: BindingEn
       if (!Array.isArray(list.value)) {
         env.issues.add(
           RenderIssueType.BindingFailedAtRender,
-          `${expression.name}() needs a list but "${describeArgument(expression.args[0])}" is not one.`,
+          `${expression.name}() needs a list but "${describeArgument(expression.args[0]?.expression)}" is not one.`,
           elementId,
         );
         return { found: true, value: null };
@@ -65,13 +65,37 @@ function evaluateExpression(expression: Expression, scope: Scope, env: BindingEn
       if (skipped > 0) {
         env.issues.add(
           RenderIssueType.UnformattedValue,
-          `sum() skipped ${skipped} item(s) of "${describeArgument(expression.args[0])}" without a numeric ${field ?? 'value'}.`,
+          `sum() skipped ${skipped} item(s) of "${describeArgument(expression.args[0]?.expression)}" without a numeric ${field ?? 'value'}.`,
           elementId,
         );
       }
       return { found: true, value: Math.round(total * 1e9) / 1e9 };
     }
   }
+}
+
+function evaluateArgument(argument: Argument, scope: Scope, env: BindingEnvironment, elementId: string | null): Lookup {
+  const lookup = evaluateExpression(argument.expression, scope, env, elementId);
+  if (argument.formatters.length === 0) return lookup;
+  const source = describeArgument(argument.expression);
+  return { found: true, value: applyFormatters(argument.formatters, lookup.found ? lookup.value : undefined, source, env, elementId) };
+}
+
+function applyFormatters(formatters: readonly FormatterCall[], input: unknown, source: string, env: BindingEnvironment, elementId: string | null): unknown {
+  let value = input;
+  for (const formatter of formatters) {
+    const outcome = applyFormatter(formatter, value, env.settings);
+    if (outcome.ok) {
+      value = outcome.value;
+    } else {
+      env.issues.add(
+        RenderIssueType.UnformattedValue,
+        `"{{ ${source} }}": ${outcome.reason}, so ${formatter.name} was not applied and the value is shown as is.`,
+        elementId,
+      );
+    }
+  }
+  return value;
 }
 
 function describeArgument(expression: Expression | undefined): string {
@@ -98,20 +122,7 @@ export function evaluateBinding(binding: Binding, scope: Scope, env: BindingEnvi
   if (!lookup.found && !binding.formatters.some((f) => f.name === 'default')) {
     env.issues.add(RenderIssueType.MissingBinding, `"{{ ${binding.source} }}" has no value in the data.`, elementId);
   }
-  let value = lookup.found ? lookup.value : undefined;
-  for (const formatter of binding.formatters) {
-    const outcome = applyFormatter(formatter, value, env.settings);
-    if (outcome.ok) {
-      value = outcome.value;
-    } else {
-      env.issues.add(
-        RenderIssueType.UnformattedValue,
-        `"{{ ${binding.source} }}": ${outcome.reason}, so ${formatter.name} was not applied and the value is shown as is.`,
-        elementId,
-      );
-    }
-  }
-  return value;
+  return applyFormatters(binding.formatters, lookup.found ? lookup.value : undefined, binding.source, env, elementId);
 }
 
 /** Turns a bound value into text; lists and objects cannot be shown and are reported. */

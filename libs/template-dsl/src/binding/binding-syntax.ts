@@ -9,7 +9,13 @@ export type PathSegment = string | number;
 export type Expression =
   | { kind: 'path'; segments: PathSegment[]; text: string }
   | { kind: 'literal'; value: string | number }
-  | { kind: 'call'; name: FunctionName; args: Expression[] };
+  | { kind: 'call'; name: FunctionName; args: Argument[] };
+
+/** A function argument: an expression with its own formatters, e.g. `t('due', dueDate | date('long'))`. */
+export interface Argument {
+  expression: Expression;
+  formatters: FormatterCall[];
+}
 
 export const FUNCTION_NAMES = ['t', 'sum', 'count'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
@@ -155,7 +161,7 @@ class ExpressionParser {
       if (!(FUNCTION_NAMES as readonly string[]).includes(t.value)) {
         throw new BindingSyntaxError(`unknown function "${t.value}" (known: ${FUNCTION_NAMES.join(', ')})`, t.start);
       }
-      return { kind: 'call', name: t.value as FunctionName, args: this.parseArguments(() => this.parseExpression()) };
+      return { kind: 'call', name: t.value as FunctionName, args: this.parseArguments(() => this.parseArgument()) };
     }
     const segments: PathSegment[] = [t.value];
     let text = t.value;
@@ -185,6 +191,16 @@ class ExpressionParser {
         return { kind: 'path', segments, text };
       }
     }
+  }
+
+  private parseArgument(): Argument {
+    const expression = this.parseExpression();
+    const formatters: FormatterCall[] = [];
+    while (this.isPunct('|')) {
+      this.advance();
+      formatters.push(this.parseFormatter());
+    }
+    return { expression, formatters };
   }
 
   private parseFormatter(): FormatterCall {

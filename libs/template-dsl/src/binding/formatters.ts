@@ -39,6 +39,23 @@ function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.D
   return f;
 }
 
+/** Formatters per formatter call (calls come from the parse cache), so the hot path skips building cache keys. */
+const perCall = new WeakMap<FormatterCall, Map<string, Intl.NumberFormat | Intl.DateTimeFormat>>();
+
+function forCall<T extends Intl.NumberFormat | Intl.DateTimeFormat>(call: FormatterCall, key: string, create: () => T): T {
+  let byKey = perCall.get(call);
+  if (!byKey) {
+    byKey = new Map();
+    perCall.set(call, byKey);
+  }
+  let f = byKey.get(key) as T | undefined;
+  if (!f) {
+    f = create();
+    byKey.set(key, f);
+  }
+  return f;
+}
+
 export function isValidLocale(locale: string): boolean {
   try {
     return Intl.getCanonicalLocales(locale).length === 1;
@@ -130,7 +147,7 @@ export function checkFormatterArguments(call: FormatterCall): string | null {
   }
 }
 
-function formatDate(name: 'date' | 'time' | 'datetime', value: unknown, args: (string | number)[], settings: FormatSettings): FormatOutcome {
+function formatDate(call: FormatterCall, name: 'date' | 'time' | 'datetime', value: unknown, args: (string | number)[], settings: FormatSettings): FormatOutcome {
   const parsed = toDate(value);
   if (!parsed) return { ok: false, reason: `${describe(value)} is not an ISO 8601 date or a timestamp` };
   const style = (args[0] as DateStyle | 'iso' | undefined) ?? 'medium';
@@ -153,10 +170,13 @@ function formatDate(name: 'date' | 'time' | 'datetime', value: unknown, args: (s
     const clock = `${get('hour')}:${get('minute')}:${get('second')}`;
     return { ok: true, value: name === 'date' ? day : name === 'time' ? clock : `${day} ${clock}` };
   }
-  const options: Intl.DateTimeFormatOptions = { timeZone };
-  if (name !== 'time') options.dateStyle = style;
-  if (name !== 'date') options.timeStyle = style;
-  return { ok: true, value: dateFormat(settings.locale, options).format(parsed.date) };
+  const format = forCall(call, `${settings.locale}|${timeZone}`, () => {
+    const options: Intl.DateTimeFormatOptions = { timeZone };
+    if (name !== 'time') options.dateStyle = style;
+    if (name !== 'date') options.timeStyle = style;
+    return dateFormat(settings.locale, options);
+  });
+  return { ok: true, value: format.format(parsed.date) };
 }
 
 /**
@@ -180,28 +200,36 @@ export function applyFormatter(call: FormatterCall, value: unknown, settings: Fo
       const n = toNumber(value);
       if (n === null) return { ok: false, reason: `${describe(value)} is not a number` };
       if (name === 'number') {
-        const min = args[0] as number | undefined;
-        const max = (args[1] as number | undefined) ?? min;
-        const options: Intl.NumberFormatOptions = min === undefined ? {} : { minimumFractionDigits: min, maximumFractionDigits: max };
-        return { ok: true, value: numberFormat(settings.locale, options).format(n) };
+        const format = forCall(call, settings.locale, () => {
+          const min = args[0] as number | undefined;
+          const max = (args[1] as number | undefined) ?? min;
+          return numberFormat(settings.locale, min === undefined ? {} : { minimumFractionDigits: min, maximumFractionDigits: max });
+        });
+        return { ok: true, value: format.format(n) };
       }
       if (name === 'percent') {
-        const d = (args[0] as number | undefined) ?? 0;
-        return { ok: true, value: numberFormat(settings.locale, { style: 'percent', minimumFractionDigits: d, maximumFractionDigits: d }).format(n) };
+        const format = forCall(call, settings.locale, () => {
+          const d = (args[0] as number | undefined) ?? 0;
+          return numberFormat(settings.locale, { style: 'percent', minimumFractionDigits: d, maximumFractionDigits: d });
+        });
+        return { ok: true, value: format.format(n) };
       }
       const code = (args[0] as string | undefined) ?? settings.currency;
       if (!code) return { ok: false, reason: 'no currency given and the template sets no default currency' };
-      const options: Intl.NumberFormatOptions = { style: 'currency', currency: code };
-      if (args[1] !== undefined) {
-        options.minimumFractionDigits = args[1] as number;
-        options.maximumFractionDigits = args[1] as number;
-      }
-      return { ok: true, value: numberFormat(settings.locale, options).format(n) };
+      const format = forCall(call, `${settings.locale}|${code}`, () => {
+        const options: Intl.NumberFormatOptions = { style: 'currency', currency: code };
+        if (args[1] !== undefined) {
+          options.minimumFractionDigits = args[1] as number;
+          options.maximumFractionDigits = args[1] as number;
+        }
+        return numberFormat(settings.locale, options);
+      });
+      return { ok: true, value: format.format(n) };
     }
     case 'date':
     case 'time':
     case 'datetime':
       if (value === undefined || value === null || value === '') return { ok: true, value };
-      return formatDate(name, value, args, settings);
+      return formatDate(call, name, value, args, settings);
   }
 }

@@ -37,13 +37,20 @@ function startsWithBytes(head: Uint8Array, bytes: number[]): boolean {
   return true;
 }
 
+/** First characters a raw executable starts with. */
+const RAW_FIRST = new Set([0x4d, 0x7f, 0xfe, 0xce, 0xcf, 0xca, 0x00, 0x23]);
+/** First characters of the Base64 encodings of the signatures (MZ → T, 7F → f, FE → /, CE/CF → z, CA → y, 00 → A, #! → I). */
+const BASE64_FIRST = new Set(['T', 'f', '/', 'z', 'y', 'A', 'I']);
+
 /** Names the executable format a string carries (raw or Base64, bare or in a data URI), or null. */
 export function executableIn(text: string): string | null {
   if (text.length < 4) return null;
-  // Raw binary pasted into a JSON string.
-  const raw = Uint8Array.from(text.slice(0, 4), (c) => c.charCodeAt(0) & 0xff);
-  const rawHit = EXECUTABLE_SIGNATURES.find((s) => s.bytes.length >= 3 && startsWithBytes(raw, s.bytes));
-  if (rawHit) return rawHit.name;
+  if (RAW_FIRST.has(text.charCodeAt(0))) {
+    // Raw binary pasted into a JSON string.
+    const raw = Uint8Array.from(text.slice(0, 4), (c) => c.charCodeAt(0) & 0xff);
+    const rawHit = EXECUTABLE_SIGNATURES.find((s) => s.bytes.length >= 3 && startsWithBytes(raw, s.bytes));
+    if (rawHit) return rawHit.name;
+  }
   if (text.length < 24) return null;
   let body = text;
   if (text.startsWith('data:')) {
@@ -51,7 +58,7 @@ export function executableIn(text: string): string | null {
     if (comma < 0 || !text.slice(0, comma).toLowerCase().endsWith(';base64')) return null;
     body = text.slice(comma + 1);
   }
-  if (body.length < 24 || !BASE64_BODY.test(body.slice(0, 64))) return null;
+  if (body.length < 24 || !BASE64_FIRST.has(body[0]) || !BASE64_BODY.test(body.slice(0, 64))) return null;
   // Short Base64-looking words (ids, tokens) are not files: require the whole string to be Base64.
   if (body.length < 64 && !BASE64_BODY.test(body)) return null;
   const head = Buffer.from(body.slice(0, 16), 'base64');

@@ -25,7 +25,7 @@ export type ChartOutcome = { ok: true; svg: string } | { ok: false; reason: stri
 
 function option(spec: ChartSpec): Record<string, unknown> {
   const title = spec.title ? { text: spec.title, left: 'center', top: 4, textStyle: { fontSize: 13, fontWeight: 700 } } : undefined;
-  const legend = spec.legend ? { bottom: 4 } : undefined;
+  const legend = spec.legend ? { bottom: 4, type: 'plain' } : undefined;
   const base = { animation: false, textStyle: { fontFamily: spec.fontFamily, fontSize: 11 }, title, legend };
   if (spec.chartType === 'pie' || spec.chartType === 'doughnut') {
     const [first] = spec.series;
@@ -38,7 +38,7 @@ function option(spec: ChartSpec): Record<string, unknown> {
           radius: spec.chartType === 'doughnut' ? ['40%', '68%'] : '68%',
           center: ['50%', spec.title ? '54%' : '50%'],
           data: spec.labels.map((name, i) => ({ name, value: first.values[i] })),
-          label: { show: true, formatter: spec.showValues ? '{b}: {c}' : '{b}' },
+          label: { show: true, position: 'inside', formatter: spec.showValues ? '{c}' : '{d}%', fontSize: 9, color: '#ffffff' },
         },
       ],
     };

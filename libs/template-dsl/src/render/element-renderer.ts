@@ -27,8 +27,9 @@ import { ClassedStyle, ElementPrep, segmentsOf } from './prepared-template';
 const MAX_CHART_ITEMS = 1000;
 
 function classAttr(...classes: (string | null)[]): string {
-  const list = classes.filter((c): c is string => c !== null && c.length > 0);
-  return list.length > 0 ? ` class="${list.join(' ')}"` : '';
+  let list = '';
+  for (const c of classes) if (c) list = list ? `${list} ${c}` : c;
+  return list ? ` class="${list}"` : '';
 }
 
 /** Colours given as bindings, resolved for this instance; invalid ones are reported and left out. */
@@ -324,7 +325,7 @@ export class ElementRenderer {
         labels,
         series,
         title,
-        legend: element.legend ?? series.length > 1,
+        legend: element.legend ?? (pie || series.length > 1),
         stacked: element.stacked ?? false,
         horizontal: element.horizontal ?? false,
         showValues: element.showValues ?? false,

@@ -148,26 +148,66 @@ class Preparer {
     return { cls: this.registries[region].classFor(declarations), dynamic: css.dynamic };
   }
 
-  widthDeclarations(width: Length | undefined, parent: TemplateElement | null, elementId: string): string[] {
+  widthDeclarations(width: Length | undefined, parent: TemplateElement | null, elementId: string, availableMm: number): string[] {
     const css = lengthCss(width);
     const inRow = parent?.type === 'row';
     if (css === null) return inRow ? ['flex:1 1 0', 'min-width:0'] : [];
     const mm = lengthMm(width);
-    if (mm !== null && mm > this.page.contentWidthMm) {
+    if (mm !== null && mm > availableMm + 0.01) {
       this.issue(
         RenderIssueType.RenderLayoutDegraded,
-        `The width ${css} is wider than the page content (${this.page.contentWidthMm} mm); the element is narrowed to fit.`,
+        `The width ${css} is wider than the room it has (about ${Math.round(availableMm)} mm); the element is narrowed to fit.`,
         elementId,
       );
     }
     return inRow ? [`flex:0 0 ${css}`, `width:${css}`, 'max-width:100%'] : [`width:${css}`, 'max-width:100%'];
   }
 
-  prepareElements(elements: readonly TemplateElement[], region: Region, parent: TemplateElement | null, font: FontState, breakAllowed: boolean): void {
-    for (const element of elements) this.prepareElement(element, region, parent, font, breakAllowed);
+  prepareElements(
+    elements: readonly TemplateElement[],
+    region: Region,
+    parent: TemplateElement | null,
+    font: FontState,
+    breakAllowed: boolean,
+    availableMm: number | ((index: number) => number),
+  ): void {
+    elements.forEach((element, i) => {
+      this.prepareElement(element, region, parent, font, breakAllowed, typeof availableMm === 'number' ? availableMm : availableMm(i));
+    });
   }
 
-  prepareElement(element: TemplateElement, region: Region, parent: TemplateElement | null, inherited: FontState, breakAllowed: boolean): void {
+  /** Room of each element of a row: its own width, or an equal share of what the sized ones leave. */
+  rowShares(elements: readonly TemplateElement[], gap: Length | undefined, availableMm: number): (index: number) => number {
+    const gapMm = lengthMm(gap, availableMm) ?? 0;
+    const widths = elements.map((e) => (e.type === 'pageBreak' ? 0 : lengthMm(e.width, availableMm)));
+    const fixed = widths.reduce<number>((sum, w) => sum + (w ?? 0), 0);
+    const unsized = widths.filter((w) => w === null).length;
+    const share = unsized > 0 ? Math.max(10, (availableMm - fixed - gapMm * Math.max(0, elements.length - 1)) / unsized) : 0;
+    return (i) => Math.min(widths[i] ?? share, availableMm);
+  }
+
+  /** Room of each cell of a grid. */
+  gridShares(columns: number | Length[], gap: Length | undefined, availableMm: number): (index: number) => number {
+    const gapMm = lengthMm(gap, availableMm) ?? 0;
+    if (typeof columns === 'number') return () => Math.max(10, (availableMm - gapMm * (columns - 1)) / columns);
+    const fixed = columns.map((c) => (typeof c === 'string' && (c === 'auto' || c.endsWith('fr')) ? null : lengthMm(c, availableMm)));
+    const fr = columns.map((c) => (typeof c === 'string' && c.endsWith('fr') ? Number(c.slice(0, -2)) : c === 'auto' ? 1 : 0));
+    const rest = availableMm - fixed.reduce<number>((sum, w) => sum + (w ?? 0), 0) - gapMm * (columns.length - 1);
+    const frTotal = fr.reduce((a, b) => a + b, 0) || 1;
+    return (i) => {
+      const k = i % columns.length;
+      return Math.max(10, fixed[k] ?? (rest * fr[k]) / frTotal);
+    };
+  }
+
+  prepareElement(
+    element: TemplateElement,
+    region: Region,
+    parent: TemplateElement | null,
+    inherited: FontState,
+    breakAllowed: boolean,
+    availableMm: number,
+  ): void {
     this.currentElementId = element.id;
     const ownStyle = element.type === 'pageBreak' ? {} : mergeStyles(...this.namedStyles(element.styleName), element.style);
     const font = fontStateWith(inherited, ownStyle);
@@ -179,16 +219,16 @@ class Preparer {
       inner: none,
       gap: null,
       breakAllowed,
-      widthMm: this.page.contentWidthMm,
+      widthMm: availableMm,
       heightMm: 0,
       table: null,
       fontFamily: font.family,
     };
     if (element.type !== 'pageBreak') {
-      extra.push(...this.widthDeclarations(element.width, parent, element.id));
+      extra.push(...this.widthDeclarations(element.width, parent, element.id, availableMm));
       if (element.keepTogether) extra.push('break-inside:avoid');
-      const widthMm = lengthMm(element.width, this.page.contentWidthMm);
-      if (widthMm !== null) prep.widthMm = Math.min(widthMm, this.page.contentWidthMm);
+      const widthMm = lengthMm(element.width, availableMm);
+      if (widthMm !== null) prep.widthMm = Math.min(widthMm, availableMm);
     }
     if (region === 'body') this.checkPageCounters(element);
 
@@ -219,7 +259,7 @@ class Preparer {
         break;
       }
       case 'table':
-        prep.table = this.prepareTable(element, region, font);
+        prep.table = this.prepareTable(element, region, font, prep.widthMm);
         break;
       case 'repeater': {
         const layout = element.layout ?? 'column';
@@ -229,7 +269,8 @@ class Preparer {
         prep.inner = this.classed(region, {}, element.keepItemsTogether === false ? [] : ['break-inside:avoid'], element.id);
         if (layout === 'column' && gap) prep.gap = this.registries[region].classFor(`margin-top:${gap}`);
         if (element.emptyText !== undefined) this.face(region, font);
-        this.prepareElements(element.elements, region, element, font, breakAllowed && layout === 'column');
+        const itemMm = layout === 'grid' ? this.gridShares(element.columns ?? 2, element.gap, prep.widthMm) : prep.widthMm;
+        this.prepareElements(element.elements, region, element, font, breakAllowed && layout === 'column', itemMm);
         break;
       }
       case 'row': {
@@ -239,7 +280,7 @@ class Preparer {
         if (element.justify) extra.push(`justify-content:${JUSTIFY[element.justify]}`);
         extra.push(`align-items:${ALIGN[element.align ?? 'start']}`);
         if (element.wrap) extra.push('flex-wrap:wrap');
-        this.prepareElements(element.elements, region, element, font, false);
+        this.prepareElements(element.elements, region, element, font, false, this.rowShares(element.elements, element.gap, prep.widthMm));
         break;
       }
       case 'column': {
@@ -247,7 +288,7 @@ class Preparer {
         extra.push('display:flex', 'flex-direction:column');
         if (gap) extra.push(`gap:${gap}`);
         if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
-        this.prepareElements(element.elements, region, element, font, false);
+        this.prepareElements(element.elements, region, element, font, false, prep.widthMm);
         break;
       }
       case 'grid': {
@@ -261,7 +302,7 @@ class Preparer {
         if (gap) extra.push(`column-gap:${gap}`, `row-gap:${rowGap ?? gap}`);
         else if (rowGap) extra.push(`row-gap:${rowGap}`);
         if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
-        this.prepareElements(element.elements, region, element, font, false);
+        this.prepareElements(element.elements, region, element, font, false, this.gridShares(element.columns, element.gap, prep.widthMm));
         break;
       }
       case 'spacer': {
@@ -289,7 +330,7 @@ class Preparer {
         const height = lengthCss(element.height);
         if (height) extra.push(`height:${height}`);
         extra.push('box-sizing:border-box');
-        this.prepareElements(element.elements ?? [], region, element, font, false);
+        this.prepareElements(element.elements ?? [], region, element, font, false, prep.widthMm);
         break;
       }
       case 'pageBreak':
@@ -327,14 +368,14 @@ class Preparer {
     this.elements.set(element, prep);
   }
 
-  prepareTable(table: TableElement, region: Region, font: FontState): TablePrep {
+  prepareTable(table: TableElement, region: Region, font: FontState, availableMm: number): TablePrep {
     const borders = table.borders ?? 'horizontal';
     const borderColour = table.borderColor ?? '#c8c8c8';
     const line = { width: 0.75, style: 'solid' as const, color: borderColour };
     const cellBorder: StyleProperties =
       borders === 'all' ? { border: line } : borders === 'horizontal' ? { borderBottom: line } : {};
     const tableBorder: StyleProperties = borders === 'all' || borders === 'outer' ? { border: line } : {};
-    const widths = this.columnWidths(table);
+    const widths = this.columnWidths(table, availableMm);
     const head: ClassedStyle[] = [];
     const cells: ClassedStyle[] = [];
     const headerBase = mergeStyles({ fontWeight: 700 }, table.headerStyle);
@@ -362,8 +403,7 @@ class Preparer {
   }
 
   /** Column widths as CSS; widths that cannot fit are scaled down proportionally (RenderLayoutDegraded). */
-  columnWidths(table: TableElement): (string | null)[] {
-    const content = this.page.contentWidthMm;
+  columnWidths(table: TableElement, content: number): (string | null)[] {
     const mm = table.columns.map((c) => lengthMm(c.width, content));
     const total = mm.reduce<number>((sum, w) => sum + (w ?? 0), 0);
     if (total > content + 0.01) {
@@ -415,9 +455,10 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
   }
   const baseFont = fontStateWith({ family: DEFAULT_FONT_FAMILY, weight: 400, style: 'normal' }, baseStyle);
   preparer.face('body', baseFont);
-  preparer.prepareElements(template.body, 'body', null, baseFont, true);
-  if (template.page?.header) preparer.prepareElements(template.page.header.elements, 'header', null, baseFont, false);
-  if (template.page?.footer) preparer.prepareElements(template.page.footer.elements, 'footer', null, baseFont, false);
+  const contentMm = geometry.contentWidthMm;
+  preparer.prepareElements(template.body, 'body', null, baseFont, true, contentMm);
+  if (template.page?.header) preparer.prepareElements(template.page.header.elements, 'header', null, baseFont, false, contentMm);
+  if (template.page?.footer) preparer.prepareElements(template.page.footer.elements, 'footer', null, baseFont, false, contentMm);
 
   let dataValidator: ValidateFunction | null = null;
   if (template.dataSchema !== undefined) {

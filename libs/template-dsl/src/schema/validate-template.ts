@@ -1,5 +1,5 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
+import { BindingSyntaxError, Expression, FormatterCall, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
 import { checkFormatterArguments, isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
 import { compileDataSchema } from '../data/data-contract';
 import { colourFieldsOf, styleColourFields, textFieldsOf, walkElements } from '../model/template-walker';
@@ -95,11 +95,18 @@ function bindingErrors(text: string, path: string): TemplateError[] {
   return formatterErrors(parsed, path);
 }
 
+/** Formatter calls of a binding, including those inside function arguments. */
+function formatterCalls(formatters: readonly FormatterCall[], expression: Expression): FormatterCall[] {
+  const out = [...formatters];
+  if (expression.kind === 'call') for (const a of expression.args) out.push(...formatterCalls(a.formatters, a.expression));
+  return out;
+}
+
 function formatterErrors(segments: TemplateSegments, path: string): TemplateError[] {
   const errors: TemplateError[] = [];
   for (const segment of segments) {
     if (typeof segment === 'string') continue;
-    for (const formatter of segment.formatters) {
+    for (const formatter of formatterCalls(segment.formatters, segment.expression)) {
       const problem = checkFormatterArguments(formatter);
       if (problem) errors.push({ path, message: `in "{{ ${segment.source} }}": ${problem}` });
     }
