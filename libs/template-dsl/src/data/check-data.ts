@@ -199,6 +199,10 @@ export function inspectData(data: unknown): DataInspection {
       }
     }
   }
+  if (Array.isArray(value)) {
+    issues.push(renderIssue(RenderIssueType.SchemaInvalid, 'The document data must be a JSON object, not a list.'));
+    return { issues, value, usable: false };
+  }
   return { issues, value, usable: true };
 }
 
