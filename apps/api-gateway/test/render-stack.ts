@@ -1,0 +1,165 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { INestApplication } from '@nestjs/common';
+import { Client as MinioClient } from 'minio';
+import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
+import { createMessageBus, type MessageBus } from '@docrender/messaging';
+import { JsonLogger, type Logger } from '@docrender/observability';
+import { createServiceApp, type Infrastructure, type ServiceDefinition } from '@docrender/platform';
+import { createBlobStore, type BlobStore } from '@docrender/storage';
+import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { apiGatewayService } from '../src/api-gateway.service';
+import { jsonBodyParserType } from '../src/render';
+import { ensureBuilt, freePort } from './gateway-process';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const RENDER_SERVICE_MAIN = path.join(ROOT, 'dist/apps/render-service/src/main.js');
+const run = promisify(execFile);
+
+type ProcessHandle = { output(): string; stop(): Promise<void> };
+
+/**
+ * Starts `node dist/apps/render-service/src/main.js` with exactly these settings (plus PATH and HOME) and waits until
+ * its readiness probe answers 200. Call ensureBuilt() first.
+ */
+export async function startRenderService(settings: Record<string, string>): Promise<ProcessHandle> {
+  const port = await freePort();
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...settings, RENDER_SERVICE_PORT: String(port) };
+  const child: ChildProcess = spawn(process.execPath, [RENDER_SERVICE_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const handle: ProcessHandle = {
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the render service exited with ${child.exitCode} at start:\n${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/meta/status`)).status === 200) return handle;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await handle.stop();
+      throw new Error(`the render service did not become ready within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * The gateway with the global JSON parser leaving render bodies unread. Forward compatible: once configure-http passes
+ * `type: jsonBodyParserType` itself, the wrapper changes nothing.
+ */
+const gatewayDefinition: ServiceDefinition = {
+  ...apiGatewayService,
+  configure: (app, logger) => {
+    const adapter = app.getHttpAdapter() as unknown as { useBodyParser(type: string, rawBody: boolean, options?: Record<string, unknown>): unknown };
+    const useBodyParser = adapter.useBodyParser.bind(adapter);
+    adapter.useBodyParser = (type, rawBody, options = {}) =>
+      useBodyParser(type, rawBody, type === 'json' && options.type === undefined ? { ...options, type: jsonBodyParserType } : options);
+    apiGatewayService.configure?.(app, logger);
+  },
+};
+
+export type Gateway = { app: INestApplication; baseUrl: string };
+
+export type RenderStack = {
+  db: TestDatabase;
+  blobs: BlobStore;
+  bus: MessageBus;
+  gateway: Gateway;
+  /** Keys of the stack's bucket under a prefix. */
+  listKeys(prefix: string): Promise<string[]>;
+  /** Another gateway on the same infrastructure, with extra settings (read from the environment at start). */
+  startGateway(settings: Record<string, string>): Promise<Gateway>;
+  stop(): Promise<void>;
+};
+
+const logger: Logger = new JsonLogger('api-gateway', 'error');
+
+/**
+ * The real stack of a render: a fresh PostgreSQL database, a RabbitMQ vhost, an S3 server (s3rver), the render service
+ * as its own process (Chromium), and the gateway in this process over HTTP.
+ */
+export async function startRenderStack(): Promise<RenderStack> {
+  await ensureBuilt();
+  const [db, vhost, s3] = (await Promise.all([createTestDatabase(), createRabbitVhost('render-e2e'), startS3Server()])) as [TestDatabase, RabbitVhost, S3TestServer];
+  const bucket = `render-e2e-${randomBytes(4).toString('hex')}`;
+  const env = {
+    DATABASE_URL: db.url,
+    API_KEY_PEPPER: TEST_API_KEY_PEPPER,
+    AMQP_URL: vhost.url,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    S3_BUCKET: bucket,
+  };
+  const blobs = await createBlobStore(loadSettings(storageSettings, env));
+  const bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
+  const renderService = await startRenderService({ ...env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
+  const infrastructure: Infrastructure = { dataSource: db.dataSource, bus, blobStore: blobs, apiKeyPepper: TEST_API_KEY_PEPPER, close: async () => undefined };
+  const apps: INestApplication[] = [];
+  const startGateway = async (settings: Record<string, string>): Promise<Gateway> => {
+    const saved = { ...process.env };
+    Object.assign(process.env, settings);
+    try {
+      const app = await createServiceApp(gatewayDefinition, infrastructure, logger);
+      apps.push(app);
+      await app.listen(0, '127.0.0.1');
+      return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
+    } finally {
+      process.env = saved;
+    }
+  };
+  const gateway = await startGateway({});
+  const minio = new MinioClient({ endPoint: '127.0.0.1', port: Number(new URL(s3.endpoint).port), useSSL: false, accessKey: s3.accessKey, secretKey: s3.secretKey });
+  return {
+    db,
+    blobs,
+    bus,
+    gateway,
+    startGateway,
+    async listKeys(prefix) {
+      const keys: string[] = [];
+      for await (const item of minio.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
+      return keys;
+    },
+    async stop() {
+      for (const app of apps) await app.close();
+      await renderService.stop();
+      await bus.close();
+      await db.drop();
+      await vhost.delete();
+      await s3.stop();
+    },
+  };
+}
+
+/** Page count and text of a PDF, read with poppler's pdfinfo and pdftotext. */
+export async function readPdf(pdf: Buffer): Promise<{ pages: number; text: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'render-e2e-pdf-'));
+  try {
+    const file = path.join(dir, 'document.pdf');
+    await writeFile(file, pdf);
+    const info = await run('pdfinfo', [file]);
+    const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
+    const text = await run('pdftotext', ['-raw', file, '-']);
+    return { pages, text: text.stdout };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
