@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
+import { Template } from '../model/template.types';
+import { CompileInput, compileDocument, imageReferencesOf, validateDocument } from './compile-document';
+
+const repoRoot = path.resolve(__dirname, '../../../..');
+const goldenDir = path.join(__dirname, '__golden__');
+const EXAMPLES = ['invoice', 'report', 'letter', 'certificate'] as const;
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+}
+
+function exampleInput(name: string, language: string | null = null): CompileInput {
+  const dir = path.join(repoRoot, 'examples', name);
+  const input: CompileInput = {
+    template: readJson(path.join(dir, 'template.json')) as Template,
+    data: readJson(path.join(dir, 'data.json')),
+    language,
+    documentNameTemplate: name === 'invoice' ? 'Invoice {{ number }} - {{ customer.name }}' : null,
+    fallbackDocumentName: name,
+  };
+  if (name === 'letter') input.translations = readJson(path.join(dir, 'translations.json'));
+  if (name === 'certificate') {
+    const font = readFileSync(path.join(dir, 'fonts', 'great-vibes-latin-400-normal.woff2')).toString('base64');
+    input.customFonts = [{ family: 'Great Vibes', weight: 400, style: 'normal', dataUri: `data:font/woff2;base64,${font}` }];
+  }
+  return input;
+}
+
+/** Long Base64 payloads (fonts, images) become a short digest, so the golden files stay readable. */
+function normalise(html: string | null): string {
+  if (html === null) return '(none)\n';
+  return html.replace(/base64,([A-Za-z0-9+/=]{200,})/g, (_m, payload: string) => {
+    const digest = createHash('sha256').update(payload).digest('hex').slice(0, 16);
+    return `base64,[${payload.length} chars sha256:${digest}]`;
+  });
+}
+
+function expectGolden(file: string, actual: string): void {
+  const full = path.join(goldenDir, file);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(goldenDir, { recursive: true });
+    writeFileSync(full, actual);
+  }
+  expect(actual).toBe(readFileSync(full, 'utf8'));
+}
+
+describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden__)', () => {
+  const cases: [string, string | null][] = [
+    ['invoice', null],
+    ['report', null],
+    ['letter', 'en'],
+    ['letter', 'de'],
+    ['certificate', null],
+  ];
+
+  it.each(cases)('the %s example (%s) compiles without issues to its golden HTML', (name, language) => {
+    const doc = compileDocument(exampleInput(name, language));
+    expect(doc.issues).toEqual([]);
+    expect(doc.needsJavaScript).toBe(false);
+    const stem = language ? `${name}.${language}` : name;
+    expectGolden(`${stem}.html`, normalise(doc.html));
+    expectGolden(`${stem}.header.html`, normalise(doc.headerHtml));
+    expectGolden(`${stem}.footer.html`, normalise(doc.footerHtml));
+  });
+
+  it('the invoice has 30 line items, a totals row and a QR payment code; the header and footer carry page numbers', () => {
+    const doc = compileDocument(exampleInput('invoice'));
+    expect(doc.html.match(/<tr/g)?.length).toBe(1 + 30 + 1);
+    expect(doc.html).toContain('<tbody class="tot">');
+    expect(doc.html).toMatch(/<svg[^>]*viewBox="0 0 \d+ \d+"[^>]*shape-rendering="crispEdges"/);
+    expect(doc.footerHtml).toContain('<span class="pageNumber"></span> of <span class="totalPages"></span>');
+    expect(doc.documentName).toBe('Invoice INV-2026-00042 - Globex Corporation');
+  });
+
+  it('the report has a 1,000-row table and two charts drawn as SVG', () => {
+    const doc = compileDocument(exampleInput('report'));
+    expect(doc.html.match(/<tr/g)?.length).toBe(1 + 1000 + 1);
+    expect(doc.html.match(/<svg/g)?.length).toBe(2);
+  });
+
+  it('the letter follows the requested language and its locale', () => {
+    const en = compileDocument(exampleInput('letter', 'en'));
+    const de = compileDocument(exampleInput('letter', 'de'));
+    expect(en.html).toContain('Your contract renewal');
+    expect(en.html).toContain('20 November 2026');
+    expect(de.html).toContain('Ihre Vertragsverlängerung');
+    expect(de.html).toContain('20. November 2026');
+    expect(de.html).toContain('1.490,00\u00a0€');
+    expect(de.html).toContain('<html lang="de-DE">');
+  });
+
+  it('the certificate has a first-page background and embeds the custom font', () => {
+    const doc = compileDocument(exampleInput('certificate'));
+    expect(doc.html).toContain('@page :first{background:url("data:image/svg+xml,');
+    expect(doc.html).toContain("@font-face{font-family:'Great Vibes'");
+    expect(doc.page).toMatchObject({ widthMm: 297, heightMm: 210, landscape: true });
+    expect(doc.tagged).toBe(true);
+  });
+
+  it('the examples need no fetched image', () => {
+    for (const name of EXAMPLES) {
+      const input = exampleInput(name);
+      expect(imageReferencesOf(input.template, input.data)).toEqual([]);
+    }
+  });
+});
+
+/** Random JSON, and the example data with random subtrees replaced by random JSON. */
+function randomData(example: unknown): fc.Arbitrary<unknown> {
+  const json = fc.jsonValue({ maxDepth: 4 });
+  const mutated = fc.array(fc.tuple(fc.nat(), json), { minLength: 1, maxLength: 6 }).map((replacements) => {
+    const copy = structuredClone(example) as Record<string, unknown>;
+    for (const [seed, value] of replacements) {
+      // Walk down a path chosen by the seed and replace what is there.
+      let node: unknown = copy;
+      let parent: Record<string, unknown> | unknown[] | null = null;
+      let key: string | number = '';
+      let s = seed;
+      for (let depth = 0; depth < 4 && typeof node === 'object' && node !== null; depth++) {
+        const keys: (string | number)[] = Array.isArray(node) ? node.map((_v, i) => i) : Object.keys(node);
+        if (keys.length === 0) break;
+        parent = node as Record<string, unknown> | unknown[];
+        key = keys[s % keys.length];
+        s = Math.floor(s / keys.length) + depth;
+        node = (parent as Record<string | number, unknown>)[key];
+      }
+      if (parent !== null) (parent as Record<string | number, unknown>)[key] = value;
+    }
+    return copy;
+  });
+  return fc.oneof(json, mutated, fc.string().map((s) => `{"x":${s}`));
+}
+
+describe('examples: property (the compiler never throws for any data; it only reports issues)', () => {
+  it.each(EXAMPLES)('random JSON data for the %s example gives a document and well-formed issues', (name) => {
+    const input = exampleInput(name, name === 'letter' ? 'de' : null);
+    fc.assert(
+      fc.property(randomData(input.data), (data) => {
+        const doc = compileDocument({ ...input, data });
+        expect(typeof doc.html).toBe('string');
+        expect(doc.html).not.toMatch(/<script/i);
+        for (const issue of doc.issues) {
+          expect(Object.values(RenderIssueType)).toContain(issue.type);
+          expect(Object.values(IssueSeverity)).toContain(issue.severity);
+          expect(issue.documentIndex).toBeNull();
+          expect(issue.description.length).toBeGreaterThan(0);
+        }
+        expect(validateDocument({ ...input, data }).length).toBeLessThanOrEqual(doc.issues.length + 1);
+      }),
+      { numRuns: name === 'report' ? 30 : 60 },
+    );
+  });
+});
