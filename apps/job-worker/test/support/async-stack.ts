@@ -1,0 +1,127 @@
+import { Environment, JobState, WebhookEvent, type JobStatusDto } from '@docrender/contracts';
+import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '@docrender/testing';
+import { parseCallback } from '@docrender/webhooks';
+import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from './callback-receiver';
+import { startRenderStandIn, type RenderStandIn, type StandInDocument } from './render-stand-in';
+import { startTestInfrastructure, type TestInfrastructure } from './test-infrastructure';
+import { provisionTenant, type TestTenant } from './test-tenant';
+import { waitFor } from './wait-for';
+
+export type AppName = 'api-gateway' | 'job-worker' | 'webhook-dispatcher';
+
+const PORT_VARIABLE: Record<AppName, string> = { 'api-gateway': 'PORT', 'job-worker': 'JOB_WORKER_PORT', 'webhook-dispatcher': 'WEBHOOK_DISPATCHER_PORT' };
+
+/**
+ * The async path end to end: the gateway, the job worker and the webhook dispatcher as separate processes
+ * (node dist/apps/<app>/src/main.js) on a fresh database, vhost and S3 server; a render stand-in on the bus; a
+ * real HTTP receiver that verifies every callback with the organisation's secret; API keys of both environments.
+ */
+export type AsyncStack = {
+  infra: TestInfrastructure;
+  tenant: TestTenant;
+  prodKey: string;
+  testKey: string;
+  gatewayUrl: string;
+  receiver: CallbackReceiver;
+  renderer: RenderStandIn;
+  processes: Record<AppName, AppProcess>;
+  /** Starts (another) process of the app, with extra settings; waits for its readiness probe. */
+  start(app: AppName, extra?: Record<string, string>): Promise<AppProcess>;
+  enqueue(key: string, documents: StandInDocument[], options?: { query?: string; hook?: string; includeDocument?: boolean }): Promise<string>;
+  status(key: string, jobId: string): Promise<JobStatusDto>;
+  /** Polls the job status until it is not pending. */
+  finished(key: string, jobId: string, timeoutMs?: number): Promise<JobStatusDto>;
+  /** The callbacks the receiver got for a job (by the jobId in the body; only those that verified carry one). */
+  callbacksOf(jobId: string): ReceivedCallback[];
+  /** Waits until the receiver got the job's completion callback. */
+  completionOf(jobId: string, timeoutMs?: number): Promise<ReceivedCallback>;
+  teardown(): Promise<void>;
+};
+
+export async function startAsyncStack(label: string, settings: Record<string, string> = {}, options: { renderDelayMs?: number } = {}): Promise<AsyncStack> {
+  await ensureBuilt();
+  const infra = await startTestInfrastructure(label);
+  const gatewayPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const env: Record<string, string> = {
+    ...infra.env,
+    EGRESS_ALLOW_PRIVATE: 'true',
+    EGRESS_ALLOW_HTTP: 'true',
+    WEBHOOK_BACKOFF_SCALE: '0.05',
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
+    JOBS_OUTBOX_POLL_MS: '200',
+    JOBS_RETENTION_SWEEP_INTERVAL_MS: '0',
+    PUBLIC_BASE_URL: gatewayUrl,
+    ...settings,
+  };
+  const bus = await infra.connectBus(env);
+  const renderer = await startRenderStandIn(bus, infra.blobStore, { delayMs: options.renderDelayMs ?? 20 });
+  const tenant = await provisionTenant(infra.db.database, { pages: 100_000 });
+  const prodKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Production)).plaintextKey;
+  const testKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Test)).plaintextKey;
+  const receiver = await startCallbackReceiver([tenant.webhookSecret]);
+  const started: AppProcess[] = [];
+
+  const start = async (app: AppName, extra: Record<string, string> = {}): Promise<AppProcess> => {
+    const port = app === 'api-gateway' ? gatewayPort : await freePort();
+    const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...extra, [PORT_VARIABLE[app]]: String(port) });
+    started.push(child);
+    await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 60_000);
+    return child;
+  };
+  const processes = {
+    'api-gateway': await start('api-gateway'),
+    'job-worker': await start('job-worker'),
+    'webhook-dispatcher': await start('webhook-dispatcher'),
+  };
+
+  const jobIdOf = (callback: ReceivedCallback): string | null => {
+    if (callback.signatureFailure !== null) return null;
+    return parseCallback(callback.rawBody).body.jobId;
+  };
+  const callbacksOf = (jobId: string) => receiver.received.filter((r) => jobIdOf(r) === jobId);
+  const status = async (key: string, jobId: string): Promise<JobStatusDto> => {
+    const res = await fetch(`${gatewayUrl}/v1/render/jobs/${jobId}`, { headers: { Authorization: `Bearer ${key}` } });
+    if (res.status !== 200) throw new Error(`job status answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as JobStatusDto;
+  };
+
+  return {
+    infra,
+    tenant,
+    prodKey,
+    testKey,
+    gatewayUrl,
+    receiver,
+    renderer,
+    processes,
+    start,
+    async enqueue(key, documents, opts = {}) {
+      const callbackUrl = `${receiver.url}/hooks/${opts.hook ?? 'default'}?token=${Math.random().toString(36).slice(2)}`;
+      const res = await fetch(`${gatewayUrl}/v1/render/${tenant.templateId}/async${opts.query ? `?${opts.query}` : ''}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ documents, callbackUrl, includeDocument: opts.includeDocument ?? false }),
+      });
+      if (res.status !== 202) throw new Error(`enqueue answered ${res.status}: ${await res.text()}`);
+      const body = (await res.json()) as { jobId: string; requestedCount: number; state: string };
+      if (body.state !== 'queued' || body.requestedCount !== documents.length) throw new Error(`unexpected enqueue answer ${JSON.stringify(body)}`);
+      return body.jobId;
+    },
+    status,
+    finished: (key, jobId, timeoutMs = 60_000) =>
+      waitFor(`job ${jobId} to finish`, async () => {
+        const current = await status(key, jobId);
+        return current.state === JobState.Pending ? undefined : current;
+      }, timeoutMs, 200),
+    callbacksOf,
+    completionOf: (jobId, timeoutMs = 60_000) =>
+      waitFor(`the completion callback of ${jobId}`, () => callbacksOf(jobId).find((c) => c.event !== WebhookEvent.Progress), timeoutMs),
+    async teardown() {
+      await Promise.allSettled(started.map((p) => p.stop('SIGTERM', 5_000)));
+      await renderer.stop().catch(() => undefined);
+      await receiver.close();
+      await infra.teardown();
+    },
+  };
+}
