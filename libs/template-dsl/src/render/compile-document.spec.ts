@@ -212,7 +212,10 @@ describe('page setup, header and footer (spec 1.1)', () => {
     });
     expect(doc.headerHtml).toContain('Page <span class="pageNumber"></span> of <span class="totalPages"></span>');
     expect(doc.footerHtml).toContain('ACME');
-    expect(doc.page.marginMm.top).toBe(15);
+    // Chromium draws the header from 20 CSS px (5.292 mm) below the edge: the margin grows to hold it.
+    expect(doc.page.marginMm.top).toBe(20.292);
+    expect(doc.headerHtml).toContain('.hband{width:100%;height:15mm;');
+    expect(doc.footerHtml).toContain('.fband{width:100%;height:4.708mm;');
     expect(doc.issues.map((i) => i.type)).toEqual([RenderIssueType.InvalidLayout]);
   });
 

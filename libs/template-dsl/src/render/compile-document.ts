@@ -78,7 +78,7 @@ const BASE_CSS = [
   'thead{display:table-header-group}',
   'tr{break-inside:avoid;page-break-inside:avoid}',
   'th,td{padding:2pt 4pt;text-align:left;vertical-align:top;font-weight:inherit;overflow-wrap:anywhere}',
-  '.tot{break-inside:avoid}',
+  '.tot{break-inside:avoid;break-before:avoid}',
   '.pb{break-before:page}',
   '.md p,.md ul,.md ol,.md blockquote,.md pre{margin:0 0 .5em}',
   '.md>:last-child{margin-bottom:0}',
@@ -193,10 +193,12 @@ function renderBand(
   const heightMm = (region === 'header' ? prepared.page.headerHeightMm : prepared.page.footerHeightMm) ?? 0;
   const { left, right } = prepared.page.marginMm;
   const content = renderer.renderAll(band.elements, scope);
+  // Chromium lays the header and footer templates out in one document: their class names must differ.
+  const bandClass = region === 'header' ? 'hband' : 'fband';
   const bandCss =
-    `.band{width:100%;height:${heightMm}mm;padding:0 ${right}mm 0 ${left}mm;display:flex;flex-direction:column;` +
+    `.${bandClass}{width:100%;height:${heightMm}mm;padding:0 ${right}mm 0 ${left}mm;display:flex;flex-direction:column;` +
     `justify-content:${BAND_ALIGN[band.verticalAlign ?? 'middle']};overflow:hidden;${prepared.base.declarations}}`;
-  return { markup: `<div class="band">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
+  return { markup: `<div class="${bandClass}">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
 }
 
 interface CompileOutcome extends CompiledDocument {

@@ -13,6 +13,12 @@ const PAPER_MM: Record<PaperSize, [number, number]> = {
 const DEFAULT_MARGIN_MM = 20;
 const MIN_PAGE_MM = 20;
 const MAX_PAGE_MM = 5000;
+/**
+ * Chromium draws the header template from 20 CSS px below the top edge of the sheet, and the footer template
+ * up to 20 CSS px above the bottom edge (measured with Chromium 156); a band fills the rest of its margin.
+ */
+export const BAND_INSET_MM = Math.round(((20 * 25.4) / 96) * 1000) / 1000;
+
 /** The content area keeps at least this much room when margins or bands are too large. */
 const MIN_CONTENT_MM = 10;
 
@@ -47,13 +53,15 @@ function marginOf(margins: PageSetup['margins'], side: keyof MarginsMm): Length 
   return margins[side];
 }
 
+/** Height of a band: as given, or what its margin leaves below Chromium's inset. */
 function bandHeight(band: PageBand | undefined, marginMm: number, name: string, problems: string[]): number | null {
   if (!band) return null;
-  if (band.height === undefined) return marginMm;
+  const fill = Math.max(0, Math.round((marginMm - BAND_INSET_MM) * 1000) / 1000);
+  if (band.height === undefined) return fill;
   const mm = lengthMm(band.height);
   if (mm === null) {
     problems.push(`The ${name} height must be an absolute length (not a percentage); the ${name} fills the margin instead.`);
-    return marginMm;
+    return fill;
   }
   return mm;
 }
@@ -90,14 +98,16 @@ export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
 
   const headerHeightMm = bandHeight(page?.header, marginMm.top, 'header', problems);
   const footerHeightMm = bandHeight(page?.footer, marginMm.bottom, 'footer', problems);
-  if (headerHeightMm !== null && headerHeightMm > marginMm.top) {
-    problems.push(`The header (${headerHeightMm} mm) is taller than the top margin (${marginMm.top} mm); the margin grows to fit it.`);
-    marginMm.top = headerHeightMm;
-  }
-  if (footerHeightMm !== null && footerHeightMm > marginMm.bottom) {
-    problems.push(`The footer (${footerHeightMm} mm) is taller than the bottom margin (${marginMm.bottom} mm); the margin grows to fit it.`);
-    marginMm.bottom = footerHeightMm;
-  }
+  const grow = (height: number | null, side: 'top' | 'bottom', name: string): void => {
+    if (height === null || height + BAND_INSET_MM <= marginMm[side] + 0.001) return;
+    const needed = Math.round((height + BAND_INSET_MM) * 1000) / 1000;
+    problems.push(
+      `The ${name} (${height} mm, drawn from ${BAND_INSET_MM} mm off the edge) does not fit in the ${side} margin (${marginMm[side]} mm); the margin grows to ${needed} mm.`,
+    );
+    marginMm[side] = needed;
+  };
+  grow(headerHeightMm, 'top', 'header');
+  grow(footerHeightMm, 'bottom', 'footer');
   if (marginMm.left + marginMm.right > w - MIN_CONTENT_MM || marginMm.top + marginMm.bottom > h - MIN_CONTENT_MM) {
     problems.push(`The margins leave less than ${MIN_CONTENT_MM} mm for content; ${DEFAULT_MARGIN_MM} mm margins are used.`);
     Object.assign(marginMm, { top: DEFAULT_MARGIN_MM, right: DEFAULT_MARGIN_MM, bottom: DEFAULT_MARGIN_MM, left: DEFAULT_MARGIN_MM });
@@ -109,8 +119,8 @@ export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
       landscape,
       marginMm,
       contentWidthMm: Math.round((w - marginMm.left - marginMm.right) * 1000) / 1000,
-      headerHeightMm: headerHeightMm === null ? null : Math.min(headerHeightMm, marginMm.top),
-      footerHeightMm: footerHeightMm === null ? null : Math.min(footerHeightMm, marginMm.bottom),
+      headerHeightMm: headerHeightMm === null ? null : Math.min(headerHeightMm, Math.max(0, marginMm.top - BAND_INSET_MM)),
+      footerHeightMm: footerHeightMm === null ? null : Math.min(footerHeightMm, Math.max(0, marginMm.bottom - BAND_INSET_MM)),
     },
     problems,
   };
