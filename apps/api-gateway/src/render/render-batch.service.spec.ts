@@ -205,6 +205,15 @@ describe('RenderBatchService', () => {
     expect(commands).toHaveLength(0);
   });
 
+  it('3.1 rule 3: a single document without credit is rendered, not paid for, and its PDF deleted', async () => {
+    usage.used = usage.included;
+    const result = await render(Environment.Production, [{}]);
+    expect(result).toMatchObject({ creditStopped: true, rendered: [] });
+    expect(commands).toHaveLength(1);
+    expect(blobStore.blobs.size).toBe(0);
+    expect(storedDocuments.created).toHaveLength(0);
+  });
+
   it('4.2: persist=true stores each document (metadata row, PDF under the document id)', async () => {
     const result = await render(Environment.Test, [{ pages: 3 }]);
     const [document] = result.rendered;

@@ -95,7 +95,9 @@ export class RenderBatchService {
       blockedCount: 0,
       failedCount: 0,
       firstFailure: null,
-      creditStopped: target.environment === Environment.Production && !(await this.hasCreditLeft(target.organisationId)),
+      // A production batch first checks that credit is left, so a batch at zero credit renders nothing; a single
+      // document is simply checked when it is paid for (saving the queries on the common path).
+      creditStopped: target.environment === Environment.Production && documents.length > 1 && !(await this.hasCreditLeft(target.organisationId)),
     };
     let next = 0;
     const lane = async (): Promise<void> => {

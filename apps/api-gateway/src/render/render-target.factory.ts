@@ -21,7 +21,10 @@ export class RenderTargetFactory {
   ) {}
 
   async forStoredTemplate(caller: Caller, templateId: string, versionNumber: number | null, language: string | null): Promise<RenderTarget> {
-    const resolved = await this.resolver.resolve(caller.organisationId, templateId, versionNumber);
+    const [resolved, customFonts] = await Promise.all([
+      this.resolver.resolve(caller.organisationId, templateId, versionNumber),
+      this.fonts.listCustomFontRefs(caller.organisationId),
+    ]);
     const { template, version } = resolved;
     return {
       organisationId: caller.organisationId,
@@ -31,7 +34,7 @@ export class RenderTargetFactory {
       language: language === null ? null : this.definedLanguage(resolved, language),
       documentNameTemplate: version.documentNameTemplate ?? template.documentNameTemplate,
       fallbackDocumentName: template.name,
-      customFonts: await this.fonts.listCustomFontRefs(caller.organisationId),
+      customFonts,
       source: { templateId: template.id, versionNumber: version.versionNumber },
     };
   }

@@ -20,16 +20,18 @@ export class RenderTemplateResolver {
   ) {}
 
   async resolve(organisationId: string, templateId: string, versionNumber: number | null): Promise<ResolvedTemplate> {
-    const template = await this.templates.findById(organisationId, templateId);
+    // The two lookups run at once; the version only counts once the template is known to be the organisation's.
+    const [template, version] = await Promise.all([
+      this.templates.findById(organisationId, templateId),
+      versionNumber === null
+        ? this.versions.findLatestPublished(templateId)
+        : versionNumber >= 1 && versionNumber <= MAX_VERSION_NUMBER
+          ? this.versions.findByNumber(templateId, versionNumber)
+          : Promise.resolve(null),
+    ]);
     if (template === null) throw new DomainError(ErrorCode.TemplateNotFound, `template ${templateId} not found`);
-    if (versionNumber === null) {
-      const latest = await this.versions.findLatestPublished(templateId);
-      if (latest === null) throw new DomainError(ErrorCode.NoPublishedVersion, `template ${templateId} has no published version`);
-      return { template, version: latest };
-    }
-    const version =
-      versionNumber >= 1 && versionNumber <= MAX_VERSION_NUMBER ? await this.versions.findByNumber(templateId, versionNumber) : null;
-    if (version === null) throw new DomainError(ErrorCode.VersionNotFound, `version ${versionNumber} of template ${templateId} not found`);
-    return { template, version };
+    if (version !== null) return { template, version };
+    if (versionNumber === null) throw new DomainError(ErrorCode.NoPublishedVersion, `template ${templateId} has no published version`);
+    throw new DomainError(ErrorCode.VersionNotFound, `version ${versionNumber} of template ${templateId} not found`);
   }
 }
