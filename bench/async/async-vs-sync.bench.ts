@@ -7,27 +7,77 @@
  * PostgreSQL at 127.0.0.1:5432, RabbitMQ at 127.0.0.1:5672 (a fresh vhost) and an in-process s3rver. Prints the figures;
  * asserts nothing. Run: npm run bench:async   (BENCH_DOCUMENTS overrides 200).
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { jobsSettings, loadSettings, renderApiSettings } from '@docrender/config';
 import { Environment, WebhookEvent, WebhookHeader } from '@docrender/contracts';
 import { provisionOrganisation } from '@docrender/persistence';
-import {
-  createRabbitVhost,
-  createTestDatabase,
-  ensureBuilt,
-  freePort,
-  REPO_ROOT,
-  startAppProcess,
-  startS3Server,
-  TEST_API_KEY_PEPPER,
-  type AppProcess,
-} from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER } from '@docrender/testing';
 import { WebhookVerifier } from '@docrender/webhooks';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 200);
+
+/** The repository root: the first directory up from here holding tools/build.mjs (works from src and from dist). */
+function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
+  }
+  throw new Error('repository root not found');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createTcpServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+type App = { name: string; output(): string; stop(): Promise<void> };
+
+/** `node dist/apps/<app>/src/main.js` with exactly `env` (plus PATH and HOME), ready when its status probe answers 200. */
+async function startApp(root: string, app: string, env: Record<string, string>, port: number): Promise<App> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps', app, 'src/main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const handle: App = {
+    name: app,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${app} exited at start:\n${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/meta/status`)).status === 200) return handle;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await handle.stop();
+      throw new Error(`${app} was not ready within 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 type Receiver = { url: string; progress: number; completedAt: Promise<number>; close(): void };
 
@@ -60,11 +110,11 @@ async function startReceiver(secret: string): Promise<Receiver> {
 }
 
 async function main(): Promise<void> {
-  await ensureBuilt();
+  const root = repositoryRoot();
   const db = await createTestDatabase();
   const vhost = await createRabbitVhost('bench-async');
   const s3 = await startS3Server();
-  const processes: AppProcess[] = [];
+  const processes: App[] = [];
   try {
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -81,9 +131,7 @@ async function main(): Promise<void> {
       JOBS_RETENTION_SWEEP_INTERVAL_MS: '0',
     };
     const start = async (app: string, portVariable: string, port: number): Promise<void> => {
-      const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, [portVariable]: String(port) });
-      processes.push(child);
-      await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 120_000);
+      processes.push(await startApp(root, app, { ...env, [portVariable]: String(port) }, port));
     };
     await start('render-service', 'RENDER_SERVICE_PORT', await freePort());
     await start('api-gateway', 'PORT', gatewayPort);
@@ -95,7 +143,7 @@ async function main(): Promise<void> {
     );
     const key = (await db.database.apiKeys.create(organisation.id, Environment.Production)).plaintextKey;
     const template = await db.database.templates.create({ organisationId: organisation.id, projectId: null, name: 'Invoice', documentNameTemplate: 'Invoice {{number}}', updatedBy: 'bench' });
-    const example = (file: string) => readFileSync(path.join(REPO_ROOT, 'examples/invoice', file), 'utf8');
+    const example = (file: string) => readFileSync(path.join(root, 'examples/invoice', file), 'utf8');
     const data = JSON.parse(example('data.json')) as Record<string, unknown>;
     await db.database.templateVersions.addVersion(
       template.id,
@@ -110,12 +158,14 @@ async function main(): Promise<void> {
 
     const syncStarted = Date.now();
     const syncResponse = await fetch(`${gatewayUrl}/v1/render/${template.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) });
+    if (syncResponse.status !== 200) throw new Error(`the sync batch answered ${syncResponse.status}: ${await syncResponse.text()}`);
     const envelope = (await syncResponse.json()) as { status: string; renderedCount: number };
     const syncSeconds = (Date.now() - syncStarted) / 1000;
 
     const receiver = await startReceiver(webhookSecret);
     const asyncStarted = Date.now();
     const enqueue = await fetch(`${gatewayUrl}/v1/render/${template.id}/async`, { method: 'POST', headers, body: JSON.stringify({ documents, callbackUrl: receiver.url }) });
+    if (enqueue.status !== 202) throw new Error(`the enqueue answered ${enqueue.status}: ${await enqueue.text()}`);
     const accepted = (await enqueue.json()) as { jobId: string };
     const acceptedSeconds = (Date.now() - asyncStarted) / 1000;
     const completedAt = await receiver.completedAt;
@@ -128,14 +178,17 @@ async function main(): Promise<void> {
     console.log(`\nasync job vs sync batch, ${DOCUMENTS} invoice documents (examples/invoice), production key, one run each`);
     console.log('| mode                                   | documents | rendered | wall (s)   | docs/s  | status    |');
     console.log('|----------------------------------------|-----------|----------|------------|---------|-----------|');
-    console.log(row(`sync batch POST /v1/render/{id}`, syncSeconds, envelope.renderedCount, envelope.status));
-    console.log(row(`async job, enqueue → completion callback`, asyncSeconds, status.renderedCount, status.status));
+    console.log(row(`sync batch (POST /v1/render/{id})`, syncSeconds, envelope.renderedCount, envelope.status));
+    console.log(row(`async job (enqueue to completion)`, asyncSeconds, status.renderedCount, status.status));
     console.log(`async enqueue answered 202 after ${acceptedSeconds.toFixed(2)} s; ${receiver.progress} progress callbacks had arrived at completion`);
     console.log(
       `documents in flight: sync RENDER_API_BATCH_CONCURRENCY=${loadSettings(renderApiSettings, env).batchConcurrency}, async JOBS_RENDER_CONCURRENCY=${loadSettings(jobsSettings, env).renderConcurrency}; the render service's own settings at their defaults\n`,
     );
+  } catch (error) {
+    for (const p of processes) console.error(`--- ${p.name} output (last 3000 characters)\n${p.output().slice(-3000)}`);
+    throw error;
   } finally {
-    await Promise.allSettled(processes.map((p) => p.stop('SIGTERM', 10_000)));
+    await Promise.allSettled(processes.map((p) => p.stop()));
     await db.drop();
     await vhost.delete();
     await s3.stop();
