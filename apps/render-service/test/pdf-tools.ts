@@ -17,9 +17,12 @@ async function withPdfFile<T>(pdf: Buffer, use: (file: string) => Promise<T>): P
   }
 }
 
-/** The text of every page (poppler's pdftotext), pages separated by form feeds. */
-export function pdfText(pdf: Buffer): Promise<string> {
-  return withPdfFile(pdf, async (file) => (await run('pdftotext', ['-layout', file, '-'])).stdout);
+/**
+ * The text of every page (poppler's pdftotext), pages separated by form feeds: laid out as on the page, or `raw`
+ * in content-stream order (keeps rotated text such as the watermark in one piece).
+ */
+export function pdfText(pdf: Buffer, options: { raw?: boolean } = {}): Promise<string> {
+  return withPdfFile(pdf, async (file) => (await run('pdftotext', [options.raw ? '-raw' : '-layout', file, '-'])).stdout);
 }
 
 /** The fields pdfinfo reports (Title, Producer, Pages, Tagged…). */

@@ -37,7 +37,7 @@ function print(pool: BrowserPool, html: string, options: { budgetMs?: number; ja
     javaScript,
     deadline: Date.now() + budgetMs,
     budgetMs,
-    work: (page) => printPdfOnPage(page, { html, title: 'test', tagged: false }),
+    work: (page) => printPdfOnPage(page, { html, title: 'test', tagged: false, headerHtml: null, footerHtml: null }),
   });
 }
 
@@ -120,7 +120,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
       <script>localStorage.setItem('k', 'LEAK'); document.cookie = 'c=LEAK'; window.leak = 'A';</script></body></html>`;
     const inspect: PageWork<Record<string, unknown>> = async (page) => {
       pagesSeen.push(page);
-      const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', title: 'B', tagged: false });
+      const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', title: 'B', tagged: false, headerHtml: null, footerHtml: null });
       const state = await page.evaluate(() => ({
         html: document.documentElement.outerHTML,
         styleSheets: document.styleSheets.length,
@@ -144,7 +144,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
       budgetMs: 20_000,
       work: async (page) => {
         pagesSeen.push(page);
-        return printPdfOnPage(page, { html: first, title: 'A', tagged: false });
+        return printPdfOnPage(page, { html: first, title: 'A', tagged: false, headerHtml: null, footerHtml: null });
       },
     });
     const second = await pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: inspect });

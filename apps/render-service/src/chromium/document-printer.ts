@@ -1,0 +1,70 @@
+import { BrowserPool } from './browser-pool';
+import { printPdfOnPage, screenshotFirstPageOnPage } from './page-printer';
+
+export type PrintPdfRequest = {
+  html: string;
+  /** PDF /Title: the document name. */
+  title: string;
+  tagged: boolean;
+  /** Chromium header/footer templates, or null. */
+  headerHtml: string | null;
+  footerHtml: string | null;
+  /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
+  javaScript: boolean;
+  /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */
+  deadline: number;
+  budgetMs: number;
+};
+
+export type ScreenshotRequest = {
+  html: string;
+  javaScript: boolean;
+  widthPx: number;
+  heightPx: number;
+  marginMm: { top: number; right: number; bottom: number; left: number };
+  deadline: number;
+  budgetMs: number;
+};
+
+/** What the render handlers need from Chromium (a port, so their unit tests can use a fake). */
+export interface DocumentPrinter {
+  printPdf(request: PrintPdfRequest): Promise<Buffer>;
+  /** A PNG of the document's first page. */
+  screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer>;
+}
+
+export const DOCUMENT_PRINTER = Symbol('DocumentPrinter');
+
+/** The DocumentPrinter on the supervised Chromium pool. */
+export class ChromiumDocumentPrinter implements DocumentPrinter {
+  constructor(private readonly pool: BrowserPool) {}
+
+  printPdf(request: PrintPdfRequest): Promise<Buffer> {
+    return this.pool.run({
+      isolation: request.javaScript ? 'fresh-context' : 'reused-page',
+      javaScript: request.javaScript,
+      deadline: request.deadline,
+      budgetMs: request.budgetMs,
+      work: (page) =>
+        printPdfOnPage(page, {
+          html: request.html,
+          title: request.title,
+          tagged: request.tagged,
+          headerHtml: request.headerHtml,
+          footerHtml: request.footerHtml,
+        }),
+    });
+  }
+
+  screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {
+    // a preview changes the viewport and media type, so it never runs on a page another render reuses
+    return this.pool.run({
+      isolation: 'fresh-context',
+      javaScript: request.javaScript,
+      deadline: request.deadline,
+      budgetMs: request.budgetMs,
+      work: (page) =>
+        screenshotFirstPageOnPage(page, { html: request.html, widthPx: request.widthPx, heightPx: request.heightPx, marginMm: request.marginMm }),
+    });
+  }
+}

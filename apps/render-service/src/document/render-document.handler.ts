@@ -1,0 +1,169 @@
+import {
+  Environment,
+  ErrorCode,
+  hasBlockingIssue,
+  RenderDocumentCommand,
+  RenderDocumentResult,
+  RenderIssue,
+  renderIssue,
+  RenderIssueType,
+} from '@docrender/contracts';
+import { counter, histogram, Logger, withLogFields } from '@docrender/observability';
+import type { BlobStore } from '@docrender/storage';
+import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, Template } from '@docrender/template-dsl';
+import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
+import type { DocumentPrinter } from '../chromium/document-printer';
+import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { readPdfPageCount } from '../pdf/pdf-page-count';
+import { DocumentSources } from './document-sources';
+import { TransientFailureError } from './transient-failure.error';
+
+export type RenderHandlerOptions = {
+  /** Spec 8 render budget per document (RENDER_TIMEOUT_MS); the command's own deadline may be earlier. */
+  budgetMs: number;
+  /** Templates may use http:// images (EGRESS_ALLOW_HTTP). */
+  allowHttpImages: boolean;
+};
+
+/** Watermark text of test-environment output (spec 1: test keys give watermarked output). */
+export const TEST_WATERMARK = 'TEST';
+
+const renders = counter('docrender_render_documents_total', 'Documents handled by the render service, by outcome.', ['outcome']);
+const renderSeconds = histogram(
+  'docrender_render_document_seconds',
+  'Time from taking a render.document message to replying, by outcome.',
+  [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  ['outcome'],
+);
+
+/**
+ * Handles `render.document`: data → checks → images and fonts → compile → (unless an issue blocks in the
+ * command's environment) print → store the PDF at `outputBlobKey` → reply. Issues and failures are replies, not
+ * exceptions; it throws only when the message should go back to the queue (the service is shutting down, or the
+ * blob store would not take the PDF), so another instance renders it.
+ */
+export class RenderDocumentHandler {
+  constructor(
+    private readonly printer: DocumentPrinter,
+    private readonly blobStore: BlobStore,
+    private readonly sources: DocumentSources,
+    private readonly options: RenderHandlerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  handle(command: RenderDocumentCommand): Promise<RenderDocumentResult> {
+    return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
+      const started = Date.now();
+      const result = await this.render(command, started);
+      const outcome = result.outcome;
+      renders.inc({ outcome });
+      renderSeconds.observe({ outcome }, result.renderDurationMs / 1000);
+      this.logger.info('document handled', {
+        outcome,
+        pages: result.pdf?.pageCount ?? null,
+        bytes: result.pdf?.fileSizeBytes ?? null,
+        durationMs: result.renderDurationMs,
+        issues: result.issues.length,
+        failure: result.failure?.code ?? null,
+      });
+      return result;
+    });
+  }
+
+  private async render(command: RenderDocumentCommand, started: number): Promise<RenderDocumentResult> {
+    const deadline = Math.min(command.deadline, started + this.options.budgetMs);
+    const reply = (fields: Omit<RenderDocumentResult, 'renderDurationMs'>): RenderDocumentResult => ({
+      ...fields,
+      renderDurationMs: Date.now() - started,
+    });
+    const timedOut = (issues: RenderIssue[] = []): RenderDocumentResult => {
+      const message = `The document exceeded its render budget of ${Math.round(this.options.budgetMs / 1000)} s.`;
+      return reply({
+        outcome: 'failed',
+        issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
+        documentName: command.fallbackDocumentName,
+        pdf: null,
+        failure: { code: ErrorCode.RenderTimeout, message },
+      });
+    };
+    if (Date.now() >= deadline) return timedOut();
+
+    let issues: RenderIssue[] = [];
+    try {
+      const raw = await this.sources.readData(command.data);
+      issues = checkData(raw);
+      if (hasBlockingIssue(issues, command.environment)) {
+        return reply({ outcome: 'blocked', issues, documentName: command.fallbackDocumentName, pdf: null, failure: null });
+      }
+      // checkData accepted it: JSON text is valid and within the nesting limit, so it is parsed once here
+      const data = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+      const template = command.template as Template;
+      const allowHttpImages = this.options.allowHttpImages;
+      const [images, customFonts] = await Promise.all([
+        this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),
+        this.sources.readCustomFonts(command.customFonts),
+      ]);
+      const compiled = compileDocument({
+        template,
+        data,
+        translations: command.translations,
+        language: command.language,
+        watermark: command.environment === Environment.Test ? TEST_WATERMARK : null,
+        images,
+        customFonts,
+        documentNameTemplate: command.documentNameTemplate,
+        fallbackDocumentName: command.fallbackDocumentName,
+        allowHttpImages,
+      });
+      issues = compiled.issues;
+      const documentName = compiled.documentName;
+      if (hasBlockingIssue(issues, command.environment)) {
+        return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
+      }
+      const pdf = await this.printer.printPdf({
+        html: compiled.html,
+        headerHtml: compiled.headerHtml,
+        footerHtml: compiled.footerHtml,
+        title: compiled.title,
+        tagged: compiled.tagged,
+        javaScript: compiled.needsJavaScript,
+        deadline,
+        budgetMs: this.options.budgetMs,
+      });
+      const pageCount = await readPdfPageCount(pdf);
+      await this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf').catch((error: unknown) => {
+        throw new TransientFailureError(`storing the PDF at ${command.outputBlobKey} failed`, error);
+      });
+      return reply({
+        outcome: 'rendered',
+        issues,
+        documentName,
+        pdf: { blobKey: command.outputBlobKey, pageCount, fileSizeBytes: pdf.length },
+        failure: null,
+      });
+    } catch (error) {
+      if (error instanceof RenderTimeoutError) return timedOut(issues);
+      if (error instanceof InvalidTemplateError) {
+        return reply({
+          outcome: 'failed',
+          issues,
+          documentName: command.fallbackDocumentName,
+          pdf: null,
+          failure: { code: ErrorCode.BindingError, message: error.message },
+        });
+      }
+      if (error instanceof BrowserPoolClosedError || error instanceof TransientFailureError) throw error;
+      const errorId = `${command.requestId}:${started}`;
+      this.logger.error('render failed', { err: error, errorId });
+      const message =
+        error instanceof BrowserCrashedError ? 'Chromium crashed twice while printing the document.' : `Internal error while rendering (errorId ${errorId}).`;
+      return reply({
+        outcome: 'failed',
+        issues,
+        documentName: command.fallbackDocumentName,
+        pdf: null,
+        failure: { code: ErrorCode.InternalError, message },
+      });
+    }
+  }
+}

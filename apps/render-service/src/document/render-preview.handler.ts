@@ -1,0 +1,91 @@
+import {
+  Environment,
+  ErrorCode,
+  hasBlockingIssue,
+  RenderIssue,
+  renderIssue,
+  RenderIssueType,
+  RenderPreviewCommand,
+  RenderPreviewResult,
+} from '@docrender/contracts';
+import { Logger, withLogFields } from '@docrender/observability';
+import type { BlobStore } from '@docrender/storage';
+import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, Template } from '@docrender/template-dsl';
+import { BrowserPoolClosedError } from '../chromium/browser-crashed.error';
+import type { DocumentPrinter } from '../chromium/document-printer';
+import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { DocumentSources } from './document-sources';
+import type { RenderHandlerOptions } from './render-document.handler';
+import { TransientFailureError } from './transient-failure.error';
+
+const CSS_PX_PER_MM = 96 / 25.4;
+
+/** The version's sample data (spec 2.3) is an object with the document data under `data`. */
+function sampleDocumentData(sampleData: unknown): unknown {
+  return typeof sampleData === 'object' && sampleData !== null && 'data' in sampleData ? (sampleData as { data: unknown }).data : {};
+}
+
+/**
+ * Handles `render.preview` (spec 4.12): a PNG of the first page of a version rendered with its sample data,
+ * stored at `outputBlobKey`. Gated like a test render (only Error issues block), never watermarked.
+ */
+export class RenderPreviewHandler {
+  constructor(
+    private readonly printer: DocumentPrinter,
+    private readonly blobStore: BlobStore,
+    private readonly sources: DocumentSources,
+    private readonly options: RenderHandlerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  handle(command: RenderPreviewCommand): Promise<RenderPreviewResult> {
+    return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
+      const result = await this.render(command);
+      this.logger.info('preview handled', { outcome: result.outcome, bytes: result.png?.fileSizeBytes ?? null, issues: result.issues.length });
+      return result;
+    });
+  }
+
+  private async render(command: RenderPreviewCommand): Promise<RenderPreviewResult> {
+    const deadline = Math.min(command.deadline, Date.now() + this.options.budgetMs);
+    let issues: RenderIssue[] = [];
+    try {
+      const data = sampleDocumentData(command.sampleData);
+      issues = checkData(data);
+      if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
+      const template = command.template as Template;
+      const allowHttpImages = this.options.allowHttpImages;
+      const [images, customFonts] = await Promise.all([
+        this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),
+        this.sources.readCustomFonts(command.customFonts),
+      ]);
+      const compiled = compileDocument({ template, data, translations: command.translations, images, customFonts, allowHttpImages });
+      issues = compiled.issues;
+      if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
+      const png = await this.printer.screenshotFirstPage({
+        html: compiled.html,
+        javaScript: compiled.needsJavaScript,
+        widthPx: Math.round(compiled.page.widthMm * CSS_PX_PER_MM),
+        heightPx: Math.round(compiled.page.heightMm * CSS_PX_PER_MM),
+        marginMm: compiled.page.marginMm,
+        deadline,
+        budgetMs: this.options.budgetMs,
+      });
+      await this.blobStore.put(command.outputBlobKey, png, 'image/png').catch((error: unknown) => {
+        throw new TransientFailureError(`storing the preview at ${command.outputBlobKey} failed`, error);
+      });
+      return { outcome: 'rendered', issues, png: { blobKey: command.outputBlobKey, fileSizeBytes: png.length }, failure: null };
+    } catch (error) {
+      if (error instanceof RenderTimeoutError) {
+        const message = `The preview exceeded its render budget of ${Math.round(this.options.budgetMs / 1000)} s.`;
+        return { outcome: 'failed', issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)], png: null, failure: { code: ErrorCode.RenderTimeout, message } };
+      }
+      if (error instanceof InvalidTemplateError) {
+        return { outcome: 'failed', issues, png: null, failure: { code: ErrorCode.BindingError, message: error.message } };
+      }
+      if (error instanceof BrowserPoolClosedError || error instanceof TransientFailureError) throw error;
+      this.logger.error('preview failed', { err: error });
+      return { outcome: 'failed', issues, png: null, failure: { code: ErrorCode.InternalError, message: 'Internal error while rendering the preview.' } };
+    }
+  }
+}

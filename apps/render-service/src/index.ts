@@ -1,0 +1,3 @@
+export { RenderServiceModule, RenderServiceModuleOptions, chromiumCheck } from './render-service.module';
+export { renderServiceDefinition, runRenderService } from './render-service.bootstrap';
+export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings } from './render-service.settings';

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { runRenderService } from './render-service.bootstrap';
+
+void runRenderService();

@@ -1,0 +1,35 @@
+import { PDFDocument } from 'pdf-lib';
+import { pageCountFromClassicXref, readPdfPageCount } from './pdf-page-count';
+
+async function pdfWithPages(pages: number, useObjectStreams: boolean): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) document.addPage([595, 842]);
+  return Buffer.from(await document.save({ useObjectStreams }));
+}
+
+describe('page count read from the produced PDF', () => {
+  it('reads /Count of the page tree through the trailer and the classic xref table', async () => {
+    const pdf = await pdfWithPages(7, false);
+    expect(pageCountFromClassicXref(pdf)).toBe(7);
+    await expect(readPdfPageCount(pdf)).resolves.toBe(7);
+  });
+
+  it('falls back to a full parse for a PDF with cross-reference streams', async () => {
+    const pdf = await pdfWithPages(3, true);
+    expect(pageCountFromClassicXref(pdf)).toBeNull();
+    await expect(readPdfPageCount(pdf)).resolves.toBe(3);
+  });
+
+  it('does not trust an incrementally updated PDF to the quick path', async () => {
+    const pdf = await pdfWithPages(2, false);
+    const tail = pdf.toString('latin1');
+    const xrefAt = Number(/startxref\s+(\d+)/.exec(tail.slice(tail.lastIndexOf('startxref')))?.[1]);
+    const update = Buffer.from(`\ntrailer\n<< /Size 9 /Root 1 0 R /Prev ${xrefAt} >>\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1');
+    expect(pageCountFromClassicXref(Buffer.concat([pdf, update]))).toBeNull();
+  });
+
+  it('rejects what is not a PDF', async () => {
+    expect(pageCountFromClassicXref(Buffer.from('hello'))).toBeNull();
+    await expect(readPdfPageCount(Buffer.from('hello'))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,98 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BLOB_STORE, BlobStore } from '@docrender/storage';
+import { MESSAGE_BUS, MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, READINESS_CHECKS, ReadinessCheck } from '@docrender/platform';
+import { BrowserPool } from './chromium/browser-pool';
+import { locateChromium } from './chromium/chromium-executable';
+import { ChromiumDocumentPrinter, DOCUMENT_PRINTER, DocumentPrinter } from './chromium/document-printer';
+import { DocumentSources } from './document/document-sources';
+import { FontFileCache } from './document/font-file.cache';
+import { ImageResolver } from './document/image-resolver';
+import { RenderDocumentHandler, RenderHandlerOptions } from './document/render-document.handler';
+import { RenderPreviewHandler } from './document/render-preview.handler';
+import { RenderConsumer } from './render.consumer';
+import { loadRenderServiceSettings, RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
+
+export type RenderServiceModuleOptions = {
+  /** The process's message bus (AMQP, or the in-process bus in one-process mode). Not closed by the module. */
+  bus: MessageBus;
+  /** The process's blob store (PDFs, previews, data blobs, fonts, organisation assets). */
+  blobStore: BlobStore;
+  logger: Logger;
+  /** Default: read from process.env (a bad value throws a ConfigError naming the variable). */
+  settings?: RenderServiceSettings;
+};
+
+/** The readiness check of the Chromium pool: a browser is ready and answers. */
+export const chromiumCheck = (pool: BrowserPool): ReadinessCheck => ({ name: 'chromium', check: () => pool.ping() });
+
+/**
+ * The render service's root module. It owns the Chromium pool (started before the app takes work, closed on
+ * shutdown) and consumes render.document / render.preview from the bus it is given; it serves the probes
+ * GET /v1/meta/status (Chromium + message bus + blob storage) and GET /v1/meta/version.
+ */
+@Module({})
+export class RenderServiceModule {
+  static register(options: RenderServiceModuleOptions): DynamicModule {
+    const settings = options.settings ?? loadRenderServiceSettings();
+    const logger = options.logger;
+    const handlerOptions: RenderHandlerOptions = { budgetMs: settings.timeoutMs, allowHttpImages: settings.allowHttp };
+    return {
+      module: RenderServiceModule,
+      controllers: [MetaController],
+      providers: [
+        { provide: MESSAGE_BUS, useValue: options.bus },
+        { provide: BLOB_STORE, useValue: options.blobStore },
+        { provide: RENDER_SETTINGS, useValue: settings },
+        { provide: RENDER_LOGGER, useValue: logger },
+        {
+          provide: BrowserPool,
+          useFactory: () =>
+            BrowserPool.start({
+              executablePath: locateChromium(settings.executablePath),
+              browsers: settings.browsers,
+              pagesPerBrowser: settings.pagesPerBrowser,
+              maxRendersPerBrowser: settings.maxRendersPerBrowser,
+              checkIntervalMs: settings.browserCheckIntervalMs,
+              answerTimeoutMs: settings.browserAnswerTimeoutMs,
+              creator: `docrender render-service ${buildVersion()}`,
+              logger,
+            }),
+        },
+        { provide: DOCUMENT_PRINTER, useFactory: (pool: BrowserPool) => new ChromiumDocumentPrinter(pool), inject: [BrowserPool] },
+        {
+          provide: DocumentSources,
+          useFactory: () =>
+            new DocumentSources(
+              options.blobStore,
+              new ImageResolver(
+                options.blobStore,
+                { policy: { allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate }, fetchTimeoutMs: settings.imageFetchTimeoutMs, maxBytes: settings.imageMaxBytes },
+                logger,
+              ),
+              new FontFileCache(options.blobStore, settings.fontCacheMaxBytes),
+              logger,
+            ),
+        },
+        {
+          provide: RenderDocumentHandler,
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources) => new RenderDocumentHandler(printer, options.blobStore, sources, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources],
+        },
+        {
+          provide: RenderPreviewHandler,
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources) => new RenderPreviewHandler(printer, options.blobStore, sources, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources],
+        },
+        RenderConsumer,
+        {
+          provide: READINESS_CHECKS,
+          useFactory: (pool: BrowserPool): ReadinessCheck[] => [chromiumCheck(pool), messageBusCheck(options.bus), blobStoreCheck(options.blobStore)],
+          inject: [BrowserPool],
+        },
+      ],
+      exports: [BrowserPool],
+    };
+  }
+}

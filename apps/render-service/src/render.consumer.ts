@@ -1,0 +1,50 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MessageName } from '@docrender/contracts';
+import { MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { BrowserPool } from './chromium/browser-pool';
+import { RenderDocumentHandler } from './document/render-document.handler';
+import { RenderPreviewHandler } from './document/render-preview.handler';
+import { RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
+
+const settle = (ms: number): Promise<'timeout'> => new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
+
+/**
+ * Takes render.document and render.preview messages as a competing consumer: every render-service instance shares
+ * the queues, each holding as many unacknowledged documents as its Chromium pool renders at once. A message is
+ * acknowledged once its reply is sent; on shutdown the instance stops taking work, finishes what it holds for up
+ * to RENDER_SHUTDOWN_GRACE_MS, then closes the browsers: renders cut short throw, so their messages return to the
+ * queue for another instance.
+ */
+@Injectable()
+export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly pool: BrowserPool,
+    private readonly documents: RenderDocumentHandler,
+    private readonly previews: RenderPreviewHandler,
+    @Inject(RENDER_SETTINGS) private readonly settings: RenderServiceSettings,
+    @Inject(RENDER_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriptions.push(
+      await this.bus.consume(MessageName.RenderDocument, (command) => this.documents.handle(command), { prefetch: this.pool.capacity }),
+      await this.bus.consume(MessageName.RenderPreview, (command) => this.previews.handle(command), { prefetch: 1 }),
+    );
+    this.logger.info('taking render work', { concurrentRenders: this.pool.capacity });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.logger.info('stopping: no new render work; finishing the renders in hand', { graceMs: this.settings.shutdownGraceMs });
+    const cancelled = Promise.all(this.subscriptions.splice(0).map((s) => s.cancel()));
+    cancelled.catch((error: unknown) => this.logger.error('stopping the consumers failed', { err: error }));
+    if ((await Promise.race([cancelled, settle(this.settings.shutdownGraceMs)])) === 'timeout') {
+      this.logger.warn('renders still running after the grace period: closing the browsers, their messages go back to the queue');
+    }
+    await this.pool.close();
+    await Promise.race([cancelled.catch(() => undefined), settle(10_000)]);
+  }
+}
