@@ -107,8 +107,18 @@ export function cssString(text: string): string {
 /** Code points above U+00FF in a text (the Latin-1 range is always covered). */
 export function codePointsBeyondLatin1(text: string): Set<number> {
   const out = new Set<number>();
-  const beyond = /[^\u0000-\u00ff]/gu;
-  for (let m = beyond.exec(text); m !== null; m = beyond.exec(text)) out.add(m[0].codePointAt(0) ?? 0);
+  const start = text.search(/[^\u0000-\u00ff]/);
+  if (start < 0) return out;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0xff) continue;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      out.add(text.codePointAt(i) ?? c);
+      i++;
+    } else {
+      out.add(c);
+    }
+  }
   return out;
 }
 
