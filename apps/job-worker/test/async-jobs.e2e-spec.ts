@@ -139,7 +139,7 @@ describe('async jobs end to end: gateway, job worker and webhook dispatcher as p
     expect([...byIndex.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
     expect([...byIndex.values()].every((ids) => ids.size === 1)).toBe(true);
     // Only the renders in flight at the kill are repeated (at most the job's render concurrency).
-    const renders = [...stack.renderer.renders.entries()].filter(([requestId]) => requestId.startsWith(jobId));
+    const renders = [...stack.renderer!.renders.entries()].filter(([requestId]) => requestId.startsWith(jobId));
     expect(renders).toHaveLength(n);
     expect(renders.reduce((sum, [, count]) => sum + count, 0)).toBeLessThanOrEqual(n + 4);
   });

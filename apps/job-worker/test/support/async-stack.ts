@@ -4,12 +4,24 @@ import { parseCallback } from '@docrender/webhooks';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startRenderStandIn, type RenderStandIn, type StandInDocument } from './render-stand-in';
 import { startTestInfrastructure, type TestInfrastructure } from './test-infrastructure';
-import { provisionTenant, type TestTenant } from './test-tenant';
+import { provisionTenant, type TemplateContent, type TestTenant } from './test-tenant';
 import { waitFor } from './wait-for';
 
-export type AppName = 'api-gateway' | 'job-worker' | 'webhook-dispatcher';
+export type AppName = 'api-gateway' | 'job-worker' | 'webhook-dispatcher' | 'render-service';
 
-const PORT_VARIABLE: Record<AppName, string> = { 'api-gateway': 'PORT', 'job-worker': 'JOB_WORKER_PORT', 'webhook-dispatcher': 'WEBHOOK_DISPATCHER_PORT' };
+const PORT_VARIABLE: Record<AppName, string> = {
+  'api-gateway': 'PORT',
+  'job-worker': 'JOB_WORKER_PORT',
+  'webhook-dispatcher': 'WEBHOOK_DISPATCHER_PORT',
+  'render-service': 'RENDER_SERVICE_PORT',
+};
+
+export type AsyncStackOptions = {
+  /** Milliseconds the render stand-in takes per document (stand-in only). */
+  renderDelayMs?: number;
+  /** The real render service (Chromium) as a fourth process, with this template published, instead of the stand-in. */
+  renderService?: { template: TemplateContent };
+};
 
 /**
  * The async path end to end: the gateway, the job worker and the webhook dispatcher as separate processes
@@ -23,11 +35,12 @@ export type AsyncStack = {
   testKey: string;
   gatewayUrl: string;
   receiver: CallbackReceiver;
-  renderer: RenderStandIn;
-  processes: Record<AppName, AppProcess>;
+  /** The stand-in's render counts; null with the real render service. */
+  renderer: RenderStandIn | null;
+  processes: Partial<Record<AppName, AppProcess>> & Record<'api-gateway' | 'job-worker' | 'webhook-dispatcher', AppProcess>;
   /** Starts (another) process of the app, with extra settings; waits for its readiness probe. */
   start(app: AppName, extra?: Record<string, string>): Promise<AppProcess>;
-  enqueue(key: string, documents: StandInDocument[], options?: { query?: string; hook?: string; includeDocument?: boolean }): Promise<string>;
+  enqueue(key: string, documents: StandInDocument[] | Record<string, unknown>[], options?: { query?: string; hook?: string; includeDocument?: boolean }): Promise<string>;
   status(key: string, jobId: string): Promise<JobStatusDto>;
   /** Polls the job status until it is not pending. */
   finished(key: string, jobId: string, timeoutMs?: number): Promise<JobStatusDto>;
@@ -38,7 +51,7 @@ export type AsyncStack = {
   teardown(): Promise<void>;
 };
 
-export async function startAsyncStack(label: string, settings: Record<string, string> = {}, options: { renderDelayMs?: number } = {}): Promise<AsyncStack> {
+export async function startAsyncStack(label: string, settings: Record<string, string> = {}, options: AsyncStackOptions = {}): Promise<AsyncStack> {
   await ensureBuilt();
   const infra = await startTestInfrastructure(label);
   const gatewayPort = await freePort();
@@ -54,9 +67,8 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     PUBLIC_BASE_URL: gatewayUrl,
     ...settings,
   };
-  const bus = await infra.connectBus(env);
-  const renderer = await startRenderStandIn(bus, infra.blobStore, { delayMs: options.renderDelayMs ?? 20 });
-  const tenant = await provisionTenant(infra.db.database, { pages: 100_000 });
+  const renderer = options.renderService ? null : await startRenderStandIn(await infra.connectBus(env), infra.blobStore, { delayMs: options.renderDelayMs ?? 20 });
+  const tenant = await provisionTenant(infra.db.database, { pages: 100_000, template: options.renderService?.template });
   const prodKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Production)).plaintextKey;
   const testKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Test)).plaintextKey;
   const receiver = await startCallbackReceiver([tenant.webhookSecret]);
@@ -69,7 +81,9 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 60_000);
     return child;
   };
+  const renderService = options.renderService ? await start('render-service') : undefined;
   const processes = {
+    ...(renderService ? { 'render-service': renderService } : {}),
     'api-gateway': await start('api-gateway'),
     'job-worker': await start('job-worker'),
     'webhook-dispatcher': await start('webhook-dispatcher'),
@@ -119,7 +133,7 @@ export async function startAsyncStack(label: string, settings: Record<string, st
       waitFor(`the completion callback of ${jobId}`, () => callbacksOf(jobId).find((c) => c.event !== WebhookEvent.Progress), timeoutMs),
     async teardown() {
       await Promise.allSettled(started.map((p) => p.stop('SIGTERM', 5_000)));
-      await renderer.stop().catch(() => undefined);
+      await renderer?.stop().catch(() => undefined);
       await receiver.close();
       await infra.teardown();
     },

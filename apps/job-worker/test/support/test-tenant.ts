@@ -6,8 +6,20 @@ import type { StandInDocument } from './render-stand-in';
 
 export type TestTenant = { organisationId: string; templateId: string; webhookSecret: string };
 
+/** What the published version holds; by default a stand-in template (the render stand-in ignores it). */
+export type TemplateContent = { templateJson: string; sampleData: string; translations: string | null };
+
+const STAND_IN_TEMPLATE: TemplateContent = {
+  templateJson: JSON.stringify({ pages: [] }),
+  sampleData: JSON.stringify({ data: {}, i18n: {} }),
+  translations: JSON.stringify({ defaultLanguage: 'en', languages: { en: { strings: { title: 'Invoice' } }, de: { strings: { title: 'Rechnung' } } } }),
+};
+
 /** An organisation with `pages` of credit, a webhook secret, and a template with one published version. */
-export async function provisionTenant(db: Database, options: { pages: number; retentionDays?: number | null; name?: string }): Promise<TestTenant> {
+export async function provisionTenant(
+  db: Database,
+  options: { pages: number; retentionDays?: number | null; name?: string; template?: TemplateContent },
+): Promise<TestTenant> {
   const { organisation, webhookSecret } = await db.transaction((r) =>
     provisionOrganisation(r, {
       name: options.name ?? 'Async Org',
@@ -19,11 +31,7 @@ export async function provisionTenant(db: Database, options: { pages: number; re
     }),
   );
   const template = await db.templates.create({ organisationId: organisation.id, projectId: null, name: 'Invoice', documentNameTemplate: null, updatedBy: 'test' });
-  await db.templateVersions.addVersion(
-    template.id,
-    { templateJson: JSON.stringify({ pages: [] }), sampleData: JSON.stringify({ data: {}, i18n: {} }), translations: JSON.stringify({ defaultLanguage: 'en', languages: { en: { strings: { title: 'Invoice' } }, de: { strings: { title: 'Rechnung' } } } }), documentNameTemplate: null },
-    { author: 'test', publish: true },
-  );
+  await db.templateVersions.addVersion(template.id, { ...(options.template ?? STAND_IN_TEMPLATE), documentNameTemplate: null }, { author: 'test', publish: true });
   return { organisationId: organisation.id, templateId: template.id, webhookSecret };
 }
 
