@@ -39,6 +39,8 @@ export class OutboxRelay {
   private passRequested = false;
   private stopped = true;
   private lastCleanup = 0;
+  /** A pass failed and no pass has succeeded since (a failure is logged once per streak, not on every poll). */
+  private failing = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -106,12 +108,14 @@ export class OutboxRelay {
       try {
         const published = await this.publishPending();
         if (published > 0) this.logger.debug('outbox messages published', { published });
+        if (this.failing) this.logger.info('outbox relay publishing again', { published });
+        this.failing = false;
         await this.cleanUp();
       } catch (error) {
-        this.logger.warn('outbox relay pass stopped; the remaining messages are published on a later pass', {
-          errorName: error instanceof Error ? error.name : 'Error',
-          errorMessage: error instanceof Error ? error.message : String(error),
-        });
+        const fields = { errorName: error instanceof Error ? error.name : 'Error', errorMessage: error instanceof Error ? error.message : String(error) };
+        if (this.failing) this.logger.debug('outbox relay pass stopped again', fields);
+        else this.logger.warn('outbox relay pass stopped; the remaining messages are published on a later pass', fields);
+        this.failing = true;
         return;
       }
     } while (this.passRequested && !this.stopped);
