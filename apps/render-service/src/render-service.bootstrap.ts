@@ -42,6 +42,8 @@ export async function runRenderService(env: NodeJS.ProcessEnv = process.env): Pr
     bus = await createMessageBus(messaging, logger);
     app = await NestFactory.create(RenderServiceModule.register({ bus, blobStore, logger, settings }), {
       logger: new NestLogAdapter(logger.child({ context: 'nest' })),
+      // start-up errors reach the catch below (one clear line) instead of Nest's own handler
+      abortOnError: false,
     });
     await app.listen(settings.port, '0.0.0.0');
     const port = (app.getHttpServer().address() as AddressInfo).port;

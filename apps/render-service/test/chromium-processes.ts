@@ -25,6 +25,27 @@ export function processesInGroups(groupLeaders: readonly number[]): ProcessStat[
   return allProcesses().filter((p) => groupLeaders.includes(p.pgrp));
 }
 
+/** Every live descendant of a process (children, their children…), zombies excluded. */
+export function descendantsOf(ancestor: number): number[] {
+  const processes = allProcesses();
+  const found: number[] = [];
+  let frontier = [ancestor];
+  while (frontier.length > 0) {
+    const children = processes.filter((p) => frontier.includes(p.ppid)).map((p) => p.pid);
+    found.push(...children);
+    frontier = children;
+  }
+  return found.filter((pid) => readStat(pid)?.state !== 'Z');
+}
+
+/** Which of the given processes still run (zombies excluded: they run nothing, their parent has to reap them). */
+export function stillRunning(pids: readonly number[]): number[] {
+  return pids.filter((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && stat.state !== 'Z';
+  });
+}
+
 /** Zombie children of this process (a child that exited and was never reaped). */
 export function zombieChildren(parent: number = process.pid): ProcessStat[] {
   return allProcesses().filter((p) => p.ppid === parent && p.state === 'Z');
