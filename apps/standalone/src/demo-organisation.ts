@@ -70,7 +70,7 @@ export function demoSeed(keys: DemoKeys): unknown {
               example(DEMO_IDS.invoice, 'Invoice', 'invoice', 'Invoice {{number}}', false),
               example(DEMO_IDS.report, 'Report', 'report', 'Report {{title}}', false),
               example(DEMO_IDS.letter, 'Letter', 'letter', 'Letter to {{recipient.name}}', true),
-              example(DEMO_IDS.certificate, 'Certificate', 'certificate', 'Certificate {{recipient}}', false),
+              example(DEMO_IDS.certificate, 'Certificate', 'certificate', 'Certificate {{participant.name}}', false),
             ],
           },
         ],
@@ -78,3 +78,8 @@ export function demoSeed(keys: DemoKeys): unknown {
     ],
   };
 }
+
+/** Custom font families the demo organisation's examples use (the certificate's script face), relative to examples/. */
+export const DEMO_FONTS = [
+  { family: 'Great Vibes', files: [{ weight: 400, style: 'normal' as const, path: 'certificate/fonts/great-vibes-latin-400-normal.woff2' }] },
+];

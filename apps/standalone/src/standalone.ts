@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, databaseSettings, loadSettings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
-import { applySeed, locateDatabase } from '@docrender/persistence';
+import { readFile } from 'node:fs/promises';
+import { applySeed, createRepositories, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
 import { apiGatewayService, gatewaySettings } from '@docrender/api-gateway';
 import { renderServiceDefinition } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
 import { webhookDispatcherService } from '@docrender/webhook-dispatcher';
-import { DEMO_IDS, demoSeed, DemoKeys, loadOrCreateDemoKeys } from './demo-organisation';
+import { DEMO_FONTS, DEMO_IDS, demoSeed, DemoKeys, loadOrCreateDemoKeys } from './demo-organisation';
 import { standaloneSettings } from './standalone.settings';
 
 /** The repository's examples folder, found from the compiled file's location. */
@@ -21,6 +22,22 @@ function examplesDir(): string {
     dir = path.dirname(dir);
   }
   throw new Error('examples/ folder not found next to the build output');
+}
+
+/** Registers the demo fonts the organisation does not have yet (idempotent across starts). */
+async function seedDemoFonts(infrastructure: Infrastructure, examples: string): Promise<void> {
+  const { fonts } = createRepositories(infrastructure.dataSource.manager, { apiKeyPepper: infrastructure.apiKeyPepper });
+  for (const font of DEMO_FONTS) {
+    if (await fonts.findLiveFamily(DEMO_IDS.organisation, font.family)) continue;
+    const files = await Promise.all(
+      font.files.map(async (f) => {
+        const format = fontFormatOf(f.path);
+        if (!format) throw new Error(`${f.path}: not a font file name`);
+        return { weight: f.weight, style: f.style, format, bytes: await readFile(path.join(examples, f.path)) };
+      }),
+    );
+    await registerFontFamily(fonts, infrastructure.blobStore, { organisationId: DEMO_IDS.organisation, family: font.family, files });
+  }
 }
 
 function banner(baseUrl: string, keys: DemoKeys | null): string {
@@ -41,8 +58,7 @@ function banner(baseUrl: string, keys: DemoKeys | null): string {
       'Render the sample invoice:',
       `  curl -sS -X POST '${baseUrl}/v1/render/${DEMO_IDS.invoice}' \\`,
       `    -H 'Authorization: Bearer ${keys.testKey}' -H 'Accept: application/pdf' -H 'Content-Type: application/json' \\`,
-      `    --data @examples/invoice/data.json --output invoice.pdf`,
-      '  (the body is {"documents":[<data>]}; examples/invoice/request.json holds one ready to send)',
+      `    --data @examples/invoice/request.json --output invoice.pdf`,
     );
   }
   return lines.join('\n') + '\n';
@@ -72,7 +88,9 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     let keys: DemoKeys | null = null;
     if (settings.seedDemo) {
       const demo = loadOrCreateDemoKeys(path.resolve(settings.demoKeysFile));
-      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examplesDir(), { apiKeyPepper: infrastructure.apiKeyPepper, allowPublishedChanges: true });
+      const examples = examplesDir();
+      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examples, { apiKeyPepper: infrastructure.apiKeyPepper, allowPublishedChanges: true });
+      await seedDemoFonts(infrastructure, examples);
       keys = demo.keys;
       logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });
     }

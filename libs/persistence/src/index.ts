@@ -24,3 +24,4 @@ export * from './embedded/embedded-postgres';
 export * from './embedded/database-location';
 export * from './queries';
 export * from './async-jobs';
+export * from './fonts/font-family-registration';

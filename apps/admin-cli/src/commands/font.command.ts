@@ -1,40 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { FONT_FORMATS, type FontFormat, type FontStyle, type NewFontFile } from '@docrender/persistence';
+import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFileUpload, type FontStyle } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 
-const CONTENT_TYPES: Record<FontFormat, string> = { woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf', otf: 'font/otf' };
-
-/** The first bytes each format starts with (TrueType: 0x00010000 or `true`). */
-function matchesFormat(bytes: Buffer, format: FontFormat): boolean {
-  const magic = bytes.subarray(0, 4).toString('latin1');
-  switch (format) {
-    case 'woff2':
-      return magic === 'wOF2';
-    case 'woff':
-      return magic === 'wOFF';
-    case 'otf':
-      return magic === 'OTTO';
-    case 'ttf':
-      return magic === '\u0000\u0001\u0000\u0000' || magic === 'true';
-  }
-}
-
-type FontFileInput = { weight: number; style: FontStyle; format: FontFormat; bytes: Buffer };
-
 /** `<weight>:<style>:<path>`, e.g. `700:italic:fonts/Acme-BoldItalic.woff2`. */
-async function parseFileArgument(value: string, baseDir: string): Promise<FontFileInput> {
+async function parseFileArgument(value: string, baseDir: string): Promise<FontFileUpload> {
   const match = /^(\d{1,4}):(normal|italic):(.+)$/.exec(value);
   if (!match) throw new UsageError('--file', `must be <weight>:<normal|italic>:<path>, got '${value}'`);
   const weight = Number(match[1]);
   if (weight < 1 || weight > 1000) throw new UsageError('--file', `weight must be from 1 to 1000, got ${weight}`);
   const file = match[3];
-  const format = path.extname(file).slice(1).toLowerCase() as FontFormat;
-  if (!FONT_FORMATS.includes(format)) throw new UsageError('--file', `${file}: the extension must be one of ${FONT_FORMATS.join(', ')}`);
+  const format = fontFormatOf(file);
+  if (!format) throw new UsageError('--file', `${file}: the extension must be one of ${FONT_FORMATS.join(', ')}`);
   const bytes = await readArgumentFile('--file', baseDir, file);
-  if (!matchesFormat(bytes, format)) throw new UsageError('--file', `${file} is not a ${format} font file`);
+  if (!matchesFontFormat(bytes, format)) throw new UsageError('--file', `${file} is not a ${format} font file`);
   return { weight, style: match[2] as FontStyle, format, bytes };
 }
 
@@ -64,21 +43,7 @@ export const addFontCommand = defineCommand({
   },
   async run(input, context) {
     await liveOrganisation(context, input.organisationId);
-    const blobs = await context.blobStore();
-    const stored: NewFontFile[] = [];
-    try {
-      for (const file of input.files) {
-        const blobKey = `organisations/${input.organisationId}/fonts/${randomUUID()}.${file.format}`;
-        await blobs.put(blobKey, file.bytes, CONTENT_TYPES[file.format]);
-        stored.push({ weight: file.weight, style: file.style, format: file.format, blobKey, fileSizeBytes: file.bytes.length });
-      }
-      const { family, replacedBlobKeys } = await context.database.fonts.addFiles(input.organisationId, input.family, stored, context.now());
-      // Files replaced by a new one of the same weight and style are no longer referenced.
-      await Promise.all(replacedBlobKeys.map((key) => blobs.delete(key)));
-      return { id: family.id, organisationId: family.organisationId, family: family.family, files: family.files.map(({ id: _id, ...file }) => file) };
-    } catch (error) {
-      await Promise.allSettled(stored.map((f) => blobs.delete(f.blobKey)));
-      throw error;
-    }
+    const family = await registerFontFamily(context.database.fonts, await context.blobStore(), input, context.now());
+    return { id: family.id, organisationId: family.organisationId, family: family.family, files: family.files.map(({ id: _id, ...file }) => file) };
   },
 });
