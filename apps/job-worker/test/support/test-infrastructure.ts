@@ -20,9 +20,9 @@ export type TestInfrastructure = {
   teardown(): Promise<void>;
 };
 
-/** A logger that writes nothing below `warn` unless DEBUG_TEST_LOGS is set. */
+/** A logger that writes nothing unless DEBUG_TEST_LOGS is set (then everything from debug up). */
 export function testLogger(service: string): Logger {
-  return new JsonLogger(service, process.env.DEBUG_TEST_LOGS ? 'debug' : 'error');
+  return process.env.DEBUG_TEST_LOGS ? new JsonLogger(service, 'debug') : new JsonLogger(service, 'error', {}, () => undefined);
 }
 
 export async function startTestInfrastructure(label: string): Promise<TestInfrastructure> {
