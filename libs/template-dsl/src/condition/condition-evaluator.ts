@@ -3,7 +3,8 @@ import { Scope } from '../binding/scope';
 
 /**
  * `visibleIf` conditions, evaluated by filtrex: a closed expression language (comparisons, and/or/not,
- * arithmetic, `in`, a few functions) that cannot call arbitrary code, reach prototypes or loop. Names are
+ * arithmetic, `in`, a few functions) that cannot call arbitrary code, reach prototypes or loop (regular
+ * expressions are refused, see `operators`). Names are
  * resolved through our Scope (own properties only; a dotted name is a path, e.g. `customer.vatId`); a name
  * with no value is `undefined`, so `exists(customer.vatId)` and `not empty(items)` test for presence.
  */
@@ -23,6 +24,18 @@ const extraFunctions = {
   upper: (value: unknown): string => String(value ?? '').toUpperCase(),
 };
 
+/**
+ * `~=` would build a regular expression at run time, possibly from data: a catastrophic pattern could stall the
+ * process. It is refused (the condition fails as InvalidCondition).
+ */
+const operators = {
+  '~=': (): never => {
+    throw new Error('regular expression matching (~=) is not supported in conditions');
+  },
+  '==': (a: unknown, b: unknown): boolean => a === b,
+  '!=': (a: unknown, b: unknown): boolean => a !== b,
+};
+
 const compiled = new Map<string, CompiledCondition>();
 const CACHE_LIMIT = 2000;
 
@@ -31,7 +44,7 @@ function compile(expression: string): CompiledCondition {
   if (hit) return hit;
   let result: CompiledCondition;
   try {
-    const fn = compileExpression(expression, { customProp: resolveName, extraFunctions });
+    const fn = compileExpression(expression, { customProp: resolveName, extraFunctions, operators });
     result = (scope: Scope) => fn(scope);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
