@@ -26,6 +26,12 @@ export const renderApiSettings = {
     Math.max(1, Math.min(4, availableParallelism() - 1)),
     { min: 1, max: 64 },
   ),
+  validationThreads: setting.int(
+    'RENDER_API_VALIDATION_THREADS',
+    'Worker threads that run the checks of the validate endpoint (spec 4.4), so validating a large document does not hold up other requests. Each holds the template DSL in memory.',
+    1,
+    { min: 1, max: 64 },
+  ),
   batchConcurrency: setting.int(
     'RENDER_API_BATCH_CONCURRENCY',
     'Documents of one synchronous batch sent to the render service at once (they render in parallel across render workers).',

@@ -2,6 +2,8 @@ import { Environment, RenderIssueType } from '@docrender/contracts';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindValidateBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import type { RenderTarget } from './render-target';
+import { loadSettings, renderApiSettings } from '@docrender/config';
+import { validateDocuments } from './render-validation';
 import { RenderValidationService } from './render-validation.service';
 
 const target = (template: unknown, customFonts: RenderTarget['customFonts'] = []): RenderTarget => ({
@@ -28,8 +30,8 @@ const INVOICE = {
   ],
 };
 
-describe('RenderValidationService (spec 4.4)', () => {
-  const service = new RenderValidationService();
+describe('validateDocuments (spec 4.4)', () => {
+  const service = { validate: validateDocuments };
 
   it('4.4: an empty list when every document is clean', () => {
     const fonts = [{ family: 'House Sans', weight: 400, style: 'normal' as const, blobKey: 'k', format: 'woff2' }];
@@ -69,5 +71,32 @@ describe('RenderValidationService (spec 4.4)', () => {
   it('4.4: a stored template that no longer validates is one batch-wide SchemaInvalid issue', () => {
     const issues = service.validate(target({ body: [{ type: 'nonsense', id: 'x' }] }), body([{}, {}]));
     expect(issues).toEqual([expect.objectContaining({ type: RenderIssueType.SchemaInvalid, severity: 'Error', documentIndex: null })]);
+  });
+});
+
+describe('RenderValidationService', () => {
+  const service = new RenderValidationService({ ...loadSettings(renderApiSettings, {}), validationThreads: 1 });
+  afterAll(async () => {
+    await service.onModuleDestroy();
+  });
+
+  it('4.4: validates on a worker thread, with the same issues as in place', async () => {
+    const documents = body([{ number: 1, customer: { name: 'A' } }, { number: 2 }]);
+    await expect(service.validate(target(INVOICE), documents)).resolves.toEqual(validateDocuments(target(INVOICE), documents));
+  });
+
+  it('8: the event loop keeps turning while a large document is validated', async () => {
+    const large = body([{ number: 1, customer: { name: 'A' }, rows: Array.from({ length: 200_000 }, (_, i) => ({ i, text: 'some words in a row' })) }]);
+    let turns = 0;
+    let validating = true;
+    const spin = (): void => {
+      turns++;
+      if (validating) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const issues = await service.validate(target(INVOICE), large);
+    validating = false;
+    expect(issues.map((i) => i.type)).toEqual([RenderIssueType.UnresolvedFont]);
+    expect(turns).toBeGreaterThan(1);
   });
 });

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
@@ -41,7 +41,6 @@ export class RenderController {
   @Post(':templateId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Render the latest published version', operationId: 'renderLatestVersion' })
-  @ApiProduces('application/json', 'application/pdf')
   @ApiRenderEndpoint()
   async renderLatest(
     @CurrentCaller() caller: Caller,
@@ -56,7 +55,6 @@ export class RenderController {
   @Post(':templateId/versions/:version')
   @HttpCode(200)
   @ApiOperation({ summary: 'Render a specific version (a draft may be addressed this way)', operationId: 'renderVersion' })
-  @ApiProduces('application/json', 'application/pdf')
   @ApiRenderEndpoint()
   async renderVersion(
     @CurrentCaller() caller: Caller,
@@ -87,7 +85,7 @@ export class RenderController {
   private async validate(caller: Caller, templateId: string, version: number | null, req: Request): Promise<ValidateResponseDto> {
     const target = await this.targets.forStoredTemplate(caller, templateId, version, null);
     const body = await this.bodies.validateBody(req);
-    return { issues: this.validation.validate(target, body) };
+    return { issues: await this.validation.validate(target, body) };
   }
 
   private async render(caller: Caller, templateId: string, version: number | null, query: RenderQueryDto, req: Request, res: Response): Promise<void> {

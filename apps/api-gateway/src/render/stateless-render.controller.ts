@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
@@ -47,7 +47,6 @@ export class StatelessRenderController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Render a template given in the body (nothing is stored)', operationId: 'renderStateless' })
-  @ApiProduces('application/pdf', 'application/json')
   @ApiStatelessRenderEndpoint()
   async render(@CurrentCaller() caller: Caller, @Query() query: StatelessRenderQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const body = await this.bodies.statelessBody(req);

@@ -15,10 +15,7 @@ export type JsonBodyScan =
  * Checks that `bytes` is one JSON text (RFC 8259) and maps it without building any value: the kind of the root, and
  * for a root object the byte range, kind and nesting depth of every member, plus the same for each element of the
  * members named in `splitKeys` (e.g. `documents`). Iterative (an explicit container stack), so any nesting depth is
- * safe, and linear in the body size.
- *
- * Self-contained on purpose: it also runs in worker threads from its source text (json-scan.pool.ts), so it may use
- * nothing from outside its own body but globals.
+ * safe, and linear in the body size. Large bodies are scanned on worker threads (json-scan.pool.ts).
  */
 export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): JsonBodyScan {
   const OBJECT = 1;

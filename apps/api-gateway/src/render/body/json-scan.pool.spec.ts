@@ -58,6 +58,6 @@ describe('JsonScanPool', () => {
     await expect(queued).rejects.toThrow('closed');
     await expect(first).rejects.toThrow('exited');
     await closing;
-    await expect(single.scan(Buffer.from('{}'), [])).rejects.toThrow('closed');
+    await expect(single.scan(largeBody(128 * 1024), ['documents'])).rejects.toThrow('closed');
   });
 });
