@@ -1,3 +1,4 @@
 export { RenderServiceModule, RenderServiceModuleOptions, chromiumCheck } from './render-service.module';
 export { renderServiceDefinition, runRenderService } from './render-service.bootstrap';
 export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings } from './render-service.settings';
+export { locateChromium, findChromium, ChromiumNotFoundError } from './chromium/chromium-executable';

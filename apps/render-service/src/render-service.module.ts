@@ -11,6 +11,7 @@ import { FontFileCache } from './document/font-file.cache';
 import { ImageResolver } from './document/image-resolver';
 import { RenderDocumentHandler, RenderHandlerOptions } from './document/render-document.handler';
 import { RenderPreviewHandler } from './document/render-preview.handler';
+import { TemplateCache } from './document/template-cache';
 import { RenderConsumer } from './render.consumer';
 import { loadRenderServiceSettings, RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
 
@@ -23,6 +24,9 @@ export type RenderServiceModuleOptions = {
   /** Default: read from process.env (a bad value throws a ConfigError naming the variable). */
   settings?: RenderServiceSettings;
 };
+
+/** Distinct templates whose prepared form is kept between messages (a template is a few kB to a few hundred kB). */
+const TEMPLATES_KEPT = 64;
 
 /** The readiness check of the Chromium pool: a browser is ready and answers. */
 export const chromiumCheck = (pool: BrowserPool): ReadinessCheck => ({ name: 'chromium', check: () => pool.ping() });
@@ -75,15 +79,18 @@ export class RenderServiceModule {
               logger,
             ),
         },
+        { provide: TemplateCache, useValue: new TemplateCache(TEMPLATES_KEPT) },
         {
           provide: RenderDocumentHandler,
-          useFactory: (printer: DocumentPrinter, sources: DocumentSources) => new RenderDocumentHandler(printer, options.blobStore, sources, handlerOptions, logger),
-          inject: [DOCUMENT_PRINTER, DocumentSources],
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
+            new RenderDocumentHandler(printer, options.blobStore, sources, templates, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
         },
         {
           provide: RenderPreviewHandler,
-          useFactory: (printer: DocumentPrinter, sources: DocumentSources) => new RenderPreviewHandler(printer, options.blobStore, sources, handlerOptions, logger),
-          inject: [DOCUMENT_PRINTER, DocumentSources],
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
+            new RenderPreviewHandler(printer, options.blobStore, sources, templates, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
         },
         RenderConsumer,
         {

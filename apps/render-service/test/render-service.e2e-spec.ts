@@ -7,7 +7,7 @@ import { BlobStore, createBlobStore } from '@docrender/storage';
 import { createRabbitVhost, RabbitVhost, S3TestServer, startS3Server } from '@docrender/testing';
 import { descendantsOf, eventually, stillRunning } from './chromium-processes';
 import { pdfText } from './pdf-tools';
-import { readExample, renderCommand } from './render-service.harness';
+import { readExample, renderCommand } from './render-commands';
 import { buildWorkspace, RenderServiceProcess, spawnRenderService } from './render-service.process';
 
 const logger = new JsonLogger('render-service-e2e', 'error', {}, () => undefined);

@@ -16,6 +16,7 @@ import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { DocumentSources } from './document-sources';
+import { TemplateCache } from './template-cache';
 import { TransientFailureError } from './transient-failure.error';
 
 export type RenderHandlerOptions = {
@@ -47,6 +48,7 @@ export class RenderDocumentHandler {
     private readonly printer: DocumentPrinter,
     private readonly blobStore: BlobStore,
     private readonly sources: DocumentSources,
+    private readonly templates: TemplateCache,
     private readonly options: RenderHandlerOptions,
     private readonly logger: Logger,
   ) {}
@@ -97,7 +99,7 @@ export class RenderDocumentHandler {
       }
       // checkData accepted it: JSON text is valid and within the nesting limit, so it is parsed once here
       const data = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
-      const template = command.template as Template;
+      const template = this.templates.canonical(command.template) as Template;
       const allowHttpImages = this.options.allowHttpImages;
       const [images, customFonts] = await Promise.all([
         this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),

@@ -15,6 +15,7 @@ import { BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { DocumentSources } from './document-sources';
+import { TemplateCache } from './template-cache';
 import type { RenderHandlerOptions } from './render-document.handler';
 import { TransientFailureError } from './transient-failure.error';
 
@@ -34,6 +35,7 @@ export class RenderPreviewHandler {
     private readonly printer: DocumentPrinter,
     private readonly blobStore: BlobStore,
     private readonly sources: DocumentSources,
+    private readonly templates: TemplateCache,
     private readonly options: RenderHandlerOptions,
     private readonly logger: Logger,
   ) {}
@@ -53,7 +55,7 @@ export class RenderPreviewHandler {
       const data = sampleDocumentData(command.sampleData);
       issues = checkData(data);
       if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
-      const template = command.template as Template;
+      const template = this.templates.canonical(command.template) as Template;
       const allowHttpImages = this.options.allowHttpImages;
       const [images, customFonts] = await Promise.all([
         this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),

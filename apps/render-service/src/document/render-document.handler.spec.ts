@@ -1,0 +1,163 @@
+import { Readable } from 'node:stream';
+import { PDFDocument } from 'pdf-lib';
+import { Environment, ErrorCode, RenderIssueType } from '@docrender/contracts';
+import { JsonLogger } from '@docrender/observability';
+import { BlobInfo, BlobNotFoundError, BlobStore } from '@docrender/storage';
+import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
+import type { DocumentPrinter, PrintPdfRequest } from '../chromium/document-printer';
+import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { renderCommand } from '../../test/render-commands';
+import { DocumentSources } from './document-sources';
+import { FontFileCache } from './font-file.cache';
+import { ImageResolver } from './image-resolver';
+import { RenderDocumentHandler } from './render-document.handler';
+import { TemplateCache } from './template-cache';
+import { TransientFailureError } from './transient-failure.error';
+
+class MemoryBlobStore implements BlobStore {
+  readonly blobs = new Map<string, Buffer>();
+  failPuts = false;
+  async put(key: string, body: Buffer): Promise<void> {
+    if (this.failPuts) throw new Error('S3 is away');
+    this.blobs.set(key, body);
+  }
+  async get(key: string): Promise<Buffer> {
+    const blob = this.blobs.get(key);
+    if (blob === undefined) throw new BlobNotFoundError(key);
+    return blob;
+  }
+  async getStream(key: string): Promise<Readable> {
+    return Readable.from(await this.get(key));
+  }
+  async stat(key: string): Promise<BlobInfo | null> {
+    const blob = this.blobs.get(key);
+    return blob === undefined ? null : { key, sizeBytes: blob.length, contentType: 'application/pdf' };
+  }
+  async delete(key: string): Promise<void> {
+    this.blobs.delete(key);
+  }
+  async ping(): Promise<void> {}
+}
+
+/** A printer that answers with a real 3-page PDF, or fails the way it is told to. */
+class FakePrinter implements DocumentPrinter {
+  readonly requests: PrintPdfRequest[] = [];
+  failure: Error | null = null;
+  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
+    this.requests.push(request);
+    if (this.failure) throw this.failure;
+    const document = await PDFDocument.create();
+    for (let i = 0; i < 3; i++) document.addPage();
+    return Buffer.from(await document.save());
+  }
+  async screenshotFirstPage(): Promise<Buffer> {
+    throw new Error('not used');
+  }
+}
+
+const logger = new JsonLogger('render-service-unit', 'error', {}, () => undefined);
+const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greeting', text: 'Hello {{ name }}' }] };
+
+function setUp(budgetMs = 60_000) {
+  const blobs = new MemoryBlobStore();
+  const printer = new FakePrinter();
+  const sources = new DocumentSources(
+    blobs,
+    new ImageResolver(blobs, { policy: { allowHttp: false, allowPrivate: false }, fetchTimeoutMs: 1000, maxBytes: 1024 }, logger),
+    new FontFileCache(blobs, 1024),
+    logger,
+  );
+  const handler = new RenderDocumentHandler(printer, blobs, sources, new TemplateCache(4), { budgetMs, allowHttpImages: false }, logger);
+  return { blobs, printer, handler };
+}
+
+describe('render.document handler (fake printer and blob store)', () => {
+  it('stores the PDF at outputBlobKey and replies its page count read from the file, its size and the document name', async () => {
+    const { blobs, printer, handler } = setUp();
+    const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, documentNameTemplate: 'Greeting for {{ name }}' });
+    const result = await handler.handle(command);
+    expect(result).toMatchObject({ outcome: 'rendered', documentName: 'Greeting for Ada', issues: [], failure: null });
+    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: blobs.blobs.get(command.outputBlobKey)?.length });
+    expect(printer.requests[0]).toMatchObject({ tagged: false, javaScript: false, budgetMs: 60_000 });
+    expect(printer.requests[0].html).toContain('Hello Ada');
+    expect(printer.requests[0].html).toContain('class="wm"');
+  });
+
+  it('1: production output has no watermark', async () => {
+    const { printer, handler } = setUp();
+    await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } }, environment: Environment.Production }));
+    expect(printer.requests[0].html).not.toContain('class="wm"');
+  });
+
+  it('7.4: a blocked document is never printed', async () => {
+    const { printer, blobs, handler } = setUp();
+    const result = await handler.handle(renderCommand({ template, data: { inline: {} }, environment: Environment.Production }));
+    expect(result.outcome).toBe('blocked');
+    expect(result.issues.map((i) => i.type)).toEqual([RenderIssueType.MissingBinding]);
+    expect(printer.requests).toEqual([]);
+    expect(blobs.blobs.size).toBe(0);
+  });
+
+  it('7.3: JSON text that is not JSON is an InvalidJson Error and blocks', async () => {
+    const { printer, handler } = setUp();
+    const result = await handler.handle(renderCommand({ template, data: { json: '{"name": ' } }));
+    expect(result.outcome).toBe('blocked');
+    expect(result.issues.map((i) => i.type)).toEqual([RenderIssueType.InvalidJson]);
+    expect(printer.requests).toEqual([]);
+  });
+
+  it('8: a deadline already past is a RenderTimeout without any work', async () => {
+    const { printer, handler } = setUp();
+    const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } }, deadline: Date.now() - 1 }));
+    expect(result).toMatchObject({ outcome: 'failed', pdf: null, failure: { code: ErrorCode.RenderTimeout } });
+    expect(result.issues.map((i) => i.type)).toEqual([RenderIssueType.RenderTimeout]);
+    expect(printer.requests).toEqual([]);
+  });
+
+  it('8: the print deadline is the earlier of the command deadline and the render budget', async () => {
+    const { printer, handler } = setUp(5_000);
+    const before = Date.now();
+    await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } }, deadline: before + 60_000 }));
+    expect(printer.requests[0].deadline).toBeLessThanOrEqual(Date.now() + 5_000);
+    expect(printer.requests[0].deadline).toBeGreaterThanOrEqual(before + 5_000);
+  });
+
+  it('8: a print past the budget is a failed reply with a RenderTimeout issue', async () => {
+    const { printer, handler } = setUp();
+    printer.failure = new RenderTimeoutError(60_000);
+    const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }));
+    expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.RenderTimeout, message: 'The document exceeded its render budget of 60 s.' } });
+  });
+
+  it('a document that crashed Chromium twice is a failed reply (InternalError), not a redelivery', async () => {
+    const { printer, handler } = setUp();
+    printer.failure = new BrowserCrashedError('killed');
+    const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }));
+    expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.InternalError } });
+  });
+
+  it('an invalid template is a failed reply naming the problem (BindingError)', async () => {
+    const { handler } = setUp();
+    const result = await handler.handle(renderCommand({ template: { dsl: 1, body: 'nope' }, data: { inline: {} } }));
+    expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.BindingError } });
+  });
+
+  it('throws (so the message returns to the queue) when shutting down or when the PDF cannot be stored', async () => {
+    const closing = setUp();
+    closing.printer.failure = new BrowserPoolClosedError();
+    await expect(closing.handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }))).rejects.toBeInstanceOf(BrowserPoolClosedError);
+
+    const storeDown = setUp();
+    storeDown.blobs.failPuts = true;
+    await expect(storeDown.handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }))).rejects.toBeInstanceOf(TransientFailureError);
+  });
+
+  it('reads data from the blob store; a missing data blob is a failed reply, not an endless redelivery', async () => {
+    const { blobs, handler } = setUp();
+    await blobs.put('inputs/1.json', Buffer.from('{"name":"Blob"}'));
+    const fromBlob = await handler.handle(renderCommand({ template, data: { blobKey: 'inputs/1.json' } }));
+    expect(fromBlob.outcome).toBe('rendered');
+    const missing = await handler.handle(renderCommand({ template, data: { blobKey: 'inputs/missing.json' } }));
+    expect(missing).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.InternalError } });
+  });
+});

@@ -1,0 +1,305 @@
+/**
+ * Render-service throughput against raw puppeteer (a script, not a test: prints figures, asserts nothing).
+ *
+ *   node tools/build.mjs && node dist/bench/render/render.bench.js
+ *
+ * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2):
+ *   (a) raw puppeteer: one browser, C reused pages, printing the same compiled HTML with the same print options;
+ *   (b) the render service in-process: RenderServiceModule on the in-process bus, C concurrent render.document
+ *       requests, pool of 1 browser × C pages (compile, print, page count, store the PDF, reply);
+ *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
+ *       (1 browser × C pages, prefetch C) on a fresh vhost, C concurrent requests from this process over AMQP.
+ * Closed loop: C requests in flight, N documents per run, R rounds alternating a, b, c (median PDFs/s of the rounds;
+ * latency percentiles over all rounds). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
+ * Then the costs behind two defaults: tagged vs untagged print (raw, C = 1), and rewriting PDF metadata with pdf-lib.
+ *
+ * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (8).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { PDFDocument } from 'pdf-lib';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { loadSettings, messagingSettings } from '@docrender/config';
+import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
+import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
+import { JsonLogger } from '@docrender/observability';
+import { loadRenderServiceSettings, locateChromium, RenderServiceModule } from '@docrender/render-service';
+import { FilesystemBlobStore } from '@docrender/storage';
+import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
+import { createRabbitVhost } from '@docrender/testing';
+
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const COUNTS: Record<string, number> = { invoice: Number(process.env.BENCH_INVOICES ?? 60), report: Number(process.env.BENCH_REPORTS ?? 8) };
+/** The launch flags machine-notes verified for plain headless printing (the raw baseline uses no more). */
+const RAW_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const quiet = new JsonLogger('bench-render', 'error', {}, () => undefined);
+
+function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
+  }
+  throw new Error('repository root not found');
+}
+
+type Example = { name: string; template: unknown; data: unknown; compiled: CompiledDocument };
+
+function loadExample(root: string, name: string): Example {
+  const read = (file: string): unknown => JSON.parse(readFileSync(path.join(root, 'examples', name, file), 'utf8'));
+  const template = read('template.json');
+  const data = read('data.json');
+  return { name, template, data, compiled: compileDocument({ template: template as Template, data }) };
+}
+
+type Run = { seconds: number; latenciesMs: number[] };
+
+/** Runs `total` jobs with `concurrency` in flight; each job's latency and the wall time. */
+async function closedLoop(total: number, concurrency: number, job: (slot: number) => Promise<void>): Promise<Run> {
+  let next = 0;
+  const latenciesMs: number[] = [];
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, slot) => {
+      while (next < total) {
+        next++;
+        const t = process.hrtime.bigint();
+        await job(slot);
+        latenciesMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, latenciesMs };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+};
+const median = (values: number[]): number => percentile(values, 0.5);
+
+function rawPrint(page: Page, compiled: CompiledDocument, tagged = compiled.tagged): Promise<Uint8Array> {
+  const bands = compiled.headerHtml !== null || compiled.footerHtml !== null;
+  return page
+    .setContent(compiled.html, { waitUntil: 'load' })
+    .then(() =>
+      page.pdf({
+        printBackground: true,
+        preferCSSPageSize: true,
+        tagged,
+        outline: false,
+        displayHeaderFooter: bands,
+        headerTemplate: bands ? (compiled.headerHtml ?? '<span></span>') : undefined,
+        footerTemplate: bands ? (compiled.footerHtml ?? '<span></span>') : undefined,
+        timeout: 0,
+      }),
+    );
+}
+
+async function launchRaw(executablePath: string, pages: number): Promise<{ browser: Browser; pages: Page[] }> {
+  const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: RAW_FLAGS });
+  const opened: Page[] = [];
+  for (let i = 0; i < pages; i++) {
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    opened.push(page);
+  }
+  return { browser, pages: opened };
+}
+
+function command(example: Example): RenderDocumentCommand {
+  return {
+    requestId: randomUUID(),
+    organisationId: '00000000-0000-4000-8000-00000000bench',
+    environment: Environment.Production,
+    template: example.template,
+    data: { inline: example.data },
+    translations: null,
+    language: null,
+    documentNameTemplate: null,
+    fallbackDocumentName: example.name,
+    customFonts: [],
+    outputBlobKey: `bench/${example.name}/${randomUUID()}.pdf`,
+    deadline: Date.now() + 120_000,
+  };
+}
+
+async function requestRender(bus: MessageBus, example: Example): Promise<void> {
+  const result = await bus.request(MessageName.RenderDocument, command(example), { timeoutMs: 120_000 });
+  if (result.outcome !== 'rendered') throw new Error(`${example.name}: ${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function spawnRenderService(root: string, env: Record<string, string>): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps/render-service/src/main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env, RENDER_SERVICE_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (const deadline = Date.now() + 120_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`render-service exited at start:\n${output}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/v1/meta/status`).then((r) => r.status === 200, () => false);
+    if (ready) return { child, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`render-service not ready within 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type Row = { document: string; concurrency: number; raw: Run[]; inProcess: Run[]; amqp: Run[]; total: number };
+
+function summary(runs: Run[], total: number): { rate: number; p50: number; p95: number } {
+  const latencies = runs.flatMap((r) => r.latenciesMs);
+  return { rate: median(runs.map((r) => total / r.seconds)), p50: median(latencies), p95: percentile(latencies, 0.95) };
+}
+
+function printTable(rows: Row[]): void {
+  const f = (n: number, digits = 1): string => n.toFixed(digits);
+  const header = ['document', 'C', '(a) raw PDFs/s', 'p50 ms', 'p95 ms', '(b) in-process PDFs/s', 'p50 ms', 'p95 ms', '(c) RabbitMQ PDFs/s', 'p50 ms', 'p95 ms', 'b/a', 'c/a'];
+  const lines = rows.map((row) => {
+    const a = summary(row.raw, row.total);
+    const b = summary(row.inProcess, row.total);
+    const c = summary(row.amqp, row.total);
+    return [row.document, String(row.concurrency), f(a.rate, 2), f(a.p50, 0), f(a.p95, 0), f(b.rate, 2), f(b.p50, 0), f(b.p95, 0), f(c.rate, 2), f(c.p50, 0), f(c.p95, 0), f(b.rate / a.rate, 2), f(c.rate / a.rate, 2)];
+  });
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---').join('|')}|`);
+  for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+}
+
+async function main(): Promise<void> {
+  const root = repositoryRoot();
+  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const examples = ['invoice', 'report'].map((name) => loadExample(root, name));
+  console.log(`render benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
+  console.log(`concurrency ${CONCURRENCY.join(', ')}; ${ROUNDS} rounds; ${COUNTS.invoice} invoices / ${COUNTS.report} reports per run`);
+  for (const e of examples) console.log(`  ${e.name}: ${(e.compiled.html.length / 1024).toFixed(0)} kB HTML, tagged=${e.compiled.tagged}, header/footer=${e.compiled.headerHtml !== null}`);
+
+  const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-render-'));
+  const vhost = await createRabbitVhost('bench-render');
+  const rows: Row[] = [];
+  try {
+    for (const concurrency of CONCURRENCY) {
+      const raw = await launchRaw(executablePath, concurrency);
+      const serviceEnv = { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: String(concurrency) };
+      const inProcessBus = new InProcessMessageBus(loadSettings(messagingSettings, {}), quiet);
+      const app: INestApplication = await NestFactory.create(
+        RenderServiceModule.register({ bus: inProcessBus, blobStore: await FilesystemBlobStore.open(blobDir), logger: quiet, settings: loadRenderServiceSettings(serviceEnv) }),
+        { logger: false },
+      );
+      await app.init();
+      const amqpEnv = { AMQP_URL: vhost.url, AMQP_QUEUE_PREFIX: `c${concurrency}-`, BLOB_DIR: blobDir };
+      const service = await spawnRenderService(root, { ...amqpEnv, ...serviceEnv });
+      const amqpBus = await AmqpMessageBus.connect(loadSettings(messagingSettings, amqpEnv), quiet);
+      try {
+        for (const example of examples) {
+          const total = COUNTS[example.name];
+          const warm = concurrency * 2;
+          const rawJob = (slot: number) => rawPrint(raw.pages[slot], example.compiled).then(() => undefined);
+          await closedLoop(warm, concurrency, rawJob);
+          await closedLoop(warm, concurrency, () => requestRender(inProcessBus, example));
+          await closedLoop(warm, concurrency, () => requestRender(amqpBus, example));
+          const row: Row = { document: example.name, concurrency, raw: [], inProcess: [], amqp: [], total };
+          for (let round = 0; round < ROUNDS; round++) {
+            row.raw.push(await closedLoop(total, concurrency, rawJob));
+            row.inProcess.push(await closedLoop(total, concurrency, () => requestRender(inProcessBus, example)));
+            row.amqp.push(await closedLoop(total, concurrency, () => requestRender(amqpBus, example)));
+          }
+          rows.push(row);
+          console.error(`done: ${example.name} at concurrency ${concurrency}`);
+        }
+      } finally {
+        await amqpBus.close();
+        await service.stop();
+        await app.close();
+        await inProcessBus.close();
+        await raw.browser.close();
+      }
+    }
+    console.log('');
+    printTable(rows);
+    await printDefaultsCosts(executablePath, examples);
+  } finally {
+    await vhost.delete();
+    await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+/** Tagged vs untagged print (raw, one reused page) and the cost pdf-lib would add to set PDF metadata. */
+async function printDefaultsCosts(executablePath: string, examples: Example[]): Promise<void> {
+  const raw = await launchRaw(executablePath, 1);
+  const page = raw.pages[0];
+  console.log('');
+  console.log('| document | untagged PDFs/s | untagged kB | tagged PDFs/s | tagged kB | tagged time × | pdf-lib load+save ms (untagged / tagged) |');
+  console.log('|---|---|---|---|---|---|---|');
+  try {
+    for (const example of examples) {
+      const total = COUNTS[example.name];
+      const figures: Record<string, { rate: number; pdf: Uint8Array }> = {};
+      for (const tagged of [false, true]) {
+        let pdf: Uint8Array = new Uint8Array();
+        await rawPrint(page, example.compiled, tagged);
+        const rates: number[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const run = await closedLoop(total, 1, async () => {
+            pdf = await rawPrint(page, example.compiled, tagged);
+          });
+          rates.push(total / run.seconds);
+        }
+        figures[String(tagged)] = { rate: median(rates), pdf };
+      }
+      const pdfLibMs = async (pdf: Uint8Array): Promise<number> => {
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const t = process.hrtime.bigint();
+          const document = await PDFDocument.load(pdf, { updateMetadata: false });
+          document.setTitle(example.name);
+          document.setProducer('docrender');
+          document.setCreationDate(new Date());
+          await document.save();
+          times.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+        return median(times);
+      };
+      const untagged = figures.false;
+      const tagged = figures.true;
+      console.log(
+        `| ${example.name} | ${untagged.rate.toFixed(2)} | ${(untagged.pdf.length / 1024).toFixed(0)} | ${tagged.rate.toFixed(2)} | ${(tagged.pdf.length / 1024).toFixed(0)} | ${(untagged.rate / tagged.rate).toFixed(2)} | ${(await pdfLibMs(untagged.pdf)).toFixed(0)} / ${(await pdfLibMs(tagged.pdf)).toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await raw.browser.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
