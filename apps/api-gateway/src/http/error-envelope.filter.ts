@@ -9,7 +9,9 @@ import { GATEWAY_LOGGER } from './tokens';
 function codeForHttpStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
-      return ErrorCode.ValidationError;
+      // Nest turns body-parser SyntaxErrors (malformed JSON) and URIErrors (bad %-encoding) into plain 400s; our own
+      // business-rule 400s are DomainErrors. A plain 400 is therefore a request that could not be bound (spec 7.2).
+      return ErrorCode.BindingError;
     case 401:
       return ErrorCode.Unauthorized;
     case 403:
@@ -68,7 +70,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status < 500) {
-        const message = status === 404 ? `no such endpoint: ${req.method} ${req.path}` : exception.message;
+        const message =
+          status === 404 ? `no such endpoint: ${req.method} ${req.path}` : status === 400 ? `request could not be parsed: ${exception.message}` : exception.message;
         return { code: codeForHttpStatus(status), message, headers: {} };
       }
     }
