@@ -316,8 +316,3 @@ export function parseTemplateTextCached(text: string): TemplateSegments | Bindin
   parsedTextCache.set(text, result);
   return result;
 }
-
-/** True when the text has at least one binding (cheap check before parsing). */
-export function hasBinding(text: string): boolean {
-  return text.includes('{{');
-}

@@ -55,12 +55,6 @@ function compile(expression: string): CompiledCondition {
   return result;
 }
 
-/** Checks the syntax only. */
-export function conditionSyntaxError(expression: string): string | null {
-  const c = compile(expression);
-  return typeof c === 'function' ? null : c.error;
-}
-
 /** Evaluates a condition; an expression that fails (syntax, wrong types) is reported by the caller. */
 export function evaluateCondition(expression: string, scope: Scope): ConditionOutcome {
   const c = compile(expression);

@@ -17,7 +17,7 @@ const MAX_PAGE_MM = 5000;
  * Chromium draws the header template from 20 CSS px below the top edge of the sheet, and the footer template
  * up to 20 CSS px above the bottom edge (measured with Chromium 156); a band fills the rest of its margin.
  */
-export const BAND_INSET_MM = Math.round(((20 * 25.4) / 96) * 1000) / 1000;
+const BAND_INSET_MM = Math.round(((20 * 25.4) / 96) * 1000) / 1000;
 
 /** The content area keeps at least this much room when margins or bands are too large. */
 const MIN_CONTENT_MM = 10;
