@@ -113,6 +113,11 @@ describe('checkData (spec 7.3 DangerousContent, spec 8 nesting limit)', () => {
     expect(types({ blob: '\u007fELF\u0002\u0001\u0001' })).toEqual([RenderIssueType.DangerousContent]);
   });
 
+  it('7.3: a long hostile string is scanned in linear time (no catastrophic backtracking)', () => {
+    expect(types({ note: '<a on'.repeat(200_000) })).toEqual([]);
+    expect(types({ note: `${'<a on'.repeat(200_000)}<b onclick=x>` })).toEqual([RenderIssueType.DangerousContent]);
+  });
+
   it('7.3: images and ordinary Base64 are not executables', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array<number>(64).fill(1)]).toString('base64');
     expect(executableIn(png)).toBeNull();

@@ -12,9 +12,12 @@ const MAX_DEPTH = Limits.maxNestingDepth;
 /** Dangerous strings reported per document; one is enough to block, a few help the author. */
 const MAX_REPORTED_STRINGS = 10;
 
-/** HTML/script injection: tags that run code or load resources, event handlers, script URLs, CSS expressions. */
+/**
+ * HTML/script injection: tags that run code or load resources, event handlers, script URLs, CSS expressions.
+ * Every repetition is bounded or unambiguous, so a hostile 50 MB string cannot make the scan backtrack for long.
+ */
 const INJECTION =
-  /<\s*\/?\s*(?:script|style|iframe|frame|frameset|object|embed|applet|meta|link|base|form|svg|math|template|noscript)\b|<[a-z][^>]*\son[a-z]+\s*=|(?:^|[\s"'=(`])(?:javascript|vbscript|livescript)\s*:(?!\s)|data\s*:\s*text\/html|expression\s*\(|@import\b|url\s*\(\s*['"]?\s*(?:javascript|vbscript|data)\s*:/i;
+  /<\s*\/?\s*(?:script|style|iframe|frame|frameset|object|embed|applet|meta|link|base|form|svg|math|template|noscript)\b|<[a-z][^<>]{0,300}\son[a-z]+\s*=|(?:^|[\s"'=(`])(?:javascript|vbscript|livescript)\s*:(?!\s)|data\s*:\s*text\/html|expression\s*\(|@import\b|url\s*\(\s*['"]?\s*(?:javascript|vbscript|data)\s*:/i;
 
 const BASE64_BODY = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
 

@@ -6,8 +6,13 @@ import QRCode from 'qrcode';
 export type CodeOutcome = { ok: true; svg: string } | { ok: false; reason: string };
 
 const QUIET_ZONE = 4;
+/** No QR code holds more than 7,089 characters (numeric, level L); longer values are refused before encoding. */
+const QR_MAX_LENGTH = 7089;
+/** Far beyond any printable linear barcode; longer values are refused before encoding. */
+const BARCODE_MAX_LENGTH = 256;
 
 export function qrCodeSvg(value: string, errorCorrection: 'L' | 'M' | 'Q' | 'H'): CodeOutcome {
+  if (value.length > QR_MAX_LENGTH) return { ok: false, reason: `a QR code holds at most ${QR_MAX_LENGTH} characters` };
   let modules: { size: number; get(row: number, column: number): number | boolean };
   try {
     modules = QRCode.create(value, { errorCorrectionLevel: errorCorrection }).modules;
@@ -39,6 +44,7 @@ export function qrCodeSvg(value: string, errorCorrection: 'L' | 'M' | 'Q' | 'H')
 const BWIP_OUTPUT = /^<svg viewBox="([0-9. ]+)" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\s*((?:<path [^<>]*\/>\s*)*)<\/svg>\s*$/;
 
 export function barcodeSvg(format: 'code128' | 'ean13', value: string, showText: boolean): CodeOutcome {
+  if (value.length > BARCODE_MAX_LENGTH) return { ok: false, reason: `the value is longer than ${BARCODE_MAX_LENGTH} characters` };
   let svg: string;
   try {
     svg = bwipjs.toSVG({ bcid: format, text: value, includetext: showText, textxalign: 'center', height: 12, scale: 2 });
