@@ -109,9 +109,10 @@ describe('binding evaluation', () => {
   });
 
   it('7.3: a value a formatter cannot handle is an UnformattedValue Information and shown as is', () => {
-    const r = render("{{ total | currency('EUR') }} / {{ when | date }}", { total: 'twelve', when: 'yesterday' });
-    expect(r.out).toBe('twelve / yesterday');
+    const r = render("{{ total | currency('EUR') }} / {{ when | date }} / {{ far | date }}", { total: 'twelve', when: 'yesterday', far: 1e20 });
+    expect(r.out).toBe('twelve / yesterday / 100000000000000000000');
     expect(r.issues.map((i) => [i.type, i.severity])).toEqual([
+      [RenderIssueType.UnformattedValue, 'Information'],
       [RenderIssueType.UnformattedValue, 'Information'],
       [RenderIssueType.UnformattedValue, 'Information'],
     ]);

@@ -92,7 +92,10 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|
 
 /** A date value: ISO 8601 text or epoch milliseconds. Date-only text is a calendar day (no time-zone shift). */
 function toDate(value: unknown): { date: Date; dateOnly: boolean } | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return { date: new Date(value), dateOnly: false };
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
+  }
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (DATE_ONLY.test(text)) {

@@ -76,8 +76,9 @@ function clean(svg: string, idPrefix: string): string {
 
 /** Draws a chart; `idPrefix` keeps the ids of several charts in one document apart. */
 export function chartSvg(spec: ChartSpec, idPrefix: string): ChartOutcome {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: spec.widthPx, height: spec.heightPx });
+  let chart: ReturnType<typeof echarts.init> | null = null;
   try {
+    chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: spec.widthPx, height: spec.heightPx });
     chart.setOption(option(spec));
     const svg = clean(chart.renderToSVGString(), idPrefix);
     if (FORBIDDEN.test(svg)) return { ok: false, reason: 'the chart library produced markup that is not allowed in a document' };
@@ -85,6 +86,6 @@ export function chartSvg(spec: ChartSpec, idPrefix: string): ChartOutcome {
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   } finally {
-    chart.dispose();
+    chart?.dispose();
   }
 }
