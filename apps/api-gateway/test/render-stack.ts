@@ -9,11 +9,10 @@ import { Client as MinioClient } from 'minio';
 import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
-import { createServiceApp, type Infrastructure, type ServiceDefinition } from '@docrender/platform';
+import { createServiceApp, type Infrastructure } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
 import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.service';
-import { jsonBodyParserType } from '../src/render';
 import { ensureBuilt, freePort } from './gateway-process';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -60,21 +59,6 @@ export async function startRenderService(settings: Record<string, string>): Prom
   }
 }
 
-/**
- * The gateway with the global JSON parser leaving render bodies unread. Forward compatible: once configure-http passes
- * `type: jsonBodyParserType` itself, the wrapper changes nothing.
- */
-const gatewayDefinition: ServiceDefinition = {
-  ...apiGatewayService,
-  configure: (app, logger) => {
-    const adapter = app.getHttpAdapter() as unknown as { useBodyParser(type: string, rawBody: boolean, options?: Record<string, unknown>): unknown };
-    const useBodyParser = adapter.useBodyParser.bind(adapter);
-    adapter.useBodyParser = (type, rawBody, options = {}) =>
-      useBodyParser(type, rawBody, type === 'json' && options.type === undefined ? { ...options, type: jsonBodyParserType } : options);
-    apiGatewayService.configure?.(app, logger);
-  },
-};
-
 export type Gateway = { app: INestApplication; baseUrl: string };
 
 export type RenderStack = {
@@ -117,7 +101,7 @@ export async function startRenderStack(): Promise<RenderStack> {
     const saved = { ...process.env };
     Object.assign(process.env, settings);
     try {
-      const app = await createServiceApp(gatewayDefinition, infrastructure, logger);
+      const app = await createServiceApp(apiGatewayService, infrastructure, logger);
       apps.push(app);
       await app.listen(0, '127.0.0.1');
       return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
