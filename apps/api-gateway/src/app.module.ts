@@ -30,7 +30,10 @@ export class ApiGatewayModule {
         RenderJobsModule,
         RenderModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
-        ProbesModule.register({ checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)] }),
+        ProbesModule.register({
+          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)],
+          bus: infrastructure.bus,
+        }),
       ],
       providers: [{ provide: GATEWAY_LOGGER, useValue: logger }],
       exports: [GATEWAY_LOGGER],

@@ -14,6 +14,7 @@ export class JobWorkerModule {
         InfrastructureModule.forRoot(infrastructure, logger),
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+          bus: infrastructure.bus,
         }),
         RenderJobsModule,
         RetentionModule,

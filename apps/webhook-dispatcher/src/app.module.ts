@@ -13,6 +13,7 @@ export class WebhookDispatcherModule {
         InfrastructureModule.forRoot(infrastructure, logger),
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+          bus: infrastructure.bus,
         }),
         DeliveryModule,
       ],

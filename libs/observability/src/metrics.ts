@@ -13,8 +13,9 @@ export function counter(name: string, help: string, labelNames: string[] = []): 
   return existing<Counter<string>>(name) ?? new Counter({ name, help, labelNames, registers: [metricsRegistry] });
 }
 
-export function gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-  return existing<Gauge<string>>(name) ?? new Gauge({ name, help, labelNames, registers: [metricsRegistry] });
+/** `collect`, when given, runs at every scrape to set the gauge's current values (e.g. reading queue depths). */
+export function gauge(name: string, help: string, labelNames: string[] = [], collect?: (this: Gauge<string>) => Promise<void> | void): Gauge<string> {
+  return existing<Gauge<string>>(name) ?? new Gauge({ name, help, labelNames, registers: [metricsRegistry], ...(collect ? { collect } : {}) });
 }
 
 export function histogram(name: string, help: string, buckets: number[], labelNames: string[] = []): Histogram<string> {

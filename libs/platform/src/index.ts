@@ -6,3 +6,5 @@ export * from './infrastructure/infrastructure';
 export * from './infrastructure/infrastructure.module';
 export * from './infrastructure/platform.settings';
 export * from './bootstrap';
+export * from './metrics/metrics.controller';
+export * from './metrics/queue-depth.metrics';

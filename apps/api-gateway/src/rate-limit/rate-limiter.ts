@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, RateLimitCategory } from '@docrender/contracts';
+import { counter } from '@docrender/observability';
 import { RateLimitPolicy } from './rate-limit.policy';
 import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
+
+const rejections = counter('docrender_rate_limit_rejections_total', 'Requests refused with 429 by the per-organisation rate limits, by category.', ['category']);
 
 /** Headers telling the client its budget: `X-RateLimit-Limit`, `X-RateLimit-Remaining`. */
 export type RateLimitHeaders = Record<string, string>;
@@ -25,6 +28,7 @@ export class RateLimiter {
     const decision = await this.store.tryAcquire(organisationId, category, { limit, windowSeconds });
     const headers = { 'X-RateLimit-Limit': String(decision.limit), 'X-RateLimit-Remaining': String(decision.remaining) };
     if (!decision.allowed) {
+      rejections.inc({ category });
       throw new DomainError(
         ErrorCode.TooManyRequests,
         `rate limit exceeded: ${decision.limit} ${category} requests per ${windowSeconds} s for this organisation; retry after ${decision.retryAfterSeconds} s`,

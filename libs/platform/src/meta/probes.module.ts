@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { BlobStore } from '@docrender/storage';
 import type { MessageBus } from '@docrender/messaging';
 import type { DataSource } from 'typeorm';
+import { MetricsController } from '../metrics/metrics.controller';
+import { registerQueueDepthGauge } from '../metrics/queue-depth.metrics';
 import { MetaController } from './meta.controller';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness';
 
@@ -17,15 +19,17 @@ export const blobStoreCheck = (blobStore: BlobStore): ReadinessCheck => ({ name:
 export const messageBusCheck = (bus: MessageBus): ReadinessCheck => ({ name: 'message bus', check: () => bus.ping() });
 
 /**
- * The probes of spec 4.17 (`/v1/meta/status`, `/v1/meta/version`) for one app, with the dependencies it checks.
+ * The probes of spec 4.17 (`/v1/meta/status`, `/v1/meta/version`) for one app, with the dependencies it checks, and
+ * its Prometheus metrics at `/metrics` (with the queue depths when `bus` is given).
  * `inject` lists providers handed to `checks` (e.g. the render service's browser pool).
  */
 @Module({})
 export class ProbesModule {
-  static register(options: { checks: (...deps: never[]) => ReadinessCheck[]; inject?: unknown[] }): DynamicModule {
+  static register(options: { checks: (...deps: never[]) => ReadinessCheck[]; inject?: unknown[]; bus?: MessageBus }): DynamicModule {
+    if (options.bus) registerQueueDepthGauge(options.bus);
     return {
       module: ProbesModule,
-      controllers: [MetaController],
+      controllers: [MetaController, MetricsController],
       providers: [{ provide: READINESS_CHECKS, useFactory: options.checks, inject: (options.inject ?? []) as never[] }],
     };
   }
