@@ -3,13 +3,17 @@
  *
  *   node tools/build.mjs && node dist/bench/render/render.bench.js
  *
- * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2):
+ * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2) — C Chromium pages
+ * printing at once in every variant:
  *   (a) raw puppeteer: one browser, C reused pages, printing the same compiled HTML with the same print options;
- *   (b) the render service in-process: RenderServiceModule on the in-process bus, C concurrent render.document
- *       requests, pool of 1 browser × C pages (compile, print, page count, store the PDF, reply);
+ *   (b) the render service in-process: RenderServiceModule on the in-process bus, pool of 1 browser × C pages
+ *       (data check, compile, print, page count, store the PDF, reply);
  *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
- *       (1 browser × C pages, prefetch C) on a fresh vhost, C concurrent requests from this process over AMQP.
- * Closed loop: C requests in flight, N documents per run, R rounds alternating a, b, c (median PDFs/s of the rounds;
+ *       (1 browser × C pages) on a fresh vhost, requests from this process over AMQP.
+ * (b) and (c) run twice: with C requests in flight (each request waits for the previous one's compile and store), and
+ * with as many in flight as the service itself takes from its queue (renderPrefetch(C) = C + ⌈C/2⌉), which is how
+ * it runs under load: the extra documents wait in the pool so a page never idles while another document is compiled
+ * or stored. Closed loop, N documents per run, R rounds alternating the variants (median PDFs/s of the rounds;
  * latency percentiles over all rounds). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
  * Then the costs behind two defaults: tagged vs untagged print (raw, C = 1), and rewriting PDF metadata with pdf-lib.
  *
@@ -30,7 +34,7 @@ import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
-import { loadRenderServiceSettings, locateChromium, RenderServiceModule } from '@docrender/render-service';
+import { loadRenderServiceSettings, locateChromium, renderPrefetch, RenderServiceModule } from '@docrender/render-service';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
 import { createRabbitVhost } from '@docrender/testing';
@@ -170,25 +174,52 @@ async function spawnRenderService(root: string, env: Record<string, string>): Pr
   }
 }
 
-type Row = { document: string; concurrency: number; raw: Run[]; inProcess: Run[]; amqp: Run[]; total: number };
+type Variant = 'raw' | 'inProcess' | 'inProcessQueued' | 'amqp' | 'amqpQueued';
+type Row = { document: string; concurrency: number; total: number; runs: Record<Variant, Run[]> };
 
 function summary(runs: Run[], total: number): { rate: number; p50: number; p95: number } {
   const latencies = runs.flatMap((r) => r.latenciesMs);
   return { rate: median(runs.map((r) => total / r.seconds)), p50: median(latencies), p95: percentile(latencies, 0.95) };
 }
 
-function printTable(rows: Row[]): void {
+function printTables(rows: Row[]): void {
   const f = (n: number, digits = 1): string => n.toFixed(digits);
-  const header = ['document', 'C', '(a) raw PDFs/s', 'p50 ms', 'p95 ms', '(b) in-process PDFs/s', 'p50 ms', 'p95 ms', '(c) RabbitMQ PDFs/s', 'p50 ms', 'p95 ms', 'b/a', 'c/a'];
-  const lines = rows.map((row) => {
-    const a = summary(row.raw, row.total);
-    const b = summary(row.inProcess, row.total);
-    const c = summary(row.amqp, row.total);
-    return [row.document, String(row.concurrency), f(a.rate, 2), f(a.p50, 0), f(a.p95, 0), f(b.rate, 2), f(b.p50, 0), f(b.p95, 0), f(c.rate, 2), f(c.p50, 0), f(c.p95, 0), f(b.rate / a.rate, 2), f(c.rate / a.rate, 2)];
-  });
-  console.log(`| ${header.join(' | ')} |`);
-  console.log(`|${header.map(() => '---').join('|')}|`);
-  for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+  const table = (header: string[], lines: string[][]): void => {
+    console.log(`| ${header.join(' | ')} |`);
+    console.log(`|${header.map(() => '---').join('|')}|`);
+    for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+  };
+  console.log('Throughput (PDFs/s) and ratios to raw puppeteer at the same number of pages printing at once (C):');
+  table(
+    ['document', 'C', '(a) raw', '(b) in-process, C in flight', '(b) in-process, prefetch in flight', '(c) RabbitMQ, C in flight', '(c) RabbitMQ, prefetch in flight', 'b/a (C / prefetch)', 'c/a (C / prefetch)'],
+    rows.map((row) => {
+      const r = (v: Variant) => summary(row.runs[v], row.total).rate;
+      const a = r('raw');
+      return [
+        row.document,
+        String(row.concurrency),
+        f(a, 2),
+        f(r('inProcess'), 2),
+        f(r('inProcessQueued'), 2),
+        f(r('amqp'), 2),
+        f(r('amqpQueued'), 2),
+        `${f(r('inProcess') / a, 2)} / ${f(r('inProcessQueued') / a, 2)}`,
+        `${f(r('amqp') / a, 2)} / ${f(r('amqpQueued') / a, 2)}`,
+      ];
+    }),
+  );
+  console.log('');
+  console.log('Latency per document, p50 / p95 ms (with prefetch in flight it includes the wait for a free page):');
+  table(
+    ['document', 'C', '(a) raw', '(b) C in flight', '(b) prefetch in flight', '(c) C in flight', '(c) prefetch in flight'],
+    rows.map((row) => {
+      const l = (v: Variant) => {
+        const s = summary(row.runs[v], row.total);
+        return `${f(s.p50, 0)} / ${f(s.p95, 0)}`;
+      };
+      return [row.document, String(row.concurrency), l('raw'), l('inProcess'), l('inProcessQueued'), l('amqp'), l('amqpQueued')];
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -216,18 +247,21 @@ async function main(): Promise<void> {
       const service = await spawnRenderService(root, { ...amqpEnv, ...serviceEnv });
       const amqpBus = await AmqpMessageBus.connect(loadSettings(messagingSettings, amqpEnv), quiet);
       try {
+        const queued = renderPrefetch(concurrency);
         for (const example of examples) {
           const total = COUNTS[example.name];
-          const warm = concurrency * 2;
           const rawJob = (slot: number) => rawPrint(raw.pages[slot], example.compiled).then(() => undefined);
-          await closedLoop(warm, concurrency, rawJob);
-          await closedLoop(warm, concurrency, () => requestRender(inProcessBus, example));
-          await closedLoop(warm, concurrency, () => requestRender(amqpBus, example));
-          const row: Row = { document: example.name, concurrency, raw: [], inProcess: [], amqp: [], total };
+          const variants: Array<[Variant, number, (slot: number) => Promise<void>]> = [
+            ['raw', concurrency, rawJob],
+            ['inProcess', concurrency, () => requestRender(inProcessBus, example)],
+            ['inProcessQueued', queued, () => requestRender(inProcessBus, example)],
+            ['amqp', concurrency, () => requestRender(amqpBus, example)],
+            ['amqpQueued', queued, () => requestRender(amqpBus, example)],
+          ];
+          for (const [, inFlight, job] of variants) await closedLoop(inFlight * 2, inFlight, job);
+          const row: Row = { document: example.name, concurrency, total, runs: { raw: [], inProcess: [], inProcessQueued: [], amqp: [], amqpQueued: [] } };
           for (let round = 0; round < ROUNDS; round++) {
-            row.raw.push(await closedLoop(total, concurrency, rawJob));
-            row.inProcess.push(await closedLoop(total, concurrency, () => requestRender(inProcessBus, example)));
-            row.amqp.push(await closedLoop(total, concurrency, () => requestRender(amqpBus, example)));
+            for (const [variant, inFlight, job] of variants) row.runs[variant].push(await closedLoop(total, inFlight, job));
           }
           rows.push(row);
           console.error(`done: ${example.name} at concurrency ${concurrency}`);
@@ -241,7 +275,7 @@ async function main(): Promise<void> {
       }
     }
     console.log('');
-    printTable(rows);
+    printTables(rows);
     await printDefaultsCosts(executablePath, examples);
   } finally {
     await vhost.delete();

@@ -2,3 +2,4 @@ export { RenderServiceModule, RenderServiceModuleOptions, chromiumCheck } from '
 export { renderServiceDefinition, runRenderService } from './render-service.bootstrap';
 export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings } from './render-service.settings';
 export { locateChromium, findChromium, ChromiumNotFoundError } from './chromium/chromium-executable';
+export { renderPrefetch } from './render.consumer';

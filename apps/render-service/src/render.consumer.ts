@@ -7,11 +7,21 @@ import { RenderDocumentHandler } from './document/render-document.handler';
 import { RenderPreviewHandler } from './document/render-preview.handler';
 import { RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
 
+/**
+ * Messages one instance holds: its Chromium capacity plus half again. A document spends part of its time outside
+ * Chromium (data, compile, page count, storing the PDF, the reply); the extra messages wait in the pool's queue
+ * (within their deadlines) so that every page has the next document ready the moment it is free.
+ */
+export function renderPrefetch(capacity: number): number {
+  return capacity + Math.ceil(capacity / 2);
+}
+
 const settle = (ms: number): Promise<'timeout'> => new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
 
 /**
  * Takes render.document and render.preview messages as a competing consumer: every render-service instance shares
- * the queues, each holding as many unacknowledged documents as its Chromium pool renders at once. A message is
+ * the queues, each holding about as many unacknowledged documents as its Chromium pool renders at once
+ * (renderPrefetch). A message is
  * acknowledged once its reply is sent; on shutdown the instance stops taking work, finishes what it holds for up
  * to RENDER_SHUTDOWN_GRACE_MS, then closes the browsers: renders cut short throw, so their messages return to the
  * queue for another instance.
@@ -31,10 +41,10 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
-      await this.bus.consume(MessageName.RenderDocument, (command) => this.documents.handle(command), { prefetch: this.pool.capacity }),
+      await this.bus.consume(MessageName.RenderDocument, (command) => this.documents.handle(command), { prefetch: renderPrefetch(this.pool.capacity) }),
       await this.bus.consume(MessageName.RenderPreview, (command) => this.previews.handle(command), { prefetch: 1 }),
     );
-    this.logger.info('taking render work', { concurrentRenders: this.pool.capacity });
+    this.logger.info('taking render work', { concurrentRenders: this.pool.capacity, prefetch: renderPrefetch(this.pool.capacity) });
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -21,7 +21,7 @@ describe('render-service processes on one RabbitMQ queue (e2e)', () => {
   const processes: RenderServiceProcess[] = [];
   const invoice = readExample('invoice');
 
-  /** One instance: one browser with one page, so it holds one message at a time and the others get work too. */
+  /** One instance: one browser with one page, so it holds few messages (renderPrefetch(1) = 2) and the others get work too. */
   const spawnInstance = async (): Promise<RenderServiceProcess> => {
     const instance = await spawnRenderService({ ...env, RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1', RENDER_SHUTDOWN_GRACE_MS: '20000' });
     processes.push(instance);

@@ -16,22 +16,23 @@ export function defaultRenderPagesPerBrowser(cores: number = availableParallelis
 
 /** Settings of apps/render-service (Chromium pool, render budget, image and font fetching, its probe port). */
 export const renderSettings = {
-  browsers: setting.int(
-    'RENDER_BROWSERS',
-    'Chromium browser processes in the pool. Default: one per 4 CPU cores, at least 1.',
-    defaultRenderBrowsers(),
-    { min: 1, max: 64 },
-  ),
-  pagesPerBrowser: setting.int(
-    'RENDER_PAGES_PER_BROWSER',
-    'Reused pages (concurrent renders) per browser. Default: CPU cores divided by browsers, at least 2. The pool renders browsers × pages documents at once and takes that many messages from the queue.',
-    defaultRenderPagesPerBrowser(),
-    { min: 1, max: 32 },
-  ),
+  browsers: {
+    ...setting.int('RENDER_BROWSERS', 'Chromium browser processes in the pool.', defaultRenderBrowsers(), { min: 1, max: 64 }),
+    defaultText: 'one per 4 CPU cores, at least 1',
+  },
+  pagesPerBrowser: {
+    ...setting.int(
+      'RENDER_PAGES_PER_BROWSER',
+      'Reused pages (concurrent renders) per browser. The pool renders browsers × pages documents at once and takes that many messages from the queue.',
+      defaultRenderPagesPerBrowser(),
+      { min: 1, max: 32 },
+    ),
+    defaultText: 'CPU cores ÷ browsers, at least 2',
+  },
   maxRendersPerBrowser: setting.int(
     'RENDER_MAX_RENDERS_PER_BROWSER',
-    'A browser is replaced after this many renders (its replacement starts first, so capacity does not drop).',
-    1000,
+    'A browser is replaced after this many renders (its replacement starts first, so capacity does not drop); bounds the memory a long-lived browser accumulates.',
+    500,
     { min: 1, max: 10_000_000 },
   ),
   timeoutMs: setting.int(
