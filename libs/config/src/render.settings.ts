@@ -23,7 +23,7 @@ export const renderSettings = {
   pagesPerBrowser: {
     ...setting.int(
       'RENDER_PAGES_PER_BROWSER',
-      'Reused pages (concurrent renders) per browser. The pool renders browsers × pages documents at once and takes that many messages from the queue.',
+      'Reused pages (concurrent renders) per browser. The pool renders browsers × pages documents at once; the instance takes half as many again from the queue so no page waits for the next document.',
       defaultRenderPagesPerBrowser(),
       { min: 1, max: 32 },
     ),
