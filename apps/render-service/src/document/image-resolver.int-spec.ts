@@ -32,7 +32,7 @@ describe('template images are fetched before compiling (real HTTP listener, SSRF
   beforeAll(async () => {
     server = createServer((request, response) => {
       hits.push(request.url ?? '');
-      switch (request.url) {
+      switch (request.url ?? '') {
         case '/logo.png':
           response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(PNG);
           return;
