@@ -1,7 +1,7 @@
 import { loadSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { ApiGatewayModule } from './app.module';
-import { gatewaySettings } from './gateway.settings';
+import { gatewaySettings } from '@docrender/config';
 import { configureHttp } from './http/configure-http';
 
 /** How the API gateway starts: used by main.ts and by the one-process launcher. */

@@ -1,7 +1,7 @@
 import { ErrorCode, Limits } from '@docrender/contracts';
 import { MinioBlobStore } from '@docrender/storage';
 import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type S3TestServer, type TestDatabase } from '@docrender/testing';
-import { ViewUrlSigner } from '../src/documents/view-url.signer';
+import { ViewUrlSigner } from '@docrender/platform';
 import { client, createDocument, createTemplate, createTenant, TINY_PDF, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
 

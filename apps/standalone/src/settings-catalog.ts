@@ -1,7 +1,6 @@
 import * as config from '@docrender/config';
 import type { Setting } from '@docrender/config';
 import { platformSettings } from '@docrender/platform';
-import { gatewaySettings } from '@docrender/api-gateway';
 import { jobWorkerSettings } from '@docrender/job-worker';
 import { webhookDispatcherSettings } from '@docrender/webhook-dispatcher';
 import { standaloneSettings } from './standalone.settings';
@@ -18,7 +17,6 @@ export function allSettings(): Setting<unknown>[] {
   const specs: Record<string, Setting<unknown>>[] = [
     ...fromConfigLib,
     platformSettings,
-    gatewaySettings,
     jobWorkerSettings,
     webhookDispatcherSettings,
     standaloneSettings,

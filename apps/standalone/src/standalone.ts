@@ -1,12 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, databaseSettings, loadSettings } from '@docrender/config';
+import { ConfigError, databaseSettings, gatewaySettings, loadSettings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
 import { applySeed, createRepositories, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
-import { apiGatewayService, gatewaySettings } from '@docrender/api-gateway';
+import { apiGatewayService } from '@docrender/api-gateway';
 import { renderServiceDefinition } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
 import { webhookDispatcherService } from '@docrender/webhook-dispatcher';

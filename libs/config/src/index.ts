@@ -9,3 +9,4 @@ export * from './render.settings';
 export * from './render-api.settings';
 export * from './jobs.settings';
 export * from './webhook.settings';
+export * from './gateway.settings';

@@ -1,6 +1,6 @@
 import type { StoredDocumentDto } from '@docrender/contracts';
 import type { StoredDocumentRecord } from '@docrender/persistence';
-import type { ViewUrlSigner } from './view-url.signer';
+import type { ViewUrlSigner } from '@docrender/platform';
 
 /** Spec 2.4, with a viewUrl signed at `now` (empty when the PDF was purged). */
 export function toStoredDocumentDto(r: StoredDocumentRecord, signer: ViewUrlSigner, now: Date): StoredDocumentDto {

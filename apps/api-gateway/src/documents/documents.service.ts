@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitHeaders } from '../rate-limit/rate-limiter';
 import { toStoredDocumentDto } from './document.mapper';
-import { ViewUrlSigner } from './view-url.signer';
+import { ViewUrlSigner } from '@docrender/platform';
 
 /** How a PDF download was authorised: the bearer key's organisation, or a signed viewUrl. */
 export type DocumentFileAccess = { caller: Caller } | { expires: unknown; signature: unknown };

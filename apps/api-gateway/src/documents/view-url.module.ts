@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { signedLinkConfigFromEnv, ViewUrlSigner } from './view-url.signer';
+import { signedLinkConfigFromEnv, ViewUrlSigner } from '@docrender/platform';
 
 /** Provides ViewUrlSigner (PUBLIC_BASE_URL, VIEW_URL_SECRET read at start) to every module of the gateway. */
 @Global()

@@ -6,7 +6,7 @@ import {
   type RenderEnvelopeDto,
   type RenderIssueDto,
 } from '@docrender/contracts';
-import { ViewUrlSigner } from '../documents/view-url.signer';
+import { ViewUrlSigner } from '@docrender/platform';
 import type { BatchRenderResult, RenderedDocument } from './render-batch.service';
 import type { RenderTarget } from './render-target';
 import { RenderedPdfReader } from './rendered-pdf.reader';

@@ -14,7 +14,7 @@ import { ApiRenderEndpoint, ApiValidateEndpoint } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
 import { RenderTargetFactory } from './render-target.factory';
 import type { RenderTarget } from './render-target';
-import { ViewUrlSigner } from '../documents/view-url.signer';
+import { ViewUrlSigner } from '@docrender/platform';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
 /**

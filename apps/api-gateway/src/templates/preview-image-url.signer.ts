@@ -1,5 +1,5 @@
-import { SignedLink, trimBaseUrl } from '../documents/signed-link';
-import type { SignedLinkConfig } from '../documents/view-url.signer';
+import { SignedLink, trimBaseUrl } from '@docrender/platform';
+import type { SignedLinkConfig } from '@docrender/platform';
 
 /** How long a preview-image link works (spec 2.13 "time-limited link"). */
 export const PREVIEW_IMAGE_URL_TTL_SECONDS = 60 * 60;

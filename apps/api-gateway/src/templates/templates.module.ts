@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FontRepository, SignedLinkQuery, TemplateListingQuery, TemplateVersionListingQuery } from '@docrender/persistence';
-import { signedLinkConfigFromEnv } from '../documents/view-url.signer';
+import { signedLinkConfigFromEnv } from '@docrender/platform';
 import { queryProvider } from '../listing/query-provider';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';

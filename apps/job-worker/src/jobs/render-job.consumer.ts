@@ -5,10 +5,9 @@ import { jobsSettings, loadSettings, messagingSettings } from '@docrender/config
 import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { OutboxRelay } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { DATA_SOURCE, LOGGER, signedLinkConfigFromEnv, ViewUrlSigner } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
-import { DocumentViewUrl } from './document-view-url';
 import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
 import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
@@ -56,7 +55,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         blobStore,
         bus,
         logger,
-        viewUrl: DocumentViewUrl.fromEnv(),
+        viewUrl: new ViewUrlSigner(signedLinkConfigFromEnv()),
         messagesStored: () => this.relay.kick(),
         isStopping: () => this.stopping,
       },

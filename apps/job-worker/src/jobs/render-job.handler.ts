@@ -31,7 +31,7 @@ import type { BlobStore } from '@docrender/storage';
 import type { DataSource, EntityManager } from 'typeorm';
 import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
 import { jobDocumentId } from './deterministic-id';
-import type { DocumentViewUrl } from './document-view-url';
+import type { ViewUrlSigner } from '@docrender/platform';
 import { jobMetrics } from './job-metrics';
 import { mapWithConcurrency } from './map-with-concurrency';
 
@@ -57,7 +57,7 @@ export type RenderJobHandlerDependencies = {
   blobStore: BlobStore;
   bus: MessageBus;
   logger: Logger;
-  viewUrl: DocumentViewUrl;
+  viewUrl: ViewUrlSigner;
   /** Called after a transaction stored outbox messages (callbacks), so the relay publishes them at once. */
   messagesStored: () => void;
   /** True once the process is shutting down: a running job stops starting documents and returns to the queue. */

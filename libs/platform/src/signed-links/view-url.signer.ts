@@ -1,6 +1,5 @@
 import { Limits } from '@docrender/contracts';
-import { loadSettings, viewUrlSettings } from '@docrender/config';
-import { gatewaySettings } from '../gateway.settings';
+import { gatewaySettings, loadSettings, viewUrlSettings } from '@docrender/config';
 import { SignedLink, trimBaseUrl } from './signed-link';
 
 /** Where links point and the key they are signed with (PUBLIC_BASE_URL, VIEW_URL_SECRET). */
