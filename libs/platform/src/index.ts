@@ -8,3 +8,5 @@ export * from './infrastructure/platform.settings';
 export * from './bootstrap';
 export * from './metrics/metrics.controller';
 export * from './metrics/queue-depth.metrics';
+export * from './signed-links/signed-link';
+export * from './signed-links/view-url.signer';
