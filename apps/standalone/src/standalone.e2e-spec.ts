@@ -51,6 +51,15 @@ describe('one-process mode (npm start) on embedded defaults', () => {
     expect(res.status).toBe(200);
   });
 
+  it('serves the API documentation: Swagger UI at /docs and the OpenAPI document at /docs-json', async () => {
+    const ui = await fetch(`http://127.0.0.1:${port}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger');
+    const json = (await (await fetch(`http://127.0.0.1:${port}/docs-json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(json.openapi).toMatch(/^3\./);
+    expect(Object.keys(json.paths)).toContain('/v1/render/{templateId}');
+  });
+
   it('renders the sample invoice with the printed test key, exactly as the printed curl does', async () => {
     const keys = JSON.parse(await readFile(path.join(dir, 'demo-keys.json'), 'utf8')) as DemoKeys;
     const body = await readFile(path.join(REPO_ROOT, 'examples/invoice/request.json'), 'utf8');
