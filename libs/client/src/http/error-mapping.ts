@@ -1,0 +1,86 @@
+import type { RenderEnvelopeDto } from '@docrender/contracts';
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  RenderBlockedError,
+  ServerError,
+  UnprocessableEntityError,
+  type ApiErrorDetails,
+} from '../errors/api.error';
+import { parseRetryAfter } from './retry-policy';
+
+const MESSAGE_SNIPPET = 300;
+
+/**
+ * The typed exception for an HTTP error answer (spec 7.2, 7.5). Reads the body: the error envelope
+ * `{ error: { code, message, errorId? } }`, a render envelope (422 of a raw-PDF or stateless render), or anything else
+ * (the plain-text 503 of the status probe, a proxy's HTML page), which leaves `code` null.
+ */
+export async function apiErrorOf(response: Response, request: string): Promise<ApiError> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? text : (JSON.parse(text) as unknown);
+  } catch {
+    // not JSON: keep the text
+  }
+  const envelope = errorEnvelope(body);
+  const details: ApiErrorDetails = {
+    status: response.status,
+    code: envelope?.code ?? null,
+    serviceMessage: envelope?.message ?? (typeof body === 'string' && body.trim() !== '' ? snippet(body) : defaultMessage(response, body)),
+    errorId: envelope?.errorId ?? null,
+    request,
+    body,
+  };
+  switch (response.status) {
+    case 400:
+      return new BadRequestError(details);
+    case 401:
+      return new AuthenticationError(details);
+    case 403:
+      return new PermissionDeniedError(details);
+    case 404:
+      return new NotFoundError(details);
+    case 413:
+      return new PayloadTooLargeError(details);
+    case 422: {
+      const renderEnvelope = isRenderEnvelope(body) ? body : null;
+      return renderEnvelope ? new RenderBlockedError(details, renderEnvelope) : new UnprocessableEntityError(details);
+    }
+    case 429:
+      return new RateLimitError(details, parseRetryAfter(response.headers.get('retry-after')));
+    default:
+      return response.status >= 500 ? new ServerError(details) : new ApiError(details);
+  }
+}
+
+function errorEnvelope(body: unknown): { code: string; message: string; errorId: string | null } | null {
+  if (!isObject(body) || !isObject(body.error)) return null;
+  const { code, message, errorId } = body.error;
+  if (typeof code !== 'string') return null;
+  return { code, message: typeof message === 'string' ? message : '', errorId: typeof errorId === 'string' ? errorId : null };
+}
+
+function isRenderEnvelope(body: unknown): body is RenderEnvelopeDto {
+  return isObject(body) && typeof body.status === 'string' && Array.isArray(body.issues) && Array.isArray(body.documents);
+}
+
+function defaultMessage(response: Response, body: unknown): string {
+  if (isRenderEnvelope(body)) return typeof body.message === 'string' ? body.message : `render ${body.status}`;
+  return response.statusText || `HTTP ${response.status}`;
+}
+
+function snippet(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MESSAGE_SNIPPET ? `${oneLine.slice(0, MESSAGE_SNIPPET)}…` : oneLine;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

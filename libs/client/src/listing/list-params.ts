@@ -1,0 +1,46 @@
+import type { FilterOperator, LISTINGS, SortDirection } from '@docrender/contracts';
+
+/** The list endpoints of spec 4.1 (as named in the contracts' LISTINGS table). */
+export type ListingName = keyof typeof LISTINGS;
+
+/** The fields an endpoint filters on; other strings are accepted for fields a newer service adds. */
+export type FilterField<L extends ListingName> = keyof (typeof LISTINGS)[L]['filterable'] | (string & NonNullable<unknown>);
+
+/** The fields an endpoint sorts by; an unrecognised one silently falls back to the default sort (spec 4.1). */
+export type SortField<L extends ListingName> = (typeof LISTINGS)[L]['sortable'][number] | (string & NonNullable<unknown>);
+
+/** One filter: `filters[i].field`, `.op` (default `eq`), `.value`; filters combine with AND. Dates are sent as ISO 8601. */
+export type ListFilter<L extends ListingName> = {
+  field: FilterField<L>;
+  op?: `${FilterOperator}`;
+  value: string | number | boolean | Date;
+};
+
+/** The shared listing parameters of spec 4.1. */
+export type ListParams<L extends ListingName> = {
+  /** Records to skip (offset paging). Default 0. */
+  skip?: number;
+  /** Page size, clamped by the service to 1..200 (default 25); the applied value is echoed in `take`. */
+  take?: number;
+  sortBy?: SortField<L>;
+  sortDirection?: `${SortDirection}`;
+  /** Free-text contains-match over the endpoint's text fields. */
+  search?: string;
+  filters?: readonly ListFilter<L>[];
+};
+
+/** The query string of a list call: `skip`, `take`, `sortBy`, `sortDirection`, `search`, `filters[i].field|op|value`. */
+export function listQuery<L extends ListingName>(params: ListParams<L> = {}): URLSearchParams {
+  const query = new URLSearchParams();
+  if (params.skip !== undefined) query.set('skip', String(params.skip));
+  if (params.take !== undefined) query.set('take', String(params.take));
+  if (params.sortBy !== undefined) query.set('sortBy', String(params.sortBy));
+  if (params.sortDirection !== undefined) query.set('sortDirection', params.sortDirection);
+  if (params.search !== undefined) query.set('search', params.search);
+  (params.filters ?? []).forEach((filter, i) => {
+    query.set(`filters[${i}].field`, String(filter.field));
+    query.set(`filters[${i}].op`, filter.op ?? 'eq');
+    query.set(`filters[${i}].value`, filter.value instanceof Date ? filter.value.toISOString() : String(filter.value));
+  });
+  return query;
+}
