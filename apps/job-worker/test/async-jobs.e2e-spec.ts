@@ -8,14 +8,10 @@ import {
   type ProgressCallbackDto,
 } from '@docrender/contracts';
 import { WebhookDeliveryRepository } from '@docrender/persistence';
-import { TEST_POSTGRES_URL } from '@docrender/testing';
+import { TEST_POSTGRES_URL, startAsyncStack, type AsyncStack, type ReceivedCallback, documentsOf, waitFor } from '@docrender/testing';
 import { Client } from 'pg';
 import { parseCallback } from '@docrender/webhooks';
 import { completionDeliveryId, jobDocumentId, progressDeliveryId } from '../src/jobs/deterministic-id';
-import { startAsyncStack, type AsyncStack } from './support/async-stack';
-import type { ReceivedCallback } from './support/callback-receiver';
-import { documentsOf } from './support/test-tenant';
-import { waitFor } from './support/wait-for';
 
 const progressOf = (c: ReceivedCallback) => parseCallback(c.rawBody).body as ProgressCallbackDto;
 const completionBodyOf = (c: ReceivedCallback) => parseCallback(c.rawBody).body as CompletionCallbackDto;

@@ -1,10 +1,7 @@
 import { JobState, RenderStatus, WebhookEvent, type CompletionCallbackDto } from '@docrender/contracts';
-import { restartRabbitMq, useBrokerExclusively } from '@docrender/testing';
+import { restartRabbitMq, useBrokerExclusively, startAsyncStack, type AsyncStack, documentsOf, waitFor } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { jobDocumentId } from '../src/jobs/deterministic-id';
-import { startAsyncStack, type AsyncStack } from './support/async-stack';
-import { documentsOf } from './support/test-tenant';
-import { waitFor } from './support/wait-for';
 
 /**
  * Restarts the machine's RabbitMQ (stop_app / start_app) while a job runs and while a job is enqueued: every

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { JobState, RenderIssueType, RenderStatus, WebhookEvent, type CompletionCallbackDto, type ProgressCallbackDto } from '@docrender/contracts';
-import { REPO_ROOT } from '@docrender/testing';
+import { REPO_ROOT, startAsyncStack, type AsyncStack, waitFor } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
-import { startAsyncStack, type AsyncStack } from './support/async-stack';
-import { waitFor } from './support/wait-for';
 
 const example = (file: string) => readFileSync(path.join(REPO_ROOT, 'examples/invoice', file), 'utf8');
 const invoice = JSON.parse(example('data.json')) as Record<string, unknown> & { seller: Record<string, unknown> };

@@ -14,10 +14,7 @@ import {
 import type { MessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { parseCallback } from '@docrender/webhooks';
-import { startRenderStandIn, type RenderStandIn } from '../../test/support/render-stand-in';
-import { startTestInfrastructure, testLogger, type TestInfrastructure } from '../../test/support/test-infrastructure';
-import { documentsOf, provisionTenant, storeQueuedJob, type TestTenant } from '../../test/support/test-tenant';
-import { waitFor } from '../../test/support/wait-for';
+import { startRenderStandIn, type RenderStandIn, startTestInfrastructure, testLogger, type TestInfrastructure, documentsOf, provisionTenant, storeQueuedJob, type TestTenant, waitFor } from '@docrender/testing';
 import { jobWorkerService } from '../job-worker.service';
 import { completionDeliveryId, jobDocumentId, progressDeliveryId } from './deterministic-id';
 

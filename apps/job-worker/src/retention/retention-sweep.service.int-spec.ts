@@ -1,11 +1,9 @@
 import { DocumentType, Environment } from '@docrender/contracts';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, type TestDatabase, testLogger, provisionTenant } from '@docrender/testing';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { testLogger } from '../../test/support/test-infrastructure';
-import { provisionTenant } from '../../test/support/test-tenant';
 import { RETENTION_SWEEP_LOCK_KEY, RetentionSweepService } from './retention-sweep.service';
 
 describe('retention sweep (spec 3.3) against PostgreSQL', () => {

@@ -10,9 +10,8 @@ import { JsonLogger, metricsRegistry } from '@docrender/observability';
 import { provisionOrganisation, WebhookDeliveryRepository } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, TEST_API_KEY_PEPPER, type RabbitVhost, type TestDatabase } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, TEST_API_KEY_PEPPER, type RabbitVhost, type TestDatabase, startCallbackReceiver, type CallbackReceiver } from '@docrender/testing';
 import { parseSignatureHeader, signingSecretsAt, WebhookVerifier } from '@docrender/webhooks';
-import { startCallbackReceiver, type CallbackReceiver } from '../../test/callback-receiver';
 import { webhookDispatcherService } from '../webhook-dispatcher.service';
 import { CallbackDeliveryService } from './callback-delivery.service';
 

@@ -1,5 +1,5 @@
 import { Environment, JobState, WebhookEvent, type JobStatusDto } from '@docrender/contracts';
-import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '@docrender/testing';
+import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '../processes/app-process';
 import { parseCallback } from '@docrender/webhooks';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startRenderStandIn, type RenderStandIn, type StandInDocument } from './render-stand-in';

@@ -1,4 +1,3 @@
-// A copy of apps/webhook-dispatcher/test/callback-receiver.ts (apps may not import each other, tests included).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookHeader } from '@docrender/contracts';

@@ -3,7 +3,9 @@ import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
 import type { Infrastructure } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '../postgres/test-database';
+import { createRabbitVhost, type RabbitVhost } from '../rabbitmq/rabbitmq-vhost';
+import { startS3Server, type S3TestServer } from '../s3/s3-server';
 
 /** A fresh PostgreSQL database, RabbitMQ vhost and S3 server for one test file, and the environment that selects them. */
 export type TestInfrastructure = {

@@ -1,0 +1,6 @@
+export * from './async-stack';
+export * from './callback-receiver';
+export * from './render-stand-in';
+export * from './test-infrastructure';
+export * from './test-tenant';
+export * from './wait-for';
