@@ -1,6 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import type { IContainer, IPodSpec } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { REPO_ROOT, runTool } from './external-tool';
 
 /** One object of a rendered kustomization, before anything is known about its kind. */
@@ -39,7 +39,7 @@ export class RenderedManifests {
     return found;
   }
 
-  deployment(name: string): Deployment {
+  deployment(name: string): IDeployment {
     const object = this.get('Deployment', name);
     if (!Deployment.is(object)) throw new Error(`${name} is not an apps/v1 Deployment`);
     return object;
@@ -95,14 +95,14 @@ export class RenderedManifests {
 export type EnvironmentValue = { value: string; secret?: string; key?: string } | { secret: string; key: string; value?: undefined };
 
 /** The pod spec of a Deployment (every Deployment the overlays render has one). */
-export function podSpec(deployment: Deployment): IPodSpec {
+export function podSpec(deployment: IDeployment): IPodSpec {
   const spec = deployment.spec?.template.spec;
   if (!spec) throw new Error(`${deployment.metadata?.name} has no pod template`);
   return spec;
 }
 
 /** The single container of an app's pod. */
-export function appContainer(deployment: Deployment): IContainer {
+export function appContainer(deployment: IDeployment): IContainer {
   const containers = podSpec(deployment).containers;
   if (containers.length !== 1) throw new Error(`${deployment.metadata?.name} should run one container, runs ${containers.length}`);
   return containers[0];

@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { renderSettings } from '@docrender/config';
+import { declaredSetting, environmentProblems } from './support/declared-settings';
+import { execForm, parseDockerfile } from './support/dockerfile';
+import { REPO_ROOT, runTool } from './support/external-tool';
+
+/** A service as `docker-compose config` prints it (the fields the checks read). */
+type ComposeService = {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  restart?: string;
+  profiles?: string[];
+  container_name?: string;
+  stop_grace_period?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
+  volumes?: string[];
+};
+type ComposeFile = { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
+
+/** The four apps with the setting naming the port their probes answer on. */
+const APPS = [
+  { service: 'api-gateway', portSetting: 'PORT' },
+  { service: 'render-service', portSetting: 'RENDER_SERVICE_PORT' },
+  { service: 'job-worker', portSetting: 'JOB_WORKER_PORT' },
+  { service: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
+] as const;
+
+/** Images pulled from Docker Hub: each pinned to a release line (checked against this list, offline). */
+const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-management|minio\/minio:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)$/;
+
+/**
+ * `docker-compose config` (Debian's docker-compose v1) parses and validates docker-compose.yml, resolves anchors and
+ * `${…:-default}` interpolation, and prints the result. It runs with an empty environment and an empty env file, so
+ * the defaults in the file are what is checked, whatever the machine's environment or a local .env say.
+ */
+function composeConfig(): ComposeFile {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docrender-compose-'));
+  try {
+    const envFile = path.join(dir, 'empty.env');
+    writeFileSync(envFile, '');
+    const output = runTool('docker-compose', ['-f', 'docker-compose.yml', '--env-file', envFile, 'config'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      installHint: 'Install Debian\'s docker-compose (apt-get install -y docker-compose); no Docker engine is needed for `config`.',
+    });
+    return parse(output) as ComposeFile;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const secondsOf = (duration: string | undefined): number => {
+  const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(duration ?? '');
+  if (!match || duration === '') throw new Error(`not a duration: ${duration}`);
+  return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
+};
+
+describe('docker-compose.yml (docker-compose config)', () => {
+  let compose: ComposeFile;
+  beforeAll(() => {
+    compose = composeConfig();
+  });
+  const service = (name: string): ComposeService => {
+    const found = compose.services[name];
+    if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+    return found;
+  };
+
+  it('parses and holds PostgreSQL, RabbitMQ, MinIO, the bucket and migration tasks, the four apps and the admin tool', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ['admin', 'api-gateway', 'job-worker', 'migrate', 'minio', 'minio-init', 'postgres', 'rabbitmq', 'render-service', 'webhook-dispatcher'].sort(),
+    );
+  });
+
+  it('every service is built from a Dockerfile of this repository for its app, or pulls a pinned dependency image', () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      if (s.build) {
+        expect(path.resolve(s.build.context)).toBe(REPO_ROOT);
+        const file = path.join(REPO_ROOT, s.build.dockerfile);
+        expect({ name, dockerfile: existsSync(file) }).toEqual({ name, dockerfile: true });
+        const app = path.basename(s.build.dockerfile, '.Dockerfile');
+        expect(s.image).toBe(`docrender/${app}:local`);
+        const runtime = parseDockerfile(readFileSync(file, 'utf8')).stages.at(-1);
+        const runs = [...(runtime?.instructions ?? [])].filter((i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT').flatMap((i) => execForm(i.args));
+        expect(runs).toContain(`dist/apps/${app}/src/main.js`);
+      } else {
+        expect({ name, image: s.image }).toEqual({ name, image: expect.stringMatching(DEPENDENCY_IMAGES) });
+      }
+    }
+    for (const { service: app } of APPS) expect(service(app).build?.dockerfile).toBe(`deploy/docker/${app}.Dockerfile`);
+    expect(service('migrate').image).toBe('docrender/admin-cli:local');
+    expect(service('rabbitmq').ports).toContain('127.0.0.1:15672:15672/tcp');
+  });
+
+  it('every long-running service has a health check; the one-shot tasks run once and are waited for until they succeed', () => {
+    const oneShot = Object.entries(compose.services).filter(([, s]) => s.restart === 'no').map(([name]) => name);
+    expect(oneShot.sort()).toEqual(['migrate', 'minio-init']);
+    for (const [name, s] of Object.entries(compose.services)) {
+      if (oneShot.includes(name) || s.profiles?.includes('tools')) continue;
+      expect({ name, hasHealthcheck: (s.healthcheck?.test.length ?? 0) > 1 }).toEqual({ name, hasHealthcheck: true });
+      expect(s.healthcheck?.test[0]).toMatch(/^CMD(-SHELL)?$/);
+      for (const [dependency, { condition }] of Object.entries(s.depends_on ?? {})) {
+        expect({ name, dependency, condition }).toEqual({ name, dependency, condition: oneShot.includes(dependency) ? 'service_completed_successfully' : 'service_healthy' });
+      }
+    }
+    expect(service('migrate').command).toEqual(['migrate']);
+    expect(service('migrate').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    const bucket = service('minio-init').environment?.S3_BUCKET;
+    expect(service('minio-init').command?.join(' ')).toMatch(/mc mb --ignore-existing "stack\/\$\$?S3_BUCKET"/);
+    for (const { service: app } of APPS) expect(service(app).environment?.S3_BUCKET).toBe(bucket);
+  });
+
+  it.each(APPS)('4.17: $service\'s health check asks GET /v1/meta/status on the port the app listens on', ({ service: name, portSetting }) => {
+    const s = service(name);
+    const port = declaredSetting(portSetting).parse(s.environment?.[portSetting]);
+    expect(s.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/v1/meta/status`);
+  });
+
+  it('the apps start after the migrations ran, and do not migrate themselves', () => {
+    for (const { service: name } of APPS) {
+      const s = service(name);
+      expect(s.environment?.DB_RUN_MIGRATIONS).toBe('false');
+      if (name !== 'render-service') expect(s.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
+    }
+  });
+
+  it('`--scale render-service=4` works: no fixed container name anywhere, no host port on the render service', () => {
+    for (const [name, s] of Object.entries(compose.services)) expect({ name, containerName: s.container_name }).toEqual({ name, containerName: undefined });
+    expect(service('render-service').ports).toBeUndefined();
+  });
+
+  it('8: a stop waits longer than a render (60 s budget) and the render service\'s own shutdown bound', () => {
+    const budgetSeconds = renderSettings.timeoutMs.parse(undefined) / 1000;
+    expect(budgetSeconds).toBe(60);
+    for (const { service: name } of APPS) expect(secondsOf(service(name).stop_grace_period)).toBeGreaterThan(budgetSeconds);
+    const renderEnv = service('render-service').environment ?? {};
+    const shutdownGraceMs = renderSettings.shutdownGraceMs.parse(renderEnv.RENDER_SHUTDOWN_GRACE_MS);
+    expect(shutdownGraceMs).toBeGreaterThan(budgetSeconds * 1000);
+    // apps/render-service/src/render-service.bootstrap.ts exits at most 20 s after the shutdown grace.
+    expect(secondsOf(service('render-service').stop_grace_period) * 1000).toBeGreaterThan(shutdownGraceMs + 20_000);
+  });
+
+  it('the apps run on a read-only root file system with a tmpfs /tmp, like in Kubernetes', () => {
+    for (const { service: name } of APPS) {
+      expect({ name, readOnly: service(name).read_only, tmpfs: service(name).tmpfs }).toEqual({ name, readOnly: true, tmpfs: ['/tmp'] });
+    }
+  });
+
+  it('every variable an app service gets is a declared setting with a value the app accepts', () => {
+    for (const name of [...APPS.map((a) => a.service), 'migrate', 'admin']) {
+      const env = new Map(Object.entries(service(name).environment ?? {}));
+      expect({ name, problems: environmentProblems(env) }).toEqual({ name, problems: [] });
+      expect(env.get('DATABASE_URL') ?? '').toMatch(/@postgres:5432\//);
+    }
+    for (const { service: name } of APPS) {
+      const env = service(name).environment ?? {};
+      expect(new URL(env.AMQP_URL).hostname).toBe('rabbitmq');
+      expect(new URL(env.S3_ENDPOINT).hostname).toBe('minio');
+    }
+    const render = service('render-service').environment ?? {};
+    // Explicit: inside a container the defaults would count the host's cores, not the container's share.
+    expect(render[renderSettings.browsers.env]).toBeDefined();
+    expect(render[renderSettings.pagesPerBrowser.env]).toBeDefined();
+  });
+
+  it('PostgreSQL, RabbitMQ and MinIO keep their data in named volumes', () => {
+    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['minio-data', 'postgres-data', 'rabbitmq-data']);
+    expect(service('postgres').volumes).toEqual(['postgres-data:/var/lib/postgresql/data:rw']);
+    expect(service('rabbitmq').volumes).toEqual(['rabbitmq-data:/var/lib/rabbitmq:rw']);
+    expect(service('minio').volumes).toEqual(['minio-data:/data:rw']);
+  });
+});
