@@ -90,4 +90,12 @@ describe('UsageRepository', () => {
     const organisation = await db.database.organisations.findById(id);
     expect(organisation?.billingPeriodStart).toEqual(new Date('2026-11-15T00:00:00Z'));
   });
+
+  it('pages taken after a period ended count in the new period, even when the old one had credit left', async () => {
+    const id = await organisationWith(5, new Date('2026-08-15T00:00:00Z'));
+    expect(await db.database.usage.tryConsumePages(id, 1, new Date('2026-08-20T00:00:00Z'))).toBe(true);
+    const nextPeriod = new Date('2026-09-16T00:00:00Z');
+    expect(await db.database.usage.tryConsumePages(id, 3, nextPeriod)).toBe(true);
+    expect(await db.database.usage.getUsage(id, nextPeriod)).toMatchObject({ periodStart: new Date('2026-09-15T00:00:00Z'), pagesUsed: 3 });
+  });
 });

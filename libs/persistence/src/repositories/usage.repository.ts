@@ -19,10 +19,20 @@ export class UsageRepository {
   /**
    * Consumes `pages` of the current period's allowance if they all fit, atomically: one conditional UPDATE
    * (`pages_used + n <= included`), so concurrent callers can never overspend. Returns false, consuming nothing,
-   * when they do not fit. Rolls the billing period over first when it has ended.
+   * when they do not fit. Rolls the billing period over first when it has ended. One round trip in the usual case.
    */
   async tryConsumePages(organisationId: string, pages: number, now: Date = new Date()): Promise<boolean> {
     if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`pages must be a whole number >= 0, got ${pages}`);
+    // Fast path, one round trip: the stored period is still current and its usage row exists.
+    const fast = (await this.manager.query(
+      `UPDATE usage_periods u SET pages_used = u.pages_used + $2
+         FROM organisations o
+        WHERE o.id = $1 AND u.organisation_id = o.id AND u.period_start = o.billing_period_start
+          AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month`,
+      [organisationId, pages, now],
+    )) as [unknown[], number];
+    if (fast[1] === 1) return true;
+    // Out of credit, or the period has ended (or its usage row is missing): roll over, then decide for good.
     const period = await this.ensureCurrentPeriod(organisationId, now);
     const result = (await this.manager.query(
       `UPDATE usage_periods u SET pages_used = u.pages_used + $3
