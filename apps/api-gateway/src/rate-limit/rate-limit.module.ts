@@ -3,6 +3,7 @@ import { loadSettings, rateLimitSettings } from '@docrender/config';
 import { DATA_SOURCE } from '@docrender/platform';
 import { RateLimitRepository } from '@docrender/persistence';
 import type { DataSource } from 'typeorm';
+import { RateLimitPermitPruner } from './rate-limit-permit.pruner';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';
@@ -17,6 +18,7 @@ import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
   providers: [
     RateLimitGuard,
     RateLimiter,
+    RateLimitPermitPruner,
     { provide: RATE_LIMIT_POLICY, useFactory: () => new RateLimitPolicy(loadSettings(rateLimitSettings, process.env)) },
     { provide: RATE_LIMIT_STORE, useFactory: (dataSource: DataSource) => new RateLimitRepository(dataSource.manager), inject: [DATA_SOURCE] },
   ],

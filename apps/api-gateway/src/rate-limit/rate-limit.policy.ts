@@ -15,6 +15,11 @@ export class RateLimitPolicy {
     return this.settings.enabled;
   }
 
+  /** The sliding window's length (every category shares it). */
+  get windowSeconds(): number {
+    return this.settings.windowSeconds;
+  }
+
   limitOf(category: RateLimitCategory): CategoryLimit {
     return {
       limit: Math.max(1, Math.floor(RATE_LIMIT_PER_WINDOW[category] * this.settings.scale + 1e-9)),
