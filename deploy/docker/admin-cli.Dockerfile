@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The admin CLI (apps/admin-cli): provisioning and database migrations. The image's entry point is the CLI, so the
 # arguments are the command:  docker run --rm -e DATABASE_URL=… docrender/admin-cli migrate
 # Build from the repository root:  docker build -f deploy/docker/admin-cli.Dockerfile -t docrender/admin-cli .

@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The API gateway (apps/api-gateway): the public REST API on PORT (3000), its probes and its metrics.
 # Build from the repository root:  docker build -f deploy/docker/api-gateway.Dockerfile -t docrender/api-gateway .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.

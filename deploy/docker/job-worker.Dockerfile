@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The job worker (apps/job-worker): runs async render jobs from job.run; probes and metrics on JOB_WORKER_PORT (3002).
 # Build from the repository root:  docker build -f deploy/docker/job-worker.Dockerfile -t docrender/job-worker .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.

@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The render service (apps/render-service): a pool of Debian's Chromium printing PDFs for render.document and
 # render.preview; probes and metrics on RENDER_SERVICE_PORT (3001). The built-in fonts come from the @fontsource
 # packages in node_modules; DejaVu is the system fallback for characters they lack.

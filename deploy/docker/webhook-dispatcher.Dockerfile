@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The webhook dispatcher (apps/webhook-dispatcher): delivers signed callbacks from webhook.deliver; probes and metrics on
 # WEBHOOK_DISPATCHER_PORT (3003).
 # Build from the repository root:  docker build -f deploy/docker/webhook-dispatcher.Dockerfile -t docrender/webhook-dispatcher .
