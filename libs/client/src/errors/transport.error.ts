@@ -33,12 +33,17 @@ export class ResponseDecodeError extends DocrenderError {
   }
 }
 
+/** The innermost reason of a fetch failure, e.g. `ECONNREFUSED connect ECONNREFUSED 127.0.0.1:9` (undici nests it). */
 function describeCause(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner = (cause as Error & { cause?: unknown }).cause;
-  if (inner instanceof Error) {
-    const code = (inner as Error & { code?: string }).code;
-    return code ? `${code} ${inner.message}` : inner.message;
+  let current: unknown = cause;
+  let text = String(cause);
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { message, code, errors } = current as { message?: unknown; code?: unknown; errors?: unknown };
+    if (typeof message === 'string' && message !== '') text = typeof code === 'string' && !message.includes(code) ? `${code} ${message}` : message;
+    else if (typeof code === 'string') text = code;
+    const next = (current as { cause?: unknown }).cause ?? (Array.isArray(errors) ? errors[0] : undefined);
+    if (next === undefined) break;
+    current = next;
   }
-  return cause.message;
+  return text;
 }

@@ -1,0 +1,199 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestDatabase, ensureBuilt, freePort, REPO_ROOT, startAppProcess, TEST_API_KEY_PEPPER, type AppProcess, type TestDatabase } from '@docrender/testing';
+
+const run = promisify(execFile);
+
+/** Fixed ids of the seeded organisations' records. */
+export const IDS = {
+  organisation: '00000000-0000-4000-8000-00000000c001',
+  project: '00000000-0000-4000-8000-00000000c002',
+  invoice: '00000000-0000-4000-8000-00000000c010',
+  letter: '00000000-0000-4000-8000-00000000c011',
+  draftOnly: '00000000-0000-4000-8000-00000000c012',
+  purgedOrganisation: '00000000-0000-4000-8000-00000000c101',
+  purgedInvoice: '00000000-0000-4000-8000-00000000c110',
+  deletedOrganisation: '00000000-0000-4000-8000-00000000c201',
+} as const;
+
+export type SeededKeys = {
+  /** The main organisation's keys and webhook signing secret. */
+  test: string;
+  production: string;
+  webhookSecret: string;
+  /** A test key of a second organisation whose PDFs a test purges (410 PdfDeleted). */
+  purgedOrganisationTest: string;
+  /** A test key of an organisation deleted at start (401 NotAuthenticated). */
+  deletedOrganisationTest: string;
+};
+
+export type ServiceFixture = {
+  baseUrl: string;
+  keys: SeededKeys;
+  /** Runs the admin CLI on the fixture's database and blob folder; resolves with its JSON output. */
+  admin(args: string[]): Promise<unknown>;
+  /** Everything the service printed (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+const key = (environment: 'test' | 'prod'): string => `service_${environment}_${randomBytes(18).toString('base64url')}`;
+
+function seed(keys: SeededKeys, examples: string): unknown {
+  const invoiceVersion = (published: boolean, documentNameTemplate: string | null) => ({
+    template: { file: `${examples}/invoice/template.json` },
+    sampleData: { data: { file: `${examples}/invoice/data.json` }, i18n: {} },
+    translations: null,
+    documentNameTemplate,
+    published,
+  });
+  return {
+    organisations: [
+      {
+        id: IDS.organisation,
+        name: 'Client SDK Org',
+        tier: 'growth',
+        includedRendersPerMonth: 1000,
+        includedTokensPerMonth: 5000,
+        userCount: 2,
+        apiKeys: [keys.test, keys.production],
+        webhookSecret: keys.webhookSecret,
+        projects: [
+          {
+            id: IDS.project,
+            name: 'Examples',
+            templates: [
+              { id: IDS.invoice, name: 'Invoice', documentNameTemplate: 'Invoice {{number}}', versions: [invoiceVersion(true, null), invoiceVersion(false, 'Draft {{number}}')] },
+              {
+                id: IDS.letter,
+                name: 'Letter',
+                documentNameTemplate: 'Letter to {{recipient.name}}',
+                versions: [
+                  {
+                    template: { file: `${examples}/letter/template.json` },
+                    sampleData: { data: { file: `${examples}/letter/data.json` }, i18n: {} },
+                    translations: { file: `${examples}/letter/translations.json` },
+                    documentNameTemplate: null,
+                    published: true,
+                  },
+                ],
+              },
+              { id: IDS.draftOnly, name: 'Draft only', documentNameTemplate: null, versions: [invoiceVersion(false, null)] },
+            ],
+          },
+        ],
+      },
+      {
+        id: IDS.purgedOrganisation,
+        name: 'Purged Org',
+        apiKeys: [keys.purgedOrganisationTest],
+        templates: [{ id: IDS.purgedInvoice, name: 'Invoice', documentNameTemplate: 'Invoice {{number}}', versions: [invoiceVersion(true, null)] }],
+      },
+      { id: IDS.deletedOrganisation, name: 'Deleted Org', apiKeys: [keys.deletedOrganisationTest] },
+    ],
+  };
+}
+
+/**
+ * The whole service in one process (`apps/standalone`: gateway, render service with Chromium, job worker, webhook
+ * dispatcher on the in-process bus) on a fresh PostgreSQL database, seeded through the admin CLI with three
+ * organisations, one of them then deleted. Callbacks may go to local http:// receivers. One per test file.
+ */
+export async function startService(extraEnv: Record<string, string> = {}): Promise<ServiceFixture> {
+  await ensureBuilt();
+  const db: TestDatabase = await createTestDatabase();
+  const dir = await mkdtemp(path.join(tmpdir(), 'docrender-client-'));
+  await chmod(dir, 0o755);
+  const keys: SeededKeys = {
+    test: key('test'),
+    production: key('prod'),
+    webhookSecret: `whsec_${randomBytes(18).toString('base64url')}`,
+    purgedOrganisationTest: key('test'),
+    deletedOrganisationTest: key('test'),
+  };
+  const env = { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: path.join(dir, 'blobs') };
+  const admin = async (args: string[]): Promise<unknown> => {
+    const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'dist/apps/admin-cli/src/main.js'), ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    });
+    return JSON.parse(stdout) as unknown;
+  };
+  let app: AppProcess | undefined;
+  const stop = async (): Promise<void> => {
+    await app?.stop();
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const seedFile = path.join(dir, 'seed.json');
+    await writeFile(seedFile, JSON.stringify(seed(keys, path.relative(dir, path.join(REPO_ROOT, 'examples')))));
+    await admin(['seed', seedFile]);
+    await admin(['delete-org', '--org', IDS.deletedOrganisation]);
+    const port = await freePort();
+    app = startAppProcess('apps/standalone/src/main.js', {
+      ...env,
+      PORT: String(port),
+      SEED_DEMO: 'false',
+      DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
+      DB_POOL_SIZE: '6',
+      RENDER_BROWSERS: '1',
+      RENDER_PAGES_PER_BROWSER: '2',
+      EGRESS_ALLOW_PRIVATE: 'true',
+      EGRESS_ALLOW_HTTP: 'true',
+      ...extraEnv,
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await app.waitForReady(`${baseUrl}/v1/meta/status`, 180_000);
+    const started = app;
+    return { baseUrl, keys, admin, output: () => started.output(), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** An HTTP receiver of job callbacks on 127.0.0.1 that answers 200 and keeps each request's raw body and headers. */
+export type CallbackSink = {
+  url: string;
+  received: { rawBody: Buffer; headers: Record<string, string | string[] | undefined> }[];
+  /** Resolves once `count` callbacks arrived (rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startCallbackSink(): Promise<CallbackSink> {
+  const received: CallbackSink['received'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ rawBody: Buffer.concat(chunks), headers: req.headers });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/callbacks?token=${randomBytes(8).toString('hex')}`,
+    received,
+    async waitFor(count, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`${received.length} of ${count} callbacks arrived within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
