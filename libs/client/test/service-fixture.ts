@@ -103,8 +103,10 @@ function seed(keys: SeededKeys, examples: string): unknown {
  * The whole service in one process (`apps/standalone`: gateway, render service with Chromium, job worker, webhook
  * dispatcher on the in-process bus) on a fresh PostgreSQL database, seeded through the admin CLI with three
  * organisations, one of them then deleted. Callbacks may go to local http:// receivers. One per test file.
+ * `main: 'apps/api-gateway/src/main.js'` starts the gateway alone instead (reads, the PATCH and validation work; renders
+ * have no render service).
  */
-export async function startService(extraEnv: Record<string, string> = {}): Promise<ServiceFixture> {
+export async function startService(extraEnv: Record<string, string> = {}, main = 'apps/standalone/src/main.js'): Promise<ServiceFixture> {
   await ensureBuilt();
   const db: TestDatabase = await createTestDatabase();
   const dir = await mkdtemp(path.join(tmpdir(), 'docrender-client-'));
@@ -136,7 +138,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
     await admin(['seed', seedFile]);
     await admin(['delete-org', '--org', IDS.deletedOrganisation]);
     const port = await freePort();
-    app = startAppProcess('apps/standalone/src/main.js', {
+    app = startAppProcess(main, {
       ...env,
       PORT: String(port),
       SEED_DEMO: 'false',

@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '@docrender/testing';
+
+const run = promisify(execFile);
+jest.setTimeout(180_000);
+
+const PACKAGE_DIR = path.join(REPO_ROOT, 'dist/packages/client');
+
+/** Runs a script with Node in the consumer project; resolves with its stdout parsed as JSON. */
+async function nodeJson(cwd: string, script: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ['-e', script], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/**
+ * The published package as a user gets it: built by libs/client/scripts/build-package.mjs, packed with `npm pack`,
+ * installed into an empty project outside the repository (offline: it has no dependencies), then required, type-checked
+ * and run as a command.
+ */
+describe('the @docrender/client package', () => {
+  let dir: string;
+  let consumer: string;
+
+  beforeAll(async () => {
+    await run(process.execPath, [path.join(REPO_ROOT, 'libs/client/scripts/build-package.mjs'), '--quiet'], { cwd: REPO_ROOT, timeout: 120_000 });
+    dir = await mkdtemp(path.join(tmpdir(), 'docrender-client-package-'));
+    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: PACKAGE_DIR });
+    const tarball = path.join(dir, stdout.trim().split('\n').pop() as string);
+    consumer = path.join(dir, 'consumer');
+    await mkdir(consumer);
+    await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: consumer, timeout: 60_000 });
+  });
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('7.5: loads nothing but its own files and Node built-ins (no NestJS, class-validator or class-transformer)', async () => {
+    const result = await nodeJson(
+      consumer,
+      `const sdk = require('@docrender/client');
+       const client = new sdk.DocrenderClient({ baseUrl: 'http://localhost:3000/v1', apiKey: 'service_test_abcdefghijklmnop' });
+       const files = Object.keys(require.cache);
+       console.log(JSON.stringify({
+         outside: files.filter((f) => !f.includes('/node_modules/@docrender/client/')),
+         environment: client.environment,
+         status: sdk.RenderStatus.InsufficientCredit,
+         code: sdk.ErrorCode.QueueFull,
+         severity: sdk.ISSUE_SEVERITY[sdk.RenderIssueType.MissingBinding],
+         cap: sdk.Limits.testKeyBatchCap,
+       }));`,
+    );
+    expect(result).toEqual({ outside: [], environment: 'test', status: 'insufficient_credit', code: 'QueueFull', severity: 'Warning', cap: 10 });
+  });
+
+  it('6.4: the packaged webhook reader verifies a signed callback and parses it, and rejects a bad signature', async () => {
+    const result = await nodeJson(
+      consumer,
+      `const { createHmac } = require('node:crypto');
+       const { readCallback, WebhookSignatureError } = require('@docrender/client');
+       const secret = 'whsec_packagedTestSecret0000';
+       const rawBody = JSON.stringify({ jobId: 'j-1', state: 'completed', status: 'partial', renderedCount: 1, requestedCount: 2,
+         missingCount: 1, message: 'm', issues: [{ type: 'SchemaInvalid', severity: 'Error', description: 'd', elementId: null, documentIndex: 1 }] });
+       const t = Math.floor(Date.now() / 1000);
+       const headers = { 'x-service-signature': 't=' + t + ',v1=' + createHmac('sha256', secret).update(t + '.' + rawBody).digest('hex'),
+         'x-service-event': 'render.completed', 'x-service-delivery': 'd-1' };
+       const callback = readCallback({ rawBody, headers, secrets: secret });
+       let rejected = null;
+       try { readCallback({ rawBody, headers, secrets: 'whsec_wrongSecret000000000' }); } catch (e) { rejected = e instanceof WebhookSignatureError ? e.reason : String(e); }
+       console.log(JSON.stringify({ kind: callback.kind, status: callback.body.status, deliveryId: callback.deliveryId, rejected }));`,
+    );
+    expect(result).toEqual({ kind: 'completion', status: 'partial', deliveryId: 'd-1', rejected: 'no-matching-signature' });
+  });
+
+  it('1: warns once per process through process.emitWarning when given a production key under NODE_ENV=test', async () => {
+    const result = await nodeJson(
+      consumer,
+      `const { DocrenderClient } = require('@docrender/client');
+       const seen = [];
+       process.on('warning', (w) => seen.push(w.code));
+       new DocrenderClient({ baseUrl: 'http://localhost:3000', apiKey: 'service_prod_abcdefghijklmnop' });
+       const c = new DocrenderClient({ baseUrl: 'http://localhost:3000', apiKey: 'service_test_abcdefghijklmnop' });
+       c.useApiKey('service_prod_abcdefghijklmnop');
+       setImmediate(() => console.log(JSON.stringify({ seen })));`,
+      { NODE_ENV: 'test' },
+    );
+    expect(result).toEqual({ seen: ['DOCRENDER_PRODUCTION_KEY_IN_TEST'] });
+  });
+
+  it('its declarations type-check on their own under strict settings, with the contracts’ wire types', async () => {
+    await writeFile(
+      path.join(consumer, 'consumer.ts'),
+      `import { DocrenderClient, ErrorCode, NotFoundError, RenderIssueType, type ListParams, type RenderEnvelopeDto } from '@docrender/client';
+
+export async function main(client: DocrenderClient): Promise<number> {
+  const envelope: RenderEnvelopeDto = await client.renders.render('t', [{ number: 1 }], { language: 'de' });
+  const missing = envelope.issues.filter((i) => i.type === RenderIssueType.MissingBinding).length;
+  // @ts-expect-error status is a RenderStatus, not a number
+  const wrong: number = envelope.status;
+  const params: ListParams<'documents'> = { filters: [{ field: 'template.guid', op: 'eq', value: 't' }], sortDirection: 'desc' };
+  // @ts-expect-error 'sideways' is not a sort direction
+  const bad: ListParams<'documents'> = { sortDirection: 'sideways' };
+  for await (const document of client.documents.listAll(params, { pin: true })) console.log(document.documentName, document.isPdfDeleted);
+  try {
+    await client.templates.getVersion('t', 'latest');
+  } catch (e) {
+    if (e instanceof NotFoundError && e.code === ErrorCode.NoPublishedVersion) return -1;
+  }
+  return missing + wrong + (bad ? 0 : 1);
+}
+`,
+    );
+    const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'commonjs', '--moduleResolution', 'node', '--types', 'node', '--typeRoots', path.join(REPO_ROOT, 'node_modules/@types'), 'consumer.ts'];
+    const result = await run(process.execPath, [tsc, ...args], { cwd: consumer }).then(
+      () => 'ok',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(result).toBe('ok');
+  });
+
+  it('installs the docrender command', async () => {
+    const { stdout } = await run(path.join(consumer, 'node_modules/.bin/docrender'), ['--help'], { cwd: consumer });
+    expect(stdout).toMatch(/^Usage: docrender <command>/);
+    expect(stdout).toContain('documents download');
+  });
+});
