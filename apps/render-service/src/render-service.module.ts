@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { BLOB_STORE, BlobStore } from '@docrender/storage';
 import { MESSAGE_BUS, MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, READINESS_CHECKS, ReadinessCheck } from '@docrender/platform';
+import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, MetricsController, READINESS_CHECKS, ReadinessCheck } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
 import { locateChromium } from './chromium/chromium-executable';
 import { ChromiumDocumentPrinter, DOCUMENT_PRINTER, DocumentPrinter } from './chromium/document-printer';
@@ -34,7 +34,7 @@ export const chromiumCheck = (pool: BrowserPool): ReadinessCheck => ({ name: 'ch
 /**
  * The render service's root module. It owns the Chromium pool (started before the app takes work, closed on
  * shutdown) and consumes render.document / render.preview from the bus it is given; it serves the probes
- * GET /v1/meta/status (Chromium + message bus + blob storage) and GET /v1/meta/version.
+ * GET /v1/meta/status (Chromium + message bus + blob storage), GET /v1/meta/version and the Prometheus GET /metrics.
  */
 @Module({})
 export class RenderServiceModule {
@@ -44,7 +44,7 @@ export class RenderServiceModule {
     const handlerOptions: RenderHandlerOptions = { budgetMs: settings.timeoutMs, allowHttpImages: settings.allowHttp };
     return {
       module: RenderServiceModule,
-      controllers: [MetaController],
+      controllers: [MetaController, MetricsController],
       providers: [
         { provide: MESSAGE_BUS, useValue: options.bus },
         { provide: BLOB_STORE, useValue: options.blobStore },
