@@ -30,6 +30,8 @@ export async function freePort(): Promise<number> {
 
 export type AppProcess = {
   pid: number;
+  /** The environment the process was started with (its settings, e.g. its ports). */
+  env: Readonly<Record<string, string>>;
   /** Everything the process wrote so far (stdout and stderr), for assertions and failure messages. */
   output(): string;
   /** Resolves when `pattern` appears in the output (rejects after `timeoutMs` or when the process exits first). */
@@ -65,6 +67,7 @@ export function startAppProcess(main: string, env: Record<string, string>): AppP
 
   return {
     pid: child.pid ?? -1,
+    env,
     output: () => output,
     exited,
     waitForOutput(pattern, timeoutMs = 120_000) {

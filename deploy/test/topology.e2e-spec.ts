@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { JobState, RenderStatus, WebhookEvent, type CompletionCallbackDto, type RenderEnvelopeDto } from '@docrender/contracts';
+import { REPO_ROOT, startAsyncStack, type AppProcess, type AsyncStack } from '@docrender/testing';
+import { parseCallback } from '@docrender/webhooks';
+
+const example = (file: string): string => readFileSync(path.join(REPO_ROOT, 'examples/invoice', file), 'utf8');
+const invoice = JSON.parse(example('data.json')) as Record<string, unknown>;
+const invoices = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ ...invoice, number: `INV-${tag}-${String(i + 1).padStart(3, '0')}` }));
+
+/** Documents an instance has rendered so far, read from its Prometheus metrics. */
+async function renderedBy(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const match = /^docrender_render_documents_total\{outcome="rendered"\} (\d+)/m.exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docrender-topology-'));
+  try {
+    writeFileSync(path.join(dir, 'doc.pdf'), pdf);
+    return execFileSync('pdftotext', ['-layout', path.join(dir, 'doc.pdf'), '-']).toString();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 7, "the same topology without containers": the four apps as separate processes (node dist/apps/<app>/src/
+ * main.js) on real PostgreSQL, RabbitMQ and an S3 server, talking only through them — and a second render service.
+ */
+describe('the four apps as separate processes', () => {
+  let stack: AsyncStack;
+  let second: AppProcess;
+  const ports: number[] = [];
+
+  beforeAll(async () => {
+    stack = await startAsyncStack('topology', {}, {
+      renderService: { template: { templateJson: example('template.json'), sampleData: JSON.stringify({ data: invoice, i18n: {} }), translations: null } },
+    });
+    ports.push(Number(stack.processes['render-service']!.env.RENDER_SERVICE_PORT));
+    second = await stack.start('render-service');
+    ports.push(Number(second.env.RENDER_SERVICE_PORT));
+  }, 240_000);
+
+  afterAll(async () => {
+    await stack?.teardown();
+  });
+
+  const render = (documents: unknown[], accept = 'application/json') =>
+    fetch(`${stack.gatewayUrl}/v1/render/${stack.tenant.templateId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.prodKey}`, 'Content-Type': 'application/json', Accept: accept },
+      body: JSON.stringify({ documents }),
+    });
+
+  it('4.2: a sync render through the gateway process returns the PDF with the bound values', async () => {
+    const res = await render(invoices(1, 'SYNC'), 'application/pdf');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/pdf/);
+    expect(pdfText(Buffer.from(await res.arrayBuffer()))).toContain('INV-SYNC-001');
+  });
+
+  it('4.3: a stateless render through the gateway process returns the PDF and stores nothing', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/v1/render`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.prodKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ template: JSON.parse(example('template.json')), data: { ...invoice, number: 'INV-STATELESS' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(pdfText(Buffer.from(await res.arrayBuffer()))).toContain('INV-STATELESS');
+  });
+
+  it('3.1 / part 6: an async job completes with a callback that verifies with the organisation secret', async () => {
+    const jobId = await stack.enqueue(stack.prodKey, invoices(3, 'ASYNC'), { hook: 'topology' });
+    const completion = parseCallback((await stack.completionOf(jobId, 120_000)).rawBody).body as CompletionCallbackDto;
+    expect(completion).toMatchObject({ state: JobState.Completed, status: RenderStatus.Ok, renderedCount: 3 });
+    expect(stack.callbacksOf(jobId).filter((c) => c.event === WebhookEvent.Progress)).toHaveLength(3);
+    expect(stack.receiver.received.filter((r) => r.signatureFailure !== null)).toEqual([]);
+  }, 150_000);
+
+  it('two render-service processes share one queue: both take part in one batch', async () => {
+    const before = await Promise.all(ports.map(renderedBy));
+    const res = await render(invoices(12, 'BOTH'));
+    const envelope = (await res.json()) as RenderEnvelopeDto;
+    expect(envelope).toMatchObject({ status: RenderStatus.Ok, renderedCount: 12, missingCount: 0 });
+    const after = await Promise.all(ports.map(renderedBy));
+    const took = after.map((n, i) => n - before[i]);
+    expect(took[0] + took[1]).toBe(12);
+    expect(took[0]).toBeGreaterThan(0);
+    expect(took[1]).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a render service killed mid-batch loses nothing: every document of the batch comes back', async () => {
+    let settled = false;
+    const pending = render(invoices(16, 'KILL')).finally(() => (settled = true));
+    const before = await renderedBy(ports[1]);
+    // Kill the second instance once it is working on the batch (its unacknowledged messages return to the queue).
+    for (let i = 0; i < 100 && (await renderedBy(ports[1])) === before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await renderedBy(ports[1])).toBeGreaterThan(before);
+    expect(settled).toBe(false);
+    await second.stop('SIGKILL');
+    const envelope = (await (await pending).json()) as RenderEnvelopeDto;
+    expect(envelope).toMatchObject({ status: RenderStatus.Ok, requestedCount: 16, renderedCount: 16, missingCount: 0 });
+    expect(new Set(envelope.documents.map((d) => d.documentIndex)).size).toBe(16);
+  }, 180_000);
+});
