@@ -118,6 +118,16 @@ describe('client transport against local HTTP servers (failures the service cann
     await expect(client(stub.url, [], { retry: { maxRetries: 0 } }).templates.list()).rejects.toBeInstanceOf(ConnectionError);
   });
 
+  it('a file-system failure of downloadToFile is Node’s own error: not a ConnectionError, not retried', async () => {
+    stub = await startStubServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/pdf' }).end('%PDF-1.7\n%%EOF\n'));
+    const retries: RetryNotice[] = [];
+    const error = await client(stub.url, retries).documents.downloadToFile('d', '/nonexistent-dir-of-this-test/x.pdf').catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'ENOENT' });
+    expect(retries).toEqual([]);
+    expect(stub.requests).toHaveLength(1);
+  });
+
   it('7.5: a 2xx body that is not JSON, lacks a field, or is not the PDF asked for is a ResponseDecodeError', async () => {
     stub = await startStubServer((req, res, n) => {
       if (n === 0) res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>proxy login</html>');

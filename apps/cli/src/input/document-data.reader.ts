@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DocumentData } from '@docrender/client';
 import { UsageError } from '../cli/usage.error';
+
+/** One document's data as read from the file. */
+export type JsonObject = Record<string, unknown>;
 
 /**
  * Reads the documents of a data file:
@@ -10,7 +12,7 @@ import { UsageError } from '../cli/usage.error';
  *   `includeDocument`); or a single object, which is one document.
  * @throws UsageError naming the file (and line) that does not fit
  */
-export async function readDocuments(file: string): Promise<DocumentData[]> {
+export async function readDocuments(file: string): Promise<JsonObject[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -22,8 +24,8 @@ export async function readDocuments(file: string): Promise<DocumentData[]> {
   return documents;
 }
 
-function lines(text: string, file: string): DocumentData[] {
-  const documents: DocumentData[] = [];
+function lines(text: string, file: string): JsonObject[] {
+  const documents: JsonObject[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     documents.push(object(parse(line, `${path.basename(file)}:${i + 1}`), `${path.basename(file)}:${i + 1}`));
@@ -31,7 +33,7 @@ function lines(text: string, file: string): DocumentData[] {
   return documents;
 }
 
-function whole(text: string, file: string): DocumentData[] {
+function whole(text: string, file: string): JsonObject[] {
   const name = path.basename(file);
   const value = parse(text, name);
   if (Array.isArray(value)) return value.map((entry, i) => object(entry, `${name}[${i}]`));
@@ -51,7 +53,7 @@ function parse(text: string, where: string): unknown {
   }
 }
 
-function object(value: unknown, where: string): DocumentData {
+function object(value: unknown, where: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--data ${where}: a document must be a JSON object`);
-  return value as DocumentData;
+  return value as JsonObject;
 }

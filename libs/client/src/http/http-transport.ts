@@ -37,6 +37,14 @@ export type HttpCall = {
   streaming?: boolean;
 };
 
+/**
+ * Thrown by a `read` callback for a failure on the caller's side (the file system of a download), which the transport
+ * passes on as the wrapped error: it is neither a connection failure nor retried.
+ */
+export class CallerSideFailure {
+  constructor(readonly error: unknown) {}
+}
+
 export type TransportSettings = {
   /** Base URL without the `/v1` segment and without a trailing slash. */
   baseUrl: string;
@@ -86,6 +94,7 @@ export class HttpTransport {
     call.signal?.addEventListener('abort', forwardAbort, { once: true });
     let streamHandedOut = false;
     const failure = (error: unknown): unknown => {
+      if (error instanceof CallerSideFailure) return error.error;
       if (call.signal?.aborted) return call.signal.reason;
       if (timedOut) return new TimeoutError(request, call.timeoutMs);
       if (error instanceof DocrenderError) return error;
@@ -110,6 +119,7 @@ export class HttpTransport {
         streamHandedOut = call.streaming === true;
         return value;
       } catch (error) {
+        if (!response.bodyUsed) await response.body?.cancel().catch(() => undefined);
         throw failure(error);
       }
     } finally {

@@ -7,7 +7,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { PagedResult, StoredDocumentDto } from '@docrender/contracts';
 import { ResponseDecodeError } from '../errors/transport.error';
 import { fileNameOf } from '../http/content-disposition';
-import type { RequestOptions } from '../http/http-transport';
+import { CallerSideFailure, type RequestOptions } from '../http/http-transport';
 import { assertPdfContentType, readJson, readPaged, readPdf } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { listQuery, type ListParams } from '../listing/list-params';
@@ -78,19 +78,27 @@ export class DocumentsResource {
 
   /**
    * Writes the PDF to `filePath` (through a temporary file beside it, renamed when complete, so a failed download
-   * leaves nothing behind). The time limit covers the whole transfer.
+   * leaves nothing behind). The time limit covers the whole transfer. A file-system failure is thrown as Node's own
+   * error (not retried, not a ConnectionError).
    */
   downloadToFile(documentId: string, filePath: string, options: RequestOptions = {}): Promise<{ path: string; bytes: number }> {
     return this.context.transport.send(this.fileCall(documentId, options, false), async (response, request) => {
       assertPdfContentType(response, request);
       const partial = `${filePath}.${randomBytes(4).toString('hex')}.part`;
       const output = createWriteStream(partial);
+      let fileError: unknown = null;
+      output.once('error', (error) => (fileError = error));
       try {
         await pipeline(bodyStream(response, request), output);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw fileError === null ? error : new CallerSideFailure(fileError);
+      }
+      try {
         await rename(partial, filePath);
       } catch (error) {
         await rm(partial, { force: true });
-        throw error;
+        throw new CallerSideFailure(error);
       }
       return { path: filePath, bytes: output.bytesWritten };
     });

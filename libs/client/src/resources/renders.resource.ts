@@ -5,8 +5,8 @@ import { readJson, readPdf } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { segment, timeoutOf, type ClientContext } from './client-context';
 
-/** One document's data: a JSON object matching the template's bindings. */
-export type DocumentData = Record<string, unknown>;
+/** One document's data: a JSON object matching the template's bindings (any object type, interfaces included). */
+export type DocumentData = object;
 
 /** Which version a call addresses: omitted, the latest published one (spec 4.2); a number, that version (a draft too). */
 export type VersionOption = { version?: number };
@@ -40,9 +40,9 @@ export type RenderedPdf = {
 
 export type StatelessRenderRequest = {
   /** The template DSL itself; it need not exist in the service. */
-  template: Record<string, unknown>;
+  template: object;
   data: DocumentData;
-  translations?: Record<string, unknown>;
+  translations?: object;
 };
 
 /** Render endpoints of spec 4.2–4.4. Renders are writes: never retried. Validation has no side effects: retried. */
