@@ -63,7 +63,8 @@ async function compileJavaScript() {
             baseUrl: repoRoot,
             paths: Object.fromEntries(Object.entries(RUNTIME_ALIASES).map(([alias, target]) => [alias, [target]])),
           },
-          module: { type: 'commonjs' },
+          // The annotation lets Node's ESM loader see the named exports: `import { DocrenderClient } from '@docrender/client'`.
+          module: { type: 'commonjs', exportInteropAnnotation: true },
         }).then(async (result) => {
           await fs.mkdir(path.dirname(out), { recursive: true });
           await fs.writeFile(out, result.code);

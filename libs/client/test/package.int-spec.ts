@@ -124,6 +124,16 @@ export async function main(client: DocrenderClient): Promise<number> {
     expect(result).toBe('ok');
   });
 
+  it('imports with named exports from ES modules too', async () => {
+    await writeFile(
+      path.join(consumer, 'esm.mjs'),
+      `import { DocrenderClient, readCallback, NotFoundError, RenderStatus, WebhookSignatureError } from '@docrender/client';
+console.log(JSON.stringify([typeof DocrenderClient, typeof readCallback, typeof NotFoundError, RenderStatus.Partial, typeof WebhookSignatureError]));`,
+    );
+    const { stdout } = await run(process.execPath, ['esm.mjs'], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual(['function', 'function', 'function', 'partial', 'function']);
+  });
+
   it('installs the docrender command', async () => {
     const { stdout } = await run(path.join(consumer, 'node_modules/.bin/docrender'), ['--help'], { cwd: consumer });
     expect(stdout).toMatch(/^Usage: docrender <command>/);
