@@ -15,7 +15,8 @@
  * it runs under load: the extra documents wait in the pool so a page never idles while another document is compiled
  * or stored. Closed loop, N documents per run, R rounds alternating the variants (median PDFs/s of the rounds;
  * latency percentiles over all rounds). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
- * Then the costs behind two defaults: tagged vs untagged print (raw, C = 1), and rewriting PDF metadata with pdf-lib.
+ * Then the facts behind three defaults: pool shape (raw puppeteer, invoice: browsers × pages), tagged vs untagged print
+ * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost.
  *
  * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (8).
  */
@@ -276,10 +277,40 @@ async function main(): Promise<void> {
     }
     console.log('');
     printTables(rows);
+    await printPoolShapes(executablePath, examples[0]);
     await printDefaultsCosts(executablePath, examples);
   } finally {
     await vhost.delete();
     await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+/** Raw puppeteer PDFs/s for a few pool shapes (browsers × reused pages, all printing at once). */
+async function printPoolShapes(executablePath: string, example: Example): Promise<void> {
+  const shapes: Array<[number, number]> = [
+    [1, 1],
+    [1, 2],
+    [1, 3],
+    [2, 1],
+    [2, 2],
+  ];
+  const total = COUNTS[example.name];
+  console.log('');
+  console.log(`Pool shape, raw puppeteer, ${example.name} (PDFs/s, median of ${ROUNDS} runs of ${total}):`);
+  console.log('| browsers × pages | PDFs/s |');
+  console.log('|---|---|');
+  for (const [browsers, pagesEach] of shapes) {
+    const launched = await Promise.all(Array.from({ length: browsers }, () => launchRaw(executablePath, pagesEach)));
+    try {
+      const pages = launched.flatMap((l) => l.pages);
+      const job = (slot: number) => rawPrint(pages[slot], example.compiled).then(() => undefined);
+      await closedLoop(pages.length * 2, pages.length, job);
+      const rates: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) rates.push(total / (await closedLoop(total, pages.length, job)).seconds);
+      console.log(`| ${browsers} × ${pagesEach} | ${median(rates).toFixed(2)} |`);
+    } finally {
+      await Promise.all(launched.map((l) => l.browser.close()));
+    }
   }
 }
 

@@ -46,6 +46,19 @@ export function stillRunning(pids: readonly number[]): number[] {
   });
 }
 
+/** The renderer processes (one per site/page) in a browser's process group. */
+export function rendererProcesses(groupLeader: number): number[] {
+  return processesInGroups([groupLeader])
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes('--type=renderer');
+      } catch {
+        return false;
+      }
+    })
+    .map((p) => p.pid);
+}
+
 /** Zombie children of this process (a child that exited and was never reaped). */
 export function zombieChildren(parent: number = process.pid): ProcessStat[] {
   return allProcesses().filter((p) => p.ppid === parent && p.state === 'Z');

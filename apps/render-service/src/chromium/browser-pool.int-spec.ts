@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JsonLogger } from '@docrender/observability';
-import { eventually, processesInGroups, zombieChildren } from '../../test/chromium-processes';
+import { eventually, processesInGroups, rendererProcesses, zombieChildren } from '../../test/chromium-processes';
 import { pdfText } from '../../test/pdf-tools';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { BrowserPool, BrowserPoolOptions } from './browser-pool';
@@ -182,6 +182,31 @@ describe('render-service Chromium pool (real Chromium)', () => {
     expect(results.map((r) => r.status)).toEqual(Array(12).fill('fulfilled'));
     expect(pool.browserProcessIds).not.toContain(victim);
     expect(await eventually(() => processesInGroups([victim]).length === 0, 5000)).toBe(true);
+  });
+
+  it('pool: a renderer that crashes mid-render costs a retry, not the document, and its page is replaced', async () => {
+    const [browser] = pool.browserProcessIds;
+    let attempts = 0;
+    const pdf = await pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 20_000,
+      budgetMs: 20_000,
+      work: async (page) => {
+        attempts++;
+        if (attempts === 1) {
+          await page.setContent('<p>about to lose its renderer</p>');
+          for (const renderer of rendererProcesses(browser)) process.kill(renderer, 'SIGKILL');
+          return new Promise<Buffer>(() => undefined);
+        }
+        return printPdfOnPage(page, { html: INVOICE, title: 'retried', tagged: false, headerHtml: null, footerHtml: null });
+      },
+    });
+    expect(attempts).toBe(2);
+    expect(await pdfText(pdf)).toContain('Invoice 2026-0042');
+    expect(pool.browserProcessIds).toContain(browser);
+    const results = await Promise.all(Array.from({ length: 4 }, () => print(pool, INVOICE)));
+    expect(results).toHaveLength(4);
   });
 
   it('pool: a browser that stops answering is killed and replaced; its renders finish elsewhere', async () => {

@@ -39,6 +39,8 @@ type QueuedRender = {
 };
 
 const CLOSE_TIMEOUT_MS = 5_000;
+/** Pause before a crashed render is retried, so the crash has reached every page it affects. */
+const CRASH_RETRY_DELAY_MS = 250;
 const RELAUNCH_BACKOFF_MS = [250, 1_000, 2_000, 5_000, 10_000];
 
 const restarts = counter('docrender_render_browser_restarts_total', 'Chromium browsers replaced, by reason.', ['reason']);
@@ -207,8 +209,15 @@ export class BrowserPool {
           queued.attempts++;
           retriedRenders.inc();
           this.logger.warn('render caught in a crash, retrying on a healthy browser', { reason: failure.message });
-          this.enqueue(queued, 'front');
-          this.pump();
+          // wait a moment: the same crash may still be reaching other pages (renderers are shared between pages)
+          setTimeout(() => {
+            if (this.closed) {
+              queued.reject(new BrowserPoolClosedError());
+              return;
+            }
+            this.enqueue(queued, 'front');
+            this.pump();
+          }, CRASH_RETRY_DELAY_MS).unref();
           return;
         }
         queued.reject(this.closed && failure instanceof BrowserCrashedError ? new BrowserPoolClosedError() : failure);

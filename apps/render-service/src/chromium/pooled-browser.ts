@@ -208,11 +208,22 @@ export class PooledBrowser {
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', blockEveryRequest);
+    let rejectCrashed: (error: Error) => void = () => undefined;
     const crashed = new Promise<never>((_, reject) => {
-      page.once('error', (error) => reject(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`)));
+      rejectCrashed = reject;
     });
     crashed.catch(() => undefined);
-    return { page, crashed };
+    const reusable: ReusablePage = { page, crashed };
+    page.once('error', (error) => {
+      rejectCrashed(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`));
+      // a page that lost its renderer while idle is replaced before anyone picks it
+      const idleAt = this.idlePages.indexOf(reusable);
+      if (idleAt >= 0) {
+        this.idlePages.splice(idleAt, 1);
+        this.replacePage(page);
+      }
+    });
+    return reusable;
   }
 
   private async runOnReusedPage<T>(task: PageTask<T>): Promise<T> {
