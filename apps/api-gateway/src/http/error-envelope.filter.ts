@@ -29,7 +29,7 @@ function codeForHttpStatus(status: number): ErrorCode {
   }
 }
 
-type BodyParserError = Error & { type?: string; status?: number };
+type BodyParserError = Error & { type?: string; status?: number; expose?: boolean };
 
 /**
  * Writes every rejection as the spec 7.1 envelope `{ error: { code, message } }` with the status of the one
@@ -66,6 +66,10 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     }
     if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
       return { code: ErrorCode.BindingError, message: `request body could not be decoded: ${parserError.message}`, headers: {} };
+    }
+    // Any other client error of the body parser (a broken gzip stream, an aborted upload, …): http-errors with a 4xx.
+    if (parserError?.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return { code: codeForHttpStatus(parserError.status), message: `request body could not be read: ${parserError.message}`, headers: {} };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
