@@ -1,30 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { ensureBuilt, freePort, startAppProcess } from '@docrender/testing';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const MAIN = path.join(ROOT, 'dist/apps/api-gateway/src/main.js');
-
-let built: Promise<void> | undefined;
-
-/** Compiles the workspace to dist/ once per test file (incremental: only changed files are compiled). */
-export function ensureBuilt(): Promise<void> {
-  built ??= promisify(execFile)(process.execPath, [path.join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT, timeout: 120_000 }).then(() => undefined);
-  return built;
-}
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { ensureBuilt, freePort };
 
 export type GatewayProcess = {
   /** http://127.0.0.1:<port> */
@@ -43,37 +19,21 @@ export type GatewayProcess = {
  */
 export async function startGateway(settings: Record<string, string>): Promise<GatewayProcess> {
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...settings, PORT: String(port) };
-  const child: ChildProcess = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const child = startAppProcess('apps/api-gateway/src/main.js', { ...settings, PORT: String(port) });
   const baseUrl = `http://127.0.0.1:${port}`;
   const gateway: GatewayProcess = {
     baseUrl,
     port,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+    output: () => child.output(),
+    stop: async () => {
+      await child.stop('SIGTERM', 10_000);
     },
   };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode} at start:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/v1/meta/status`)).status === 200) return gateway;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await gateway.stop();
-      throw new Error(`the gateway did not become ready within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await child.waitForReady(`${baseUrl}/v1/meta/status`, 60_000);
+  } catch (error) {
+    await gateway.stop();
+    throw error;
   }
+  return gateway;
 }
