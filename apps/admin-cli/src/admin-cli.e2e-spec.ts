@@ -181,6 +181,14 @@ describe('admin CLI as a child process against PostgreSQL', () => {
     expect(await db.database.apiKeys.authenticate('service_test_shopTestKey0123456789abcdef')).toMatchObject({ organisationId: organisations[0].id });
   });
 
+  it('5.4: suspend-org makes its keys authenticate as suspended (403 Forbidden on renders); resume-org lifts it', async () => {
+    const created = await ok('create-key', '--org', organisationId, '--env', 'production');
+    expect(await ok('suspend-org', '--org', organisationId)).toMatchObject({ id: organisationId, suspended: true });
+    expect(await db.database.apiKeys.authenticate(created.key as string)).toMatchObject({ organisationId, organisationSuspended: true });
+    expect(await ok('resume-org', '--org', organisationId)).toMatchObject({ id: organisationId, suspended: false });
+    expect(await db.database.apiKeys.authenticate(created.key as string)).toMatchObject({ organisationSuspended: false });
+  });
+
   it('5.3: delete-org keeps the keys, which then authenticate as organisationDeleted (401 NotAuthenticated)', async () => {
     const created = await ok('create-key', '--org', organisationId, '--env', 'test');
     expect(await ok('delete-org', '--org', organisationId)).toMatchObject({ id: organisationId });

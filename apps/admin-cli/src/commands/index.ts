@@ -2,7 +2,7 @@ import type { CommandDefinition } from '../cli/command';
 import { createApiKeyCommand, listApiKeysCommand, revokeApiKeyCommand } from './api-key.command';
 import { addFontCommand } from './font.command';
 import { migrateCommand } from './migrate.command';
-import { createOrganisationCommand, deleteOrganisationCommand } from './organisation.command';
+import { createOrganisationCommand, deleteOrganisationCommand, resumeOrganisationCommand, suspendOrganisationCommand } from './organisation.command';
 import { createProjectCommand } from './project.command';
 import { purgePdfsCommand } from './retention.command';
 import { seedCommand } from './seed.command';
@@ -13,6 +13,8 @@ import { rotateWebhookSecretCommand, showWebhookSecretCommand } from './webhook-
 export const COMMANDS: readonly CommandDefinition[] = [
   createOrganisationCommand,
   deleteOrganisationCommand,
+  suspendOrganisationCommand,
+  resumeOrganisationCommand,
   createApiKeyCommand,
   listApiKeysCommand,
   revokeApiKeyCommand,

@@ -64,3 +64,25 @@ export const deleteOrganisationCommand = defineCommand({
     return { id: organisationId, deletedAt: now.toISOString() };
   },
 });
+
+const suspension = (name: string, suspended: boolean, summary: string) =>
+  defineCommand({
+    name,
+    summary,
+    options: { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } },
+    prepare: (args) => ({ organisationId: args.uuid('org') }),
+    async run({ organisationId }, context) {
+      await liveOrganisation(context, organisationId);
+      const now = context.now();
+      await context.database.organisations.setSuspended(organisationId, suspended, now);
+      return { id: organisationId, suspended, at: now.toISOString() };
+    },
+  });
+
+export const suspendOrganisationCommand = suspension(
+  'suspend-org',
+  true,
+  'Suspend an organisation: it may still read, but renders and writes answer 403 Forbidden until resume-org.',
+);
+
+export const resumeOrganisationCommand = suspension('resume-org', false, 'Lift the suspension of an organisation.');

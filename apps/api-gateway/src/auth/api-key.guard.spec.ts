@@ -1,12 +1,20 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { DomainError, Environment, ErrorCode } from '@docrender/contracts';
+import { Reflector } from '@nestjs/core';
+import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import type { ApiKeyRepository, AuthenticatedApiKey } from '@docrender/persistence';
+import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { ApiKeyGuard } from './api-key.guard';
 import type { AuthenticatedRequest } from './caller';
 
 const KEY = 'service_test_0123456789abcdefghij';
 
-function run(authorization: string | undefined, known: AuthenticatedApiKey | null) {
+class Routes {
+  @RateLimit(RateLimitCategory.Render) render(): void {}
+  @RateLimit(RateLimitCategory.Write) write(): void {}
+  @RateLimit(RateLimitCategory.Read) read(): void {}
+}
+
+function run(authorization: string | undefined, known: AuthenticatedApiKey | null, route: keyof Routes = 'read', method = route === 'read' ? 'GET' : 'POST') {
   const seen: string[] = [];
   const repository = {
     authenticate: async (key: string) => {
@@ -14,9 +22,9 @@ function run(authorization: string | undefined, known: AuthenticatedApiKey | nul
       return known;
     },
   } as unknown as ApiKeyRepository;
-  const request = { headers: authorization === undefined ? {} : { authorization } } as AuthenticatedRequest;
-  const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
-  return { result: new ApiKeyGuard(repository).canActivate(context), request, seen };
+  const request = { method, headers: authorization === undefined ? {} : { authorization } } as AuthenticatedRequest;
+  const context = { switchToHttp: () => ({ getRequest: () => request }), getHandler: () => Routes.prototype[route], getClass: () => Routes } as unknown as ExecutionContext;
+  return { result: new ApiKeyGuard(repository, new Reflector()).canActivate(context), request, seen };
 }
 
 async function codeOf(promise: Promise<boolean>): Promise<ErrorCode> {
@@ -27,7 +35,7 @@ async function codeOf(promise: Promise<boolean>): Promise<ErrorCode> {
 
 describe('ApiKeyGuard', () => {
   it('5.1: a valid key attaches the caller with the environment of its prefix', async () => {
-    const { result, request, seen } = run(`Bearer ${KEY}`, { apiKeyId: 'k', organisationId: 'o', environment: Environment.Test, organisationDeleted: false });
+    const { result, request, seen } = run(`Bearer ${KEY}`, { apiKeyId: 'k', organisationId: 'o', environment: Environment.Test, organisationDeleted: false, organisationSuspended: false });
     await expect(result).resolves.toBe(true);
     expect(seen).toEqual([KEY]);
     expect(request.caller).toEqual({ apiKeyId: 'k', organisationId: 'o', environment: Environment.Test });
@@ -46,7 +54,16 @@ describe('ApiKeyGuard', () => {
   });
 
   it('5.3: a key whose organisation is gone is 401 NotAuthenticated', async () => {
-    const deleted = { apiKeyId: 'k', organisationId: 'o', environment: Environment.Production, organisationDeleted: true };
+    const deleted = { apiKeyId: 'k', organisationId: 'o', environment: Environment.Production, organisationDeleted: true, organisationSuspended: false };
     await expect(codeOf(run(`Bearer ${KEY}`, deleted).result)).resolves.toBe(ErrorCode.NotAuthenticated);
+  });
+
+  it('5.4: a suspended organisation may read, but rendering and writes are 403 Forbidden', async () => {
+    const suspended = { apiKeyId: 'k', organisationId: 'o', environment: Environment.Production, organisationDeleted: false, organisationSuspended: true };
+    await expect(run(`Bearer ${KEY}`, suspended, 'read').result).resolves.toBe(true);
+    await expect(codeOf(run(`Bearer ${KEY}`, suspended, 'render').result)).resolves.toBe(ErrorCode.Forbidden);
+    await expect(codeOf(run(`Bearer ${KEY}`, suspended, 'write').result)).resolves.toBe(ErrorCode.Forbidden);
+    // A job status poll counts as a render request (spec 8) but is a read: a suspended organisation may still poll.
+    await expect(run(`Bearer ${KEY}`, suspended, 'render', 'GET').result).resolves.toBe(true);
   });
 });

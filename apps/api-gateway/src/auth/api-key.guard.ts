@@ -1,6 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@docrender/contracts';
+import { Reflector } from '@nestjs/core';
+import { DomainError, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import { ApiKeyRepository } from '@docrender/persistence';
+import { RATE_LIMIT_CATEGORY } from '../rate-limit/rate-limit.decorator';
 import type { AuthenticatedRequest } from './caller';
 import { bearerToken } from './bearer-token';
 
@@ -10,12 +12,17 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 /**
  * Spec part 5: every endpoint except the probes needs `Authorization: Bearer <API_KEY>`.
  * - missing, malformed, unknown or revoked key → 401 Unauthorized;
- * - a known key whose organisation was deleted → 401 NotAuthenticated.
+ * - a known key whose organisation was deleted → 401 NotAuthenticated;
+ * - a key of a suspended organisation on a render or write request (a POST or PATCH of rate-limit category Render or
+ *   Write; job status polls stay allowed) → 403 Forbidden: it may read but not act, and a new key does not help (5.4).
  * On success the caller (organisation, environment from the key's prefix, key id) is attached to the request.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly apiKeys: ApiKeyRepository) {}
+  constructor(
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
@@ -27,6 +34,12 @@ export class ApiKeyGuard implements CanActivate {
     if (authenticated === null) throw new DomainError(ErrorCode.Unauthorized, 'invalid API key', CHALLENGE);
     if (authenticated.organisationDeleted) {
       throw new DomainError(ErrorCode.NotAuthenticated, 'the API key has no associated organisation', CHALLENGE);
+    }
+    if (authenticated.organisationSuspended && request.method !== 'GET') {
+      const category = this.reflector.getAllAndOverride<RateLimitCategory | undefined>(RATE_LIMIT_CATEGORY, [context.getHandler(), context.getClass()]);
+      if (category === RateLimitCategory.Render || category === RateLimitCategory.Write) {
+        throw new DomainError(ErrorCode.Forbidden, 'the organisation is suspended: it may read, but not render or change anything; contact the service operator');
+      }
     }
     request.caller = {
       organisationId: authenticated.organisationId,

@@ -25,6 +25,8 @@ export type AuthenticatedApiKey = {
   environment: Environment;
   /** The organisation was deleted: the key is well formed and known but has no organisation (401 NotAuthenticated). */
   organisationDeleted: boolean;
+  /** The organisation is suspended: it may read, but not render or write (403 Forbidden). */
+  organisationSuspended: boolean;
 };
 
 /**
@@ -72,11 +74,11 @@ export class ApiKeyRepository {
     const parsed = parseApiKey(plaintextKey);
     if (!parsed) return null;
     const candidates = (await this.manager.query(
-      `SELECT k.id, k.organisation_id, k.key_hash, k.revoked_at, o.deleted_at IS NOT NULL AS organisation_deleted
+      `SELECT k.id, k.organisation_id, k.key_hash, k.revoked_at, o.deleted_at IS NOT NULL AS organisation_deleted, o.suspended_at IS NOT NULL AS organisation_suspended
          FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
         WHERE k.lookup_prefix = $1 AND k.environment = $2`,
       [parsed.lookupPrefix, parsed.environment],
-    )) as { id: string; organisation_id: string; key_hash: string; revoked_at: Date | null; organisation_deleted: boolean }[];
+    )) as { id: string; organisation_id: string; key_hash: string; revoked_at: Date | null; organisation_deleted: boolean; organisation_suspended: boolean }[];
     const digest = hashApiKey(plaintextKey, this.pepper);
     // Compare against every candidate (no early exit) so timing does not depend on which one matches.
     let match: (typeof candidates)[number] | undefined;
@@ -89,6 +91,7 @@ export class ApiKeyRepository {
       organisationId: match.organisation_id,
       environment: parsed.environment,
       organisationDeleted: match.organisation_deleted,
+      organisationSuspended: match.organisation_suspended,
     };
   }
 

@@ -18,6 +18,8 @@ export type OrganisationRecord = {
   updatedAt: Date;
   /** Set when the organisation was deleted; its API keys then authenticate with organisationDeleted = true. */
   deletedAt: Date | null;
+  /** Set while an operator has suspended the organisation: it may read, but not render or write (403 Forbidden). */
+  suspendedAt: Date | null;
 };
 
 export type NewOrganisation = {
@@ -57,6 +59,7 @@ export class OrganisationRepository {
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
+      suspendedAt: null,
     };
     await this.manager.insert(OrganisationEntity, row);
     return { ...row };
@@ -87,6 +90,12 @@ export class OrganisationRepository {
    */
   async markDeleted(id: string, now: Date = new Date()): Promise<boolean> {
     const result = await this.manager.update(OrganisationEntity, { id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Suspends (or, with `suspended` false, resumes) the organisation; false when the id is unknown or deleted. */
+  async setSuspended(id: string, suspended: boolean, now: Date = new Date()): Promise<boolean> {
+    const result = await this.manager.update(OrganisationEntity, { id, deletedAt: IsNull() }, { suspendedAt: suspended ? now : null, updatedAt: now });
     return (result.affected ?? 0) > 0;
   }
 }
