@@ -2,6 +2,7 @@
 //   unit: *.spec.ts        — beside the code, fakes of ports only
 //   int:  *.int-spec.ts    — real PostgreSQL, RabbitMQ, S3 server, Chromium
 //   e2e:  *.e2e-spec.ts    — the apps as separate processes over HTTP and AMQP
+//   serial: *.serial-spec.ts — tests that restart RabbitMQ; `npm test` runs them alone, last (tools/run-tests.mjs)
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const moduleNameMapper = Object.fromEntries(
@@ -41,5 +42,7 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
+    // Tests that stop and start the machine's RabbitMQ: run alone, after everything else (tools/run-tests.mjs).
+    { ...common, displayName: 'serial', testMatch: ['**/*.serial-spec.ts'] },
   ],
 };

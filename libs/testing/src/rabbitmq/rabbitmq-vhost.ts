@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { holdsBrokerExclusively, useBrokerShared } from './broker-lock';
 
 const run = promisify(execFile);
 
@@ -29,22 +28,14 @@ async function rabbitmqctl(...args: string[]): Promise<string> {
 /**
  * An isolated vhost for one test file, created with `rabbitmqctl` (the local broker runs on this machine; the
  * management plugin is not needed). The guest user gets full rights on it. Call `delete()` in afterAll.
- * While the vhost exists, the file holds the broker shared (see broker-lock.ts): a broker restart by another test
- * file waits for it.
  */
 export async function createRabbitVhost(label = 'test'): Promise<RabbitVhost> {
-  const releaseBroker = await useBrokerShared();
   const name = `docrender-${label}-${randomBytes(4).toString('hex')}`;
+  await rabbitmqctl('add_vhost', name);
   try {
-    await rabbitmqctl('add_vhost', name);
-    try {
-      await rabbitmqctl('set_permissions', '-p', name, LOCAL_RABBITMQ.user, '.*', '.*', '.*');
-    } catch (error) {
-      await rabbitmqctl('delete_vhost', name).catch(() => undefined);
-      throw error;
-    }
+    await rabbitmqctl('set_permissions', '-p', name, LOCAL_RABBITMQ.user, '.*', '.*', '.*');
   } catch (error) {
-    await releaseBroker();
+    await rabbitmqctl('delete_vhost', name).catch(() => undefined);
     throw error;
   }
   const { host, port, user, password } = LOCAL_RABBITMQ;
@@ -52,11 +43,7 @@ export async function createRabbitVhost(label = 'test'): Promise<RabbitVhost> {
     name,
     url: `amqp://${user}:${password}@${host}:${port}/${encodeURIComponent(name)}`,
     delete: async () => {
-      try {
-        await rabbitmqctl('delete_vhost', name);
-      } finally {
-        await releaseBroker();
-      }
+      await rabbitmqctl('delete_vhost', name);
     },
   };
 }
@@ -64,13 +51,10 @@ export async function createRabbitVhost(label = 'test'): Promise<RabbitVhost> {
 /**
  * Stops the RabbitMQ application (`rabbitmqctl stop_app`: every connection drops, the node and its durable queues
  * stay), runs `whileStopped`, then starts it again and waits until it serves. RabbitMQ is started again even when
- * `whileStopped` fails. Affects every user of the local broker: only for tests of reconnection, which hold the
- * broker exclusively (useBrokerExclusively) while they run.
+ * `whileStopped` fails. Affects every user of the local broker: only for tests of reconnection, which are
+ * `*.serial-spec.ts` files that jest runs after every other test, one at a time (tools/run-tests.mjs).
  */
 export async function restartRabbitMq(whileStopped: () => Promise<void> = async () => undefined): Promise<void> {
-  if (!holdsBrokerExclusively()) {
-    throw new Error('restartRabbitMq: take useBrokerExclusively() in beforeAll first, so no other test file loses its connections');
-  }
   await rabbitmqctl('stop_app');
   try {
     await whileStopped();

@@ -1,26 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { loadSettings, messagingSettings, type MessagingSettings } from '@docrender/config';
 import { MessageName } from '@docrender/contracts';
-import { createRabbitVhost, restartRabbitMq, useBrokerExclusively, type RabbitVhost } from '@docrender/testing';
+import { createRabbitVhost, restartRabbitMq, type RabbitVhost } from '@docrender/testing';
 import { MessageBusUnavailableError } from '../message-bus';
 import { capturingLogger, deliverWebhook, eventually, renderDocument, renderedResult, runJob } from '../testing/message-fixtures';
 import { AmqpMessageBus } from './amqp-message-bus';
 
 // Restarts the machine's RabbitMQ application (rabbitmqctl stop_app / start_app): every connection to it drops for a
-// few seconds, so the file holds the broker exclusively (other test files using RabbitMQ wait for it).
+// few seconds, so it is a serial spec: jest runs it after every other test file, alone.
 describe('AmqpMessageBus when RabbitMQ restarts', () => {
   let vhost: RabbitVhost;
-  let releaseBroker: () => Promise<void>;
 
   beforeAll(async () => {
-    releaseBroker = await useBrokerExclusively();
     vhost = await createRabbitVhost('reconnect');
-    // Waiting for the broker can take as long as the longest other test file using RabbitMQ.
-  }, 900_000);
+  }, 180_000);
 
   afterAll(async () => {
     await vhost?.delete();
-    await releaseBroker?.();
   });
 
   const settingsFor = (overrides: Partial<MessagingSettings> = {}): MessagingSettings => ({

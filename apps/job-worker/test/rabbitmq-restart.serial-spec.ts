@@ -1,24 +1,20 @@
 import { JobState, RenderStatus, WebhookEvent, type CompletionCallbackDto } from '@docrender/contracts';
-import { restartRabbitMq, useBrokerExclusively, startAsyncStack, type AsyncStack, documentsOf, waitFor } from '@docrender/testing';
+import { restartRabbitMq, startAsyncStack, type AsyncStack, documentsOf, waitFor } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { jobDocumentId } from '../src/jobs/deterministic-id';
 
 /**
  * Restarts the machine's RabbitMQ (stop_app / start_app) while a job runs and while a job is enqueued: every
- * connection on the broker drops, so this file holds the broker exclusively (other test files using RabbitMQ wait).
+ * connection on the broker drops, so it is a serial spec: jest runs it after every other test file, alone.
  */
 describe('RabbitMQ restarted while a job runs (issue: reconnect without losing accepted work)', () => {
   let stack: AsyncStack;
-  let releaseBroker: () => Promise<void>;
 
   beforeAll(async () => {
-    releaseBroker = await useBrokerExclusively();
     stack = await startAsyncStack('async-restart', { JOBS_RENDER_CONCURRENCY: '4', JOBS_ENQUEUE_PUBLISH_WAIT_MS: '1000' }, { renderDelayMs: 100 });
-    // Waiting for the broker can take as long as the longest other test file using RabbitMQ.
-  }, 900_000);
+  }, 180_000);
   afterAll(async () => {
     await stack?.teardown();
-    await releaseBroker?.();
   });
 
   it('a running job and a job enqueued while RabbitMQ is down both complete; every document stored once, every callback delivered', async () => {
