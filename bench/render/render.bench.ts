@@ -285,7 +285,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** Raw puppeteer PDFs/s for a few pool shapes (browsers × reused pages, all printing at once). */
+/**
+ * Raw puppeteer PDFs/s for a few pool shapes (browsers × reused pages, all printing at once). Every shape's browsers
+ * are started first and the shapes take turns in each round, so a change in machine load hits them all alike.
+ */
 async function printPoolShapes(executablePath: string, example: Example): Promise<void> {
   const shapes: Array<[number, number]> = [
     [1, 1],
@@ -295,22 +298,24 @@ async function printPoolShapes(executablePath: string, example: Example): Promis
     [2, 2],
   ];
   const total = COUNTS[example.name];
-  console.log('');
-  console.log(`Pool shape, raw puppeteer, ${example.name} (PDFs/s, median of ${ROUNDS} runs of ${total}):`);
-  console.log('| browsers × pages | PDFs/s |');
-  console.log('|---|---|');
-  for (const [browsers, pagesEach] of shapes) {
-    const launched = await Promise.all(Array.from({ length: browsers }, () => launchRaw(executablePath, pagesEach)));
-    try {
-      const pages = launched.flatMap((l) => l.pages);
-      const job = (slot: number) => rawPrint(pages[slot], example.compiled).then(() => undefined);
-      await closedLoop(pages.length * 2, pages.length, job);
-      const rates: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) rates.push(total / (await closedLoop(total, pages.length, job)).seconds);
-      console.log(`| ${browsers} × ${pagesEach} | ${median(rates).toFixed(2)} |`);
-    } finally {
-      await Promise.all(launched.map((l) => l.browser.close()));
+  const launched = await Promise.all(shapes.map(([browsers, pagesEach]) => Promise.all(Array.from({ length: browsers }, () => launchRaw(executablePath, pagesEach)))));
+  try {
+    const jobs = launched.map((group) => {
+      const pages = group.flatMap((l) => l.pages);
+      return { inFlight: pages.length, job: (slot: number) => rawPrint(pages[slot], example.compiled).then(() => undefined) };
+    });
+    for (const { inFlight, job } of jobs) await closedLoop(inFlight * 2, inFlight, job);
+    const rates: number[][] = shapes.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [index, { inFlight, job }] of jobs.entries()) rates[index].push(total / (await closedLoop(total, inFlight, job)).seconds);
     }
+    console.log('');
+    console.log(`Pool shape, raw puppeteer, ${example.name} (PDFs/s, median of ${ROUNDS} interleaved runs of ${total}):`);
+    console.log('| browsers × pages | PDFs/s |');
+    console.log('|---|---|');
+    for (const [index, [browsers, pagesEach]] of shapes.entries()) console.log(`| ${browsers} × ${pagesEach} | ${median(rates[index]).toFixed(2)} |`);
+  } finally {
+    await Promise.all(launched.flat().map((l) => l.browser.close()));
   }
 }
 
@@ -324,19 +329,19 @@ async function printDefaultsCosts(executablePath: string, examples: Example[]): 
   try {
     for (const example of examples) {
       const total = COUNTS[example.name];
-      const figures: Record<string, { rate: number; pdf: Uint8Array }> = {};
-      for (const tagged of [false, true]) {
-        let pdf: Uint8Array = new Uint8Array();
-        await rawPrint(page, example.compiled, tagged);
-        const rates: number[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          const run = await closedLoop(total, 1, async () => {
-            pdf = await rawPrint(page, example.compiled, tagged);
-          });
-          rates.push(total / run.seconds);
+      const pdfs: Record<string, Uint8Array> = {};
+      const rates: Record<string, number[]> = { false: [], true: [] };
+      for (const tagged of [false, true]) pdfs[String(tagged)] = await rawPrint(page, example.compiled, tagged);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const tagged of [false, true]) {
+          const run = await closedLoop(total, 1, () => rawPrint(page, example.compiled, tagged).then(() => undefined));
+          rates[String(tagged)].push(total / run.seconds);
         }
-        figures[String(tagged)] = { rate: median(rates), pdf };
       }
+      const figures: Record<string, { rate: number; pdf: Uint8Array }> = {
+        false: { rate: median(rates.false), pdf: pdfs.false },
+        true: { rate: median(rates.true), pdf: pdfs.true },
+      };
       const pdfLibMs = async (pdf: Uint8Array): Promise<number> => {
         const times: number[] = [];
         for (let i = 0; i < 5; i++) {
