@@ -32,6 +32,7 @@ describe('ApiKeyRepository', () => {
       organisationId,
       environment: Environment.Test,
       organisationDeleted: false,
+      organisationSuspended: false,
     });
     expect(await db.database.apiKeys.authenticate(prod.plaintextKey)).toMatchObject({ environment: Environment.Production });
   });
