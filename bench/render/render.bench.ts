@@ -277,11 +277,43 @@ async function main(): Promise<void> {
     }
     console.log('');
     printTables(rows);
+    await printBusRoundTrips(vhost.url, examples[0]);
     await printPoolShapes(executablePath, examples[0]);
     await printDefaultsCosts(executablePath, examples);
   } finally {
-    await vhost.delete();
+    await vhost.delete().catch((error: unknown) => console.error(`could not delete the vhost ${vhost.name}:`, error instanceof Error ? error.message : error));
     await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+/** One render.document request/reply with a handler that does nothing: what the transport alone costs. */
+async function printBusRoundTrips(amqpUrl: string, example: Example): Promise<void> {
+  const settings = loadSettings(messagingSettings, { AMQP_URL: amqpUrl, AMQP_QUEUE_PREFIX: 'round-trip-' });
+  const reply = async () => ({ outcome: 'rendered' as const, issues: [], documentName: example.name, pdf: null, renderDurationMs: 0, failure: null });
+  const measure = async (requester: MessageBus): Promise<string> => {
+    const latencies: number[] = [];
+    for (let i = 0; i < 110; i++) {
+      const t = process.hrtime.bigint();
+      await requester.request(MessageName.RenderDocument, command(example), { timeoutMs: 10_000 });
+      if (i >= 10) latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    return `${percentile(latencies, 0.5).toFixed(1)} / ${percentile(latencies, 0.95).toFixed(1)}`;
+  };
+  const inProcess = new InProcessMessageBus(loadSettings(messagingSettings, {}), quiet);
+  const consumer = await AmqpMessageBus.connect(settings, quiet);
+  const requester = await AmqpMessageBus.connect(settings, quiet);
+  try {
+    await inProcess.consume(MessageName.RenderDocument, reply, { prefetch: 1 });
+    await consumer.consume(MessageName.RenderDocument, reply, { prefetch: 1 });
+    console.log('');
+    console.log(`Message bus round trip, render.document with the ${example.name} data and a handler that does nothing (p50 / p95 ms over 100):`);
+    console.log('| in-process bus | RabbitMQ (AmqpMessageBus, two connections) |');
+    console.log('|---|---|');
+    console.log(`| ${await measure(inProcess)} | ${await measure(requester)} |`);
+  } finally {
+    await requester.close();
+    await consumer.close();
+    await inProcess.close();
   }
 }
 
