@@ -13,7 +13,7 @@ export type RateLimitDecision = {
 /**
  * Sliding-window rate limiting shared by every gateway instance (spec part 8): one row per permit, counted over the
  * last `windowSeconds`. Decisions for one (organisation, category) are serialized with a transaction-scoped advisory
- * lock, so concurrent requests can never exceed the limit.
+ * lock inside the `rate_limit_acquire` database function (one round trip), so concurrent requests never exceed the limit.
  */
 export class RateLimitRepository {
   constructor(private readonly manager: EntityManager) {}
@@ -27,20 +27,19 @@ export class RateLimitRepository {
     const windowMs = (options.windowSeconds ?? RATE_LIMIT_WINDOW_SECONDS) * 1000;
     const now = options.now ?? new Date();
     const windowStart = new Date(now.getTime() - windowMs);
-    return this.manager.transaction(async (m) => {
-      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`rate-limit:${organisationId}:${category}`]);
-      const [{ count, oldest }] = (await m.query(
-        `SELECT count(*)::int AS count, min(permitted_at) AS oldest FROM rate_limit_permits
-          WHERE organisation_id = $1 AND category = $2 AND permitted_at > $3`,
-        [organisationId, category, windowStart],
-      )) as { count: number; oldest: Date | null }[];
-      if (count >= limit) {
-        const expiresAt = (oldest ?? now).getTime() + windowMs;
-        return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt - now.getTime()) / 1000)) };
-      }
-      await m.query(`INSERT INTO rate_limit_permits (organisation_id, category, permitted_at) VALUES ($1, $2, $3)`, [organisationId, category, now]);
-      return { allowed: true, limit, remaining: limit - count - 1, retryAfterSeconds: 0 };
-    });
+    // One round trip: the lock, the count and the insert run in the rate_limit_acquire function (see its migration).
+    const [row] = (await this.manager.query(`SELECT allowed, permits_in_window, oldest_in_window FROM rate_limit_acquire($1, $2, $3, $4, $5)`, [
+      organisationId,
+      category,
+      limit,
+      windowStart,
+      now,
+    ])) as { allowed: boolean; permits_in_window: number; oldest_in_window: Date | null }[];
+    if (!row.allowed) {
+      const expiresAt = (row.oldest_in_window ?? now).getTime() + windowMs;
+      return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt - now.getTime()) / 1000)) };
+    }
+    return { allowed: true, limit, remaining: limit - row.permits_in_window - 1, retryAfterSeconds: 0 };
   }
 
   /** Housekeeping: deletes permits older than `cutoff` (anything older than the window is never counted again). */
