@@ -42,6 +42,7 @@ export class RenderServiceModule {
     const settings = options.settings ?? loadRenderServiceSettings();
     const logger = options.logger;
     const handlerOptions: RenderHandlerOptions = { budgetMs: settings.timeoutMs, allowHttpImages: settings.allowHttp };
+    const producer = `docrender render-service ${buildVersion()}`;
     return {
       module: RenderServiceModule,
       controllers: [MetaController, MetricsController],
@@ -60,11 +61,11 @@ export class RenderServiceModule {
               maxRendersPerBrowser: settings.maxRendersPerBrowser,
               checkIntervalMs: settings.browserCheckIntervalMs,
               answerTimeoutMs: settings.browserAnswerTimeoutMs,
-              creator: `docrender render-service ${buildVersion()}`,
+              creator: producer,
               logger,
             }),
         },
-        { provide: DOCUMENT_PRINTER, useFactory: (pool: BrowserPool) => new ChromiumDocumentPrinter(pool), inject: [BrowserPool] },
+        { provide: DOCUMENT_PRINTER, useFactory: (pool: BrowserPool) => new ChromiumDocumentPrinter(pool, { producer, logger }), inject: [BrowserPool] },
         {
           provide: DocumentSources,
           useFactory: () =>

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,10 +25,10 @@ export function pdfText(pdf: Buffer, options: { raw?: boolean } = {}): Promise<s
   return withPdfFile(pdf, async (file) => (await run('pdftotext', [options.raw ? '-raw' : '-layout', file, '-'])).stdout);
 }
 
-/** The fields pdfinfo reports (Title, Producer, Pages, Tagged…). */
-export function pdfInfo(pdf: Buffer): Promise<Record<string, string>> {
+/** The fields pdfinfo reports (Title, Producer, Pages, Tagged…); dates as ISO 8601 with `isoDates`. */
+export function pdfInfo(pdf: Buffer, options: { isoDates?: boolean } = {}): Promise<Record<string, string>> {
   return withPdfFile(pdf, async (file) => {
-    const { stdout } = await run('pdfinfo', [file]);
+    const { stdout } = await run('pdfinfo', options.isoDates ? ['-isodates', file] : [file]);
     return Object.fromEntries(
       stdout
         .split('\n')
@@ -36,5 +36,18 @@ export function pdfInfo(pdf: Buffer): Promise<Record<string, string>> {
         .filter((m): m is RegExpExecArray => m !== null)
         .map((m) => [m[1].trim(), m[2].trim()]),
     );
+  });
+}
+
+/** qpdf --check: resolves with its report when qpdf finds the file sound, rejects (non-zero exit) otherwise. */
+export function qpdfCheck(pdf: Buffer): Promise<string> {
+  return withPdfFile(pdf, async (file) => (await run('qpdf', ['--check', file])).stdout);
+}
+
+/** The first page rasterised by poppler's pdftoppm as a PNG, `dpi` pixels per inch. */
+export function firstPagePng(pdf: Buffer, dpi: number): Promise<Buffer> {
+  return withPdfFile(pdf, async (file) => {
+    await run('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', file, `${file}-page`]);
+    return readFile(`${file}-page.png`);
   });
 }

@@ -1,9 +1,11 @@
+import type { Logger } from '@docrender/observability';
+import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { BrowserPool } from './browser-pool';
 import { printPdfOnPage, screenshotFirstPageOnPage } from './page-printer';
 
 export type PrintPdfRequest = {
   html: string;
-  /** PDF /Title: the document name. */
+  /** PDF /Title: the document name (the DSL's title, which defaults to it). */
   title: string;
   tagged: boolean;
   /** Chromium header/footer templates, or null. */
@@ -35,11 +37,32 @@ export interface DocumentPrinter {
 
 export const DOCUMENT_PRINTER = Symbol('DocumentPrinter');
 
+export type ChromiumDocumentPrinterOptions = {
+  /** The service's name and version (`docrender render-service <version>`): the PDF /Producer and /Creator. */
+  producer: string;
+  logger: Logger;
+};
+
 /** The DocumentPrinter on the supervised Chromium pool. */
 export class ChromiumDocumentPrinter implements DocumentPrinter {
-  constructor(private readonly pool: BrowserPool) {}
+  constructor(
+    private readonly pool: BrowserPool,
+    private readonly options: ChromiumDocumentPrinterOptions,
+  ) {}
 
-  printPdf(request: PrintPdfRequest): Promise<Buffer> {
+  /**
+   * Prints on the pool, then writes the PDF metadata (title, producer, creation date) as an incremental update
+   * outside the pool, so a page is not held for it. A PDF the update cannot handle is delivered as Chromium made it
+   * (its /Title and /Creator are already right, /Producer is Skia's) with a warning.
+   */
+  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
+    const printed = await this.printOnPool(request);
+    const outcome = withPdfMetadata(printed, { title: request.title, producer: this.options.producer, creator: this.options.producer, created: new Date() });
+    if (!outcome.written) this.options.logger.warn('PDF metadata not written', { reason: outcome.reason });
+    return outcome.pdf;
+  }
+
+  private printOnPool(request: PrintPdfRequest): Promise<Buffer> {
     return this.pool.run({
       isolation: request.javaScript ? 'fresh-context' : 'reused-page',
       javaScript: request.javaScript,

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { MessageName } from '@docrender/contracts';
+import type { InProcessMessageBus } from '@docrender/messaging';
+import { FilesystemBlobStore } from '@docrender/storage';
+import { compileDocument, Template } from '@docrender/template-dsl';
+import { pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
+import { quietLogger, readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+import { BrowserPool } from '../chromium/browser-pool';
+import { locateChromium } from '../chromium/chromium-executable';
+import { printPdfOnPage } from '../chromium/page-printer';
+import { withPdfMetadata } from './pdf-metadata';
+import { readPdfPageCount } from './pdf-page-count';
+import { readClassicTrailer } from './pdf-xref';
+
+const PRODUCER = 'docrender render-service (metadata test)';
+
+/** The example's template, tagged or not. */
+function exampleTemplate(name: string, tagged: boolean): { template: Template; data: unknown } {
+  const { template, data } = readExample(name);
+  return { template: { ...(template as Template), tagged }, data };
+}
+
+describe('issue 4: PDF metadata (title = document name, producer, creation date) on real Chromium output', () => {
+  let pool: BrowserPool;
+
+  /** What Chromium prints for the example, as the render service would print it before the metadata update. */
+  async function chromiumPdf(name: string, tagged: boolean): Promise<{ pdf: Buffer; title: string }> {
+    const { template, data } = exampleTemplate(name, tagged);
+    const compiled = compileDocument({ template, data });
+    const pdf = await pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 60_000,
+      budgetMs: 60_000,
+      work: (page) =>
+        printPdfOnPage(page, { html: compiled.html, title: compiled.title, tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
+    });
+    return { pdf, title: compiled.title };
+  }
+
+  beforeAll(async () => {
+    pool = await BrowserPool.start({
+      executablePath: locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
+      browsers: 1,
+      pagesPerBrowser: 1,
+      maxRendersPerBrowser: 1000,
+      checkIntervalMs: 1000,
+      answerTimeoutMs: 5000,
+      creator: PRODUCER,
+      logger: quietLogger,
+    });
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+  });
+
+  it('Chromium 156 writes the layout the update relies on: one classic xref table, no /ID, no XMP stream', async () => {
+    for (const tagged of [false, true]) {
+      const { pdf } = await chromiumPdf('invoice', tagged);
+      expect(readClassicTrailer(pdf)).toMatchObject({ prev: null, id: null, encrypted: false });
+      expect(pdf.includes('/Metadata', 0, 'latin1')).toBe(false);
+    }
+  });
+
+  it.each([
+    ['invoice', false],
+    ['invoice', true],
+    ['report', false],
+    ['report', true],
+  ])('%s (tagged %s): pdfinfo shows the new Title, Producer and CreationDate; qpdf accepts the file; pages and text unchanged', async (name, tagged) => {
+    const { pdf: printed, title } = await chromiumPdf(name, tagged);
+    const created = new Date(Date.UTC(2026, 0, 31, 23, 59, 58));
+    const title2 = `${title} — Übersicht (1/2) \\ 株式会社`;
+    const outcome = withPdfMetadata(printed, { title: title2, producer: PRODUCER, creator: PRODUCER, created });
+    expect(outcome.written).toBe(true);
+    const pdf = outcome.pdf;
+
+    const info = await pdfInfo(pdf, { isoDates: true });
+    expect(info).toMatchObject({ Title: title2, Producer: PRODUCER, Creator: PRODUCER, CreationDate: '2026-01-31T23:59:58Z', ModDate: '2026-01-31T23:59:58Z' });
+    expect(info.Tagged).toBe(tagged ? 'yes' : 'no');
+    await expect(qpdfCheck(pdf)).resolves.toMatch(/No syntax or stream encoding errors found/);
+
+    const before = await pdfInfo(printed);
+    expect(info.Pages).toBe(before.Pages);
+    await expect(readPdfPageCount(pdf)).resolves.toBe(Number(before.Pages));
+    expect(await pdfText(pdf)).toBe(await pdfText(printed));
+  });
+
+  describe('through the render service', () => {
+    let app: INestApplication;
+    let bus: InProcessMessageBus;
+    let blobDir: string;
+    let blobStore: FilesystemBlobStore;
+
+    beforeAll(async () => {
+      blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-metadata-blobs-'));
+      blobStore = await FilesystemBlobStore.open(blobDir);
+      ({ app, bus } = await startRenderService(blobStore));
+    });
+
+    afterAll(async () => {
+      await app?.close();
+      await bus?.close();
+      await rm(blobDir, { recursive: true, force: true });
+    });
+
+    it.each([false, true])('a rendered invoice (tagged %s) carries title = document name, the service as producer and its creation date', async (tagged) => {
+      // without the DSL's own `title` (docs/template-dsl.md), the PDF title is the document name
+      const { template: titled, data } = exampleTemplate('invoice', tagged);
+      const { title: _title, ...template } = titled;
+      const started = Math.floor(Date.now() / 1000) * 1000;
+      const result = await bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, documentNameTemplate: 'Rechnung {{ number }}' }), {
+        timeoutMs: 90_000,
+      });
+      expect(result.outcome).toBe('rendered');
+      const pdf = await blobStore.get(result.pdf?.blobKey ?? '');
+      const info = await pdfInfo(pdf, { isoDates: true });
+      expect(info.Title).toBe(result.documentName);
+      expect(info.Title).toBe('Rechnung INV-2026-00042');
+      expect(info.Producer).toMatch(/^docrender render-service \S+$/);
+      expect(info.Creator).toBe(info.Producer);
+      const creation = Date.parse(info.CreationDate);
+      expect(creation).toBeGreaterThanOrEqual(started);
+      expect(creation).toBeLessThanOrEqual(Date.now());
+      expect(Number(info.Pages)).toBe(result.pdf?.pageCount);
+      expect(info.Tagged).toBe(tagged ? 'yes' : 'no');
+      await expect(qpdfCheck(pdf)).resolves.toMatch(/No syntax or stream encoding errors found/);
+    });
+  });
+});
