@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSettings, messagingSettings } from '@docrender/config';
-import { Environment } from '@docrender/contracts';
+import { Environment, ErrorCode } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
@@ -32,6 +32,7 @@ const ENDPOINTS: Array<{ method: string; path: string }> = [
   { method: 'GET', path: '/v1/templates/{id}/versions/{n}' },
   { method: 'PATCH', path: '/v1/templates/{id}/versions/{n}/document-name-template' },
   { method: 'GET', path: '/v1/templates/{id}/versions/{n}/preview-image' },
+  { method: 'GET', path: '/v1/templates/{id}/versions/{n}/preview-image/file' },
   { method: 'GET', path: '/v1/documents' },
   { method: 'GET', path: '/v1/documents/{id}' },
   { method: 'GET', path: '/v1/documents/{id}/file' },
@@ -80,6 +81,7 @@ describe('issue 5: no bad input yields a 500 or a stack trace (fuzzed bodies, he
   let blobDir: string;
   let baseUrl: string;
   let keys: string[];
+  let templateId: string;
 
   beforeAll(async () => {
     process.env.RATE_LIMIT_ENABLED = 'false';
@@ -89,6 +91,7 @@ describe('issue 5: no bad input yields a 500 or a stack trace (fuzzed bodies, he
     bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), testLogger('fuzz-bus'));
     renderer = await startRenderStandIn(bus, blobStore);
     const tenant = await provisionTenant(db.database, { pages: 1_000_000 });
+    templateId = tenant.templateId;
     keys = [
       (await db.database.apiKeys.create(tenant.organisationId, Environment.Test)).plaintextKey,
       (await db.database.apiKeys.create(tenant.organisationId, Environment.Production)).plaintextKey,
@@ -133,5 +136,62 @@ describe('issue 5: no bad input yields a 500 or a stack trace (fuzzed bodies, he
       ),
       { numRuns: 25 },
     );
+  });
+  describe('7.2 / 1.8: a path id or version that cannot name a resource is 404 with that resource\'s code, like an unknown one', () => {
+    /** Ids that are not UUIDs: words, numbers, a UUID one character too long or short, unicode, %-encoded slashes. */
+    const MALFORMED_IDS = ['not-a-uuid', '42', '6f0c2a4e-8b1d-4c3a-9e7f-1a2b3c4d5e6f0', '6f0c2a4e-8b1d-4c3a-9e7f-1a2b3c4d5e6', '%E2%9C%93', 'null', '..%2F..%2Fetc'];
+    /** Version segments that are not positive integers of at most 9 digits. */
+    const MALFORMED_VERSIONS = ['abc', '0', '-1', '1.5', '1e3', '9999999999', 'latest%20'];
+    const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+    /** Every endpoint with an id or version in its path: `{id}` is the parameter under test, `{t}` the tenant's template. */
+    const ROWS: Array<{ method: string; path: string; code: ErrorCode; values: string[]; unknown: string | null }> = [
+      { method: 'POST', path: '/v1/render/{id}', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{id}/versions/1', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{t}/versions/{id}', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      { method: 'POST', path: '/v1/render/{id}/validate', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{id}/versions/1/validate', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{t}/versions/{id}/validate', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      { method: 'POST', path: '/v1/render/{id}/async', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{id}/versions/1/async', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'POST', path: '/v1/render/{t}/versions/{id}/async', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      { method: 'GET', path: '/v1/render/jobs/{id}', code: ErrorCode.EntityNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/projects/{id}/templates', code: ErrorCode.EntityNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{id}', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{id}/versions', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{id}/versions/latest', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{id}/versions/1', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{t}/versions/{id}', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      { method: 'PATCH', path: '/v1/templates/{id}/versions/1/document-name-template', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'PATCH', path: '/v1/templates/{t}/versions/{id}/document-name-template', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      { method: 'GET', path: '/v1/templates/{id}/versions/1/preview-image', code: ErrorCode.TemplateNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/templates/{t}/versions/{id}/preview-image', code: ErrorCode.VersionNotFound, values: MALFORMED_VERSIONS, unknown: '999' },
+      // The signed preview link carries no key and names the image. A well-formed unknown id fails its signature check
+      // (401); a malformed one cannot have been signed and is answered before the signature is looked at.
+      { method: 'GET', path: '/v1/templates/{id}/versions/1/preview-image/file?expires=1&signature=x', code: ErrorCode.ImageNotFound, values: MALFORMED_IDS, unknown: null },
+      { method: 'GET', path: '/v1/templates/{t}/versions/{id}/preview-image/file?expires=1&signature=x', code: ErrorCode.ImageNotFound, values: MALFORMED_VERSIONS, unknown: null },
+      { method: 'GET', path: '/v1/documents/{id}', code: ErrorCode.DocumentNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+      { method: 'GET', path: '/v1/documents/{id}/file', code: ErrorCode.DocumentNotFound, values: MALFORMED_IDS, unknown: UNKNOWN_ID },
+    ];
+
+    /** A body each endpoint accepts, so that only the path decides the answer. */
+    const bodyOf = (method: string, path: string): string | undefined => {
+      if (method === 'GET') return undefined;
+      if (method === 'PATCH') return JSON.stringify({ documentNameTemplate: 'Invoice' });
+      if (path.endsWith('/async')) return JSON.stringify({ documents: [{ number: 1 }], callbackUrl: 'https://hooks.example.com/render' });
+      return JSON.stringify({ documents: [{ number: 1 }] });
+    };
+
+    const send = async (method: string, path: string): Promise<{ status: number; code: unknown }> => {
+      const res = await fetch(`${baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${keys[0]}`, 'Content-Type': 'application/json' }, body: bodyOf(method, path) });
+      const text = await res.text();
+      return { status: res.status, code: (JSON.parse(text) as { error?: { code?: unknown } }).error?.code };
+    };
+
+    it.each(ROWS)('$method $path: every malformed value is 404 $code, the answer to an unknown one', async ({ method, path, code, values, unknown }) => {
+      const at = (value: string) => path.replace('{t}', templateId).replace('{id}', value);
+      if (unknown !== null) expect(await send(method, at(unknown))).toEqual({ status: 404, code });
+      for (const value of values) expect([value, await send(method, at(value))]).toEqual([value, { status: 404, code }]);
+    });
   });
 });

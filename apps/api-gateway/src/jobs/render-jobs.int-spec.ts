@@ -197,13 +197,15 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
     expect(await db.dataSource.query(`SELECT count(*)::int AS count FROM render_jobs`)).toEqual(before);
   });
 
-  it('4.6: another organisation\'s job is 404 EntityNotFound; a jobId that is not a UUID is 422', async () => {
+  it('4.6 / 7.2: another organisation\'s job, an unknown one and a jobId that is not a UUID are all 404 EntityNotFound', async () => {
     const { body } = await enqueue(`${templateId}/async`, { documents: documents(1), callbackUrl });
     accepted++;
     const res = await status(body.jobId, otherKey);
     expect([res.status, res.body.error.code]).toEqual([404, ErrorCode.EntityNotFound]);
-    expect((await status(randomUUID())).status).toBe(404);
-    expect((await status('not-a-uuid')).status).toBe(422);
+    for (const jobId of [randomUUID(), 'not-a-uuid']) {
+      const answer = await status(jobId);
+      expect([jobId, answer.status, answer.body.error.code]).toEqual([jobId, 404, ErrorCode.EntityNotFound]);
+    }
   });
 
   it('4.5: a job stored but not announced (the gateway died after commit) is published by the outbox relay', async () => {

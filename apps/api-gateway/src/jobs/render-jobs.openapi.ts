@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { EnqueueRequestDto, ErrorEnvelopeDto, JobAcceptedDto, JobStatusDto } from '@docrender/contracts';
 
 const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
@@ -34,7 +34,7 @@ export function ApiJobStatusEndpoint(): MethodDecorator {
         'status is null while pending. Counts are exact; at most the first 100 issues are returned (the completion callback carries all). ' +
         'Poll every couple of seconds until state is not pending; treat an unrecognised state as terminal.',
     }),
-    errorResponse(404, 'EntityNotFound: no such job in the organisation of the key.'),
-    errorResponse(422, 'BindingError: jobId is not a UUID.'),
+    ApiParam({ name: 'jobId', format: 'uuid', description: 'The jobId of the enqueue response.' }),
+    errorResponse(404, 'EntityNotFound: no such job in the organisation of the key (also for a jobId that is not a UUID).'),
   );
 }

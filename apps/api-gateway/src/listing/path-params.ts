@@ -12,8 +12,16 @@ export function resourceId(raw: string, notFound: ErrorCode, what: string): stri
   return raw.toLowerCase();
 }
 
-/** A path version number (a positive integer); anything else is 404 VersionNotFound. */
-export function versionNumberOf(raw: string, templateId: string): number {
-  if (!VERSION_NUMBER.test(raw)) throw new DomainError(ErrorCode.VersionNotFound, `version ${raw} of template ${templateId} not found`);
+/** A path template id: anything but a UUID is 404 TemplateNotFound. */
+export function templateIdOf(raw: string): string {
+  return resourceId(raw, ErrorCode.TemplateNotFound, 'template');
+}
+
+/**
+ * A path version number (a positive integer of at most 9 digits); anything else is 404 VersionNotFound, or `notFound`
+ * where the path names another resource (the signed preview-image link answers ImageNotFound).
+ */
+export function versionNumberOf(raw: string, templateId: string, notFound: ErrorCode = ErrorCode.VersionNotFound): number {
+  if (!VERSION_NUMBER.test(raw)) throw new DomainError(notFound, `version ${raw} of template ${templateId} not found`);
   return Number(raw);
 }

@@ -1,23 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 
 const booleanQuery = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
-
-/** Path of the render and validate endpoints for the latest published version (spec 4.2, 4.4). */
-export class TemplatePathDto {
-  @ApiProperty({ format: 'uuid', description: 'Template id.' })
-  @IsUUID('all', { message: 'must be a UUID' })
-  templateId!: string;
-}
-
-/** Path of the render and validate endpoints for a specific version (a draft may be addressed this way). */
-export class TemplateVersionPathDto extends TemplatePathDto {
-  @ApiProperty({ type: 'integer', description: 'Version number.' })
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  version!: number;
-}
 
 /** Query of spec 4.2. */
 export class RenderQueryDto {

@@ -9,8 +9,9 @@ import { RenderBodyParser } from './body/render-body.parser';
 import { attachmentDisposition, wantsRawPdf } from './pdf-response';
 import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
-import { RenderQueryDto, TemplatePathDto, TemplateVersionPathDto } from './render-request.dto';
-import { ApiRenderEndpoint, ApiValidateEndpoint } from './render.openapi';
+import { templateIdOf, versionNumberOf } from '../listing/path-params';
+import { RenderQueryDto } from './render-request.dto';
+import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
 import { RenderTargetFactory } from './render-target.factory';
 import type { RenderTarget } from './render-target';
@@ -41,45 +42,59 @@ export class RenderController {
   @Post(':templateId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Render the latest published version', operationId: 'renderLatestVersion' })
+  @ApiTemplateIdParam()
   @ApiRenderEndpoint()
   async renderLatest(
     @CurrentCaller() caller: Caller,
-    @Param() path: TemplatePathDto,
+    @Param('templateId') templateId: string,
     @Query() query: RenderQueryDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.render(caller, path.templateId, null, query, req, res);
+    await this.render(caller, templateIdOf(templateId), null, query, req, res);
   }
 
   @Post(':templateId/versions/:version')
   @HttpCode(200)
   @ApiOperation({ summary: 'Render a specific version (a draft may be addressed this way)', operationId: 'renderVersion' })
+  @ApiTemplateIdParam()
+  @ApiVersionParam()
   @ApiRenderEndpoint()
   async renderVersion(
     @CurrentCaller() caller: Caller,
-    @Param() path: TemplateVersionPathDto,
+    @Param('templateId') templateId: string,
+    @Param('version') version: string,
     @Query() query: RenderQueryDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await this.render(caller, path.templateId, path.version, query, req, res);
+    const template = templateIdOf(templateId);
+    await this.render(caller, template, versionNumberOf(version, template), query, req, res);
   }
 
   @Post(':templateId/validate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate documents against the latest published version (no render, no credit)', operationId: 'validateLatestVersion' })
+  @ApiTemplateIdParam()
   @ApiValidateEndpoint()
-  validateLatest(@CurrentCaller() caller: Caller, @Param() path: TemplatePathDto, @Req() req: Request): Promise<ValidateResponseDto> {
-    return this.validate(caller, path.templateId, null, req);
+  validateLatest(@CurrentCaller() caller: Caller, @Param('templateId') templateId: string, @Req() req: Request): Promise<ValidateResponseDto> {
+    return this.validate(caller, templateIdOf(templateId), null, req);
   }
 
   @Post(':templateId/versions/:version/validate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate documents against a specific version (no render, no credit)', operationId: 'validateVersion' })
+  @ApiTemplateIdParam()
+  @ApiVersionParam()
   @ApiValidateEndpoint()
-  validateVersion(@CurrentCaller() caller: Caller, @Param() path: TemplateVersionPathDto, @Req() req: Request): Promise<ValidateResponseDto> {
-    return this.validate(caller, path.templateId, path.version, req);
+  validateVersion(
+    @CurrentCaller() caller: Caller,
+    @Param('templateId') templateId: string,
+    @Param('version') version: string,
+    @Req() req: Request,
+  ): Promise<ValidateResponseDto> {
+    const template = templateIdOf(templateId);
+    return this.validate(caller, template, versionNumberOf(version, template), req);
   }
 
   private async validate(caller: Caller, templateId: string, version: number | null, req: Request): Promise<ValidateResponseDto> {

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorEnvelopeDto, RenderEnvelopeDto, RenderRequestDto, StatelessRenderRequestDto, ValidateRequestDto, ValidateResponseDto } from '@docrender/contracts';
 
 const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
@@ -10,6 +10,14 @@ const templateNotFound = errorResponse(
   404,
   'TemplateNotFound (also for a template of another organisation), VersionNotFound, or NoPublishedVersion (latest form with nothing published).',
 );
+
+/**
+ * Path parameters of the render, validate and enqueue endpoints. A value that cannot name a resource (an id that is not
+ * a UUID, a version that is not a positive integer) is answered like an unknown one: 404 TemplateNotFound or
+ * VersionNotFound.
+ */
+export const ApiTemplateIdParam = () => ApiParam({ name: 'templateId', format: 'uuid', description: 'Template id.' });
+export const ApiVersionParam = () => ApiParam({ name: 'version', type: 'integer', description: 'Version number (a draft may be addressed this way).' });
 
 const pdfHeaders = {
   'Content-Disposition': { description: 'attachment with filename `<documentName>.pdf`', schema: { type: 'string' } },

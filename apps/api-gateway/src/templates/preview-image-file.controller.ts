@@ -30,7 +30,7 @@ export class PreviewImageFileController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
     const templateId = resourceId(id, ErrorCode.ImageNotFound, 'preview image of template');
-    const image = await this.previews.openSignedImage(templateId, versionNumberOf(versionNumber, templateId), expires, signature);
+    const image = await this.previews.openSignedImage(templateId, versionNumberOf(versionNumber, templateId, ErrorCode.ImageNotFound), expires, signature);
     res.set({ ...image.headers, 'Cache-Control': 'private, max-age=300' });
     return new StreamableFile(image.stream, { type: 'image/png', length: image.sizeBytes });
   }

@@ -18,7 +18,7 @@ import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { ApiListing, ListQueryParams } from '../listing/list-query.decorator';
 import { pagedResultOf } from '../listing/paged-result.dto';
-import { resourceId, versionNumberOf } from '../listing/path-params';
+import { resourceId, templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RateLimited } from '../rate-limit/api-rate-limit.decorator';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { PreviewImageService } from './preview-image.service';
@@ -28,7 +28,6 @@ const TemplatePageDto = pagedResultOf(TemplateDto, 'TemplatePageDto');
 const TemplateVersionPageDto = pagedResultOf(TemplateVersionSummaryDto, 'TemplateVersionPageDto');
 
 const notFound = (description: string) => ApiResponse({ status: 404, type: ErrorEnvelopeDto, description });
-const templateId = (raw: string) => resourceId(raw, ErrorCode.TemplateNotFound, 'template');
 
 /** Spec 4.7–4.12: templates, versions, the document-name template, preview images. */
 @ApiTags('templates')
@@ -71,7 +70,7 @@ export class TemplatesController {
   @ApiOkResponse({ type: TemplateDto })
   @notFound('TemplateNotFound: missing or owned by another organisation.')
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<TemplateDto> {
-    return this.templates.get(caller, templateId(id));
+    return this.templates.get(caller, templateIdOf(id));
   }
 
   @Get('templates/:templateId/versions')
@@ -85,7 +84,7 @@ export class TemplatesController {
     @Param('templateId') id: string,
     @ListQueryParams('templateVersions') query: ListQuery,
   ): Promise<PagedResult<TemplateVersionSummaryDto>> {
-    return this.templates.listVersions(caller, templateId(id), query);
+    return this.templates.listVersions(caller, templateIdOf(id), query);
   }
 
   @Get('templates/:templateId/versions/latest')
@@ -94,7 +93,7 @@ export class TemplatesController {
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound, or NoPublishedVersion when nothing is published.')
   latestVersion(@CurrentCaller() caller: Caller, @Param('templateId') id: string): Promise<TemplateVersionDto> {
-    return this.templates.getVersion(caller, templateId(id), LATEST);
+    return this.templates.getVersion(caller, templateIdOf(id), LATEST);
   }
 
   @Get('templates/:templateId/versions/:versionNumber')
@@ -104,7 +103,7 @@ export class TemplatesController {
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   version(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<TemplateVersionDto> {
-    const template = templateId(id);
+    const template = templateIdOf(id);
     return this.templates.getVersion(caller, template, versionNumberOf(versionNumber, template));
   }
 
@@ -122,7 +121,7 @@ export class TemplatesController {
     @Param('versionNumber') versionNumber: string,
     @Body() body: UpdateDocumentNameTemplateDto,
   ): Promise<TemplateVersionDto> {
-    const template = templateId(id);
+    const template = templateIdOf(id);
     return this.templates.updateDocumentNameTemplate(caller, template, versionNumberOf(versionNumber, template), body.documentNameTemplate);
   }
 
@@ -137,7 +136,7 @@ export class TemplatesController {
   @notFound('TemplateNotFound, VersionNotFound, or ImageNotFound when no preview can be produced (never a null url).')
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'ExternalServiceError: the render service did not answer in time; retry.' })
   previewImage(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<PreviewImageDto> {
-    const template = templateId(id);
+    const template = templateIdOf(id);
     return this.previews.previewUrl(caller, template, versionNumberOf(versionNumber, template));
   }
 }
