@@ -140,7 +140,13 @@ export class RenderDocumentHandler {
         outcome: 'rendered',
         issues,
         documentName,
-        pdf: { blobKey: command.outputBlobKey, pageCount, fileSizeBytes: pdf.length },
+        pdf: {
+          blobKey: command.outputBlobKey,
+          pageCount,
+          fileSizeBytes: pdf.length,
+          // the caller asked for the bytes of a PDF this small: they come back inline as well as stored
+          ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? { inlineBase64: pdf.toString('base64') } : {}),
+        },
         failure: null,
       });
     } catch (error) {

@@ -53,8 +53,15 @@ export type RenderDocumentCommand = {
   /** Used when there is no document-name template or it yields an empty name. */
   fallbackDocumentName: string;
   customFonts: CustomFontRef[];
-  /** Where the render service stores the PDF. Large PDFs never travel inside messages. */
+  /** Where the render service stores the PDF (always, whether or not it also comes back inline). */
   outputBlobKey: string;
+  /**
+   * Set by a caller that needs the PDF's bytes (e.g. to answer with them): a PDF of at most this many bytes also comes
+   * back inside the reply (RenderDocumentResult.pdf.inlineBase64), saving the caller a read from the blob store.
+   * Absent or 0: never. Large PDFs never travel inside messages: callers keep this modest (the gateway's
+   * RENDER_API_INLINE_PDF_MAX_BYTES).
+   */
+  inlinePdfMaxBytes?: number;
   /** Epoch milliseconds after which the render is abandoned with a RenderTimeout issue. */
   deadline: number;
 };
@@ -66,8 +73,11 @@ export type RenderDocumentResult = {
   /** Every issue found, blocking or not; documentIndex is null (the caller knows the index). */
   issues: RenderIssue[];
   documentName: string;
-  /** Set when outcome is rendered. */
-  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number } | null;
+  /**
+   * Set when outcome is rendered. inlineBase64 holds the PDF (base64) when the command asked for it with
+   * inlinePdfMaxBytes and fileSizeBytes is within it; otherwise it is absent and the PDF is read at blobKey.
+   */
+  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number; inlineBase64?: string } | null;
   renderDurationMs: number;
   /** Set when outcome is failed: why (e.g. RenderTimeout, InternalError). */
   failure: { code: string; message: string } | null;
