@@ -1,5 +1,6 @@
 export * from './rabbitmq/rabbitmq-vhost';
 export * from './s3/s3-server';
+export * from './network/tcp-fault-proxy';
 export * from './postgres';
 export * from './processes';
 export * from './stack';
