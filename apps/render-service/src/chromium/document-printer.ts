@@ -24,6 +24,9 @@ export type ScreenshotRequest = {
   widthPx: number;
   heightPx: number;
   marginMm: { top: number; right: number; bottom: number; left: number };
+  /** Chromium header/footer templates, drawn into the picture as on the printed page, or null. */
+  headerHtml: string | null;
+  footerHtml: string | null;
   deadline: number;
   budgetMs: number;
 };
@@ -31,7 +34,7 @@ export type ScreenshotRequest = {
 /** What the render handlers need from Chromium (a port, so their unit tests can use a fake). */
 export interface DocumentPrinter {
   printPdf(request: PrintPdfRequest): Promise<Buffer>;
-  /** A PNG of the document's first page. */
+  /** A PNG of the document's first page as printed, header and footer bands included. */
   screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer>;
 }
 
@@ -87,7 +90,14 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
       deadline: request.deadline,
       budgetMs: request.budgetMs,
       work: (page) =>
-        screenshotFirstPageOnPage(page, { html: request.html, widthPx: request.widthPx, heightPx: request.heightPx, marginMm: request.marginMm }),
+        screenshotFirstPageOnPage(page, {
+          html: request.html,
+          widthPx: request.widthPx,
+          heightPx: request.heightPx,
+          marginMm: request.marginMm,
+          headerHtml: request.headerHtml,
+          footerHtml: request.footerHtml,
+        }),
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer';
+import { readPdfPageCount } from '../pdf/pdf-page-count';
 
 export type PdfPrintOptions = {
   html: string;
@@ -18,6 +19,9 @@ export type PageScreenshotOptions = {
   heightPx: number;
   /** The page margins in millimetres, applied around the content as on paper. */
   marginMm: { top: number; right: number; bottom: number; left: number };
+  /** Chromium header/footer templates, drawn in the top and bottom margins as on paper, or null. */
+  headerHtml: string | null;
+  footerHtml: string | null;
 };
 
 const EMPTY_BAND = '<span></span>';
@@ -51,19 +55,83 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 
 /**
  * A PNG of the first page: the document laid out for print at the page's width, inside the page margins, cut at
- * the page's height. Header and footer bands (Chromium print templates) are not part of the picture.
+ * the page's height, with the header and footer bands in the margins as Chromium prints them.
+ *
+ * How the bands get into the picture: Chromium draws its header/footer templates only into a PDF, and headless
+ * Chromium cannot rasterise a PDF back (navigations are refused in pooled pages, and its PDF viewer would draw its
+ * own frame); pdf.js would need JavaScript and a worker in the page, poppler a new runtime dependency of the image.
+ * So the bands are laid out the way Chromium lays them out when printing (its
+ * components/printing/resources/print_header_footer_template_page.html): header and footer templates in one
+ * document the width of the page, the header from 15 pt below the top edge in a box as tall as the top margin, the
+ * footer ending 15 pt above the bottom edge in a box as tall as the bottom margin, the classes `pageNumber`,
+ * `totalPages`, `title`, `date` and `url` filled with text. The content (screenshot first, cut at the bottom
+ * margin as on paper) is that document's background. `totalPages` is the real count: the document is printed once
+ * for it when a band uses it. JavaScript stays as the render asked (the fields are filled through the DevTools
+ * protocol) and everything is inline data, so nothing is fetched. The integration test compares the band areas
+ * with the printed PDF's first page rasterised by pdftoppm.
  */
 export async function screenshotFirstPageOnPage(page: Page, options: PageScreenshotOptions): Promise<Buffer> {
-  await page.setViewport({ width: options.widthPx, height: options.heightPx, deviceScaleFactor: 1 });
+  const { widthPx, heightPx } = options;
+  await page.setViewport({ width: widthPx, height: heightPx, deviceScaleFactor: 1 });
   await page.emulateMediaType('print');
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
+  const bands = options.headerHtml !== null || options.footerHtml !== null;
+  const usesTotalPages = /\btotalPages\b/.test(`${options.headerHtml ?? ''}${options.footerHtml ?? ''}`);
+  // printed before the margins are added below, which would change the layout
+  const totalPages = usesTotalPages ? await printedPageCount(page) : 1;
   const { top, right, bottom, left } = options.marginMm;
   await page.addStyleTag({ content: `html{padding:${top}mm ${right}mm ${bottom}mm ${left}mm;background:#fff}` });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  const png = await page.screenshot({
-    type: 'png',
-    clip: { x: 0, y: 0, width: options.widthPx, height: options.heightPx },
-    captureBeyondViewport: false,
-  });
+  if (!bands) return screenshot(page, heightPx);
+
+  const fields = await page.evaluate(
+    (pageCount) => ({
+      pageNumber: '1',
+      totalPages: String(pageCount),
+      title: document.title,
+      // Chromium's own format: the browser's locale, short date and time
+      date: new Date().toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }),
+      url: location.href,
+    }),
+    totalPages,
+  );
+  const content = await screenshot(page, Math.max(1, heightPx - Math.round(bottom * CSS_PX_PER_MM)));
+  await page.setContent(bandsPage(options, content), { waitUntil: 'load', timeout: 0 });
+  await page.evaluate((values: Record<string, string>) => {
+    for (const [name, value] of Object.entries(values)) {
+      for (const element of Array.from(document.getElementsByClassName(name))) element.textContent = value;
+    }
+    return document.fonts.ready.then(() => undefined);
+  }, fields);
+  return screenshot(page, heightPx);
+}
+
+const CSS_PX_PER_MM = 96 / 25.4;
+
+async function screenshot(page: Page, heightPx: number): Promise<Buffer> {
+  const width = page.viewport()?.width ?? 0;
+  const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height: heightPx }, captureBeyondViewport: false });
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+}
+
+async function printedPageCount(page: Page): Promise<number> {
+  const pdf = await page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: false, outline: false, timeout: 0 });
+  return readPdfPageCount(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+}
+
+/** The band document: Chromium's header/footer template page around the compiled bands, the content behind. */
+function bandsPage(options: PageScreenshotOptions, content: Buffer): string {
+  const { widthPx, heightPx, marginMm } = options;
+  return (
+    '<!DOCTYPE html>\n<html><head><meta charset="utf-8">\n' +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'">\n` +
+    '<style>\n' +
+    `body{margin:0;display:flex;flex-direction:column;justify-content:space-between;width:${widthPx}px;height:${heightPx}px;` +
+    `background:#fff url("data:image/png;base64,${content.toString('base64')}") no-repeat 0 0}\n` +
+    '#header,#footer{display:flex;flex:none}\n' +
+    `#header{align-items:flex-start;padding-top:15pt;height:${marginMm.top}mm}\n` +
+    `#footer{align-items:flex-end;padding-bottom:15pt;height:${marginMm.bottom}mm}\n` +
+    '</style></head>\n' +
+    `<body><div id="header">${options.headerHtml ?? ''}</div><div id="footer">${options.footerHtml ?? ''}</div></body></html>\n`
+  );
 }

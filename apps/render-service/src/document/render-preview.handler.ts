@@ -27,8 +27,8 @@ function sampleDocumentData(sampleData: unknown): unknown {
 }
 
 /**
- * Handles `render.preview` (spec 4.12): a PNG of the first page of a version rendered with its sample data,
- * stored at `outputBlobKey`. Gated like a test render (only Error issues block), never watermarked.
+ * Handles `render.preview` (spec 4.12): a PNG of the first page of a version rendered with its sample data, header
+ * and footer bands included, stored at `outputBlobKey`. Gated like a test render (only Error issues block), never watermarked.
  */
 export class RenderPreviewHandler {
   constructor(
@@ -70,6 +70,8 @@ export class RenderPreviewHandler {
         widthPx: Math.round(compiled.page.widthMm * CSS_PX_PER_MM),
         heightPx: Math.round(compiled.page.heightMm * CSS_PX_PER_MM),
         marginMm: compiled.page.marginMm,
+        headerHtml: compiled.headerHtml,
+        footerHtml: compiled.footerHtml,
         deadline,
         budgetMs: this.options.budgetMs,
       });

@@ -1,0 +1,106 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Environment, MessageName } from '@docrender/contracts';
+import type { InProcessMessageBus } from '@docrender/messaging';
+import { FilesystemBlobStore } from '@docrender/storage';
+import { firstPagePng } from '../../test/pdf-tools';
+import { decodePng, inkIn, Pixels, sameRows } from '../../test/png-pixels';
+import { readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+
+const ORG = '00000000-0000-4000-8000-0000000000ab';
+const PX_PER_MM = 96 / 25.4;
+
+type Template = { page: { margins: Record<'top' | 'bottom', string>; header?: unknown; footer?: unknown } } & Record<string, unknown>;
+
+function marginPx(template: Template, side: 'top' | 'bottom'): number {
+  return Math.round(parseFloat(template.page.margins[side]) * PX_PER_MM);
+}
+
+function withoutBands(template: Template): Template {
+  const { header: _header, footer: _footer, ...page } = template.page;
+  return { ...template, page };
+}
+
+describe('4.12: the preview image shows the first page as printed, header and footer bands included', () => {
+  let app: INestApplication;
+  let bus: InProcessMessageBus;
+  let blobDir: string;
+  let blobStore: FilesystemBlobStore;
+
+  async function preview(template: Template, data: unknown): Promise<Pixels> {
+    const outputBlobKey = `orgs/${ORG}/previews/${Math.random().toString(36).slice(2)}.png`;
+    const result = await bus.request(
+      MessageName.RenderPreview,
+      { requestId: 'preview', organisationId: ORG, template, sampleData: { data }, translations: null, customFonts: [], outputBlobKey, deadline: Date.now() + 60_000 },
+      { timeoutMs: 90_000 },
+    );
+    expect(result.outcome).toBe('rendered');
+    return decodePng(await blobStore.get(outputBlobKey));
+  }
+
+  /** The printed PDF's first page, rasterised by poppler at the preview's 96 pixels per inch. */
+  async function printedFirstPage(template: Template, data: unknown): Promise<Pixels> {
+    const result = await bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, environment: Environment.Production }), { timeoutMs: 90_000 });
+    expect(result.outcome).toBe('rendered');
+    return decodePng(await firstPagePng(await blobStore.get(result.pdf?.blobKey ?? ''), 96));
+  }
+
+  /** The ink of the top and bottom margins of both pictures: same place (within 2 pixels of anti-aliasing: a wrong page count moves the centred "Page 1 of 24" by more), similar amount. */
+  function expectSameBands(shown: Pixels, printed: Pixels, top: number, bottom: number): void {
+    expect([shown.width, shown.height]).toEqual([printed.width, printed.height]);
+    for (const [from, to] of [
+      [0, top],
+      [shown.height - bottom, shown.height],
+    ]) {
+      const inPreview = inkIn(shown, from, to);
+      const onPaper = inkIn(printed, from, to);
+      expect(inPreview.count).toBeGreaterThan(0);
+      for (const edge of ['left', 'top', 'right', 'bottom'] as const) {
+        expect(Math.abs((inPreview.box?.[edge] ?? -99) - (onPaper.box?.[edge] ?? 99))).toBeLessThanOrEqual(2);
+      }
+      expect(inPreview.count / onPaper.count).toBeGreaterThan(0.7);
+      expect(inPreview.count / onPaper.count).toBeLessThan(1.4);
+    }
+  }
+
+  beforeAll(async () => {
+    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-preview-blobs-'));
+    blobStore = await FilesystemBlobStore.open(blobDir);
+    ({ app, bus } = await startRenderService(blobStore));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await bus?.close();
+    await rm(blobDir, { recursive: true, force: true });
+  });
+
+  it('the invoice preview shows its header (logo, sender) and footer ("Page 1 of 2") where the printed first page has them', async () => {
+    const { template, data } = readExample('invoice');
+    const invoice = template as Template;
+    const shown = await preview(invoice, data);
+    const printed = await printedFirstPage(invoice, data);
+    expectSameBands(shown, printed, marginPx(invoice, 'top'), marginPx(invoice, 'bottom'));
+  });
+
+  it('the report preview numbers its bands with the real page count (totalPages of a 20+ page document)', async () => {
+    const { template, data } = readExample('report');
+    const report = template as Template;
+    const shown = await preview(report, data);
+    const printed = await printedFirstPage(report, data);
+    expectSameBands(shown, printed, marginPx(report, 'top'), marginPx(report, 'bottom'));
+  });
+
+  it('a template without bands keeps white margins and the same content as with them', async () => {
+    const { template, data } = readExample('invoice');
+    const invoice = template as Template;
+    const top = marginPx(invoice, 'top');
+    const bottom = marginPx(invoice, 'bottom');
+    const withBands = await preview(invoice, data);
+    const bare = await preview(withoutBands(invoice), data);
+    expect(inkIn(bare, 0, top).count).toBe(0);
+    expect(sameRows(bare, withBands, top, bare.height - bottom)).toBe(true);
+  });
+});
