@@ -187,6 +187,16 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
       await expectError(api(null).get(local(signer.sign(ids.purged))), 410, ErrorCode.PdfDeleted);
     });
 
+    it('7.2 404 OrganizationNotFound: a viewUrl of a deleted organisation’s document no longer downloads it', async () => {
+      const gone = await createTenant(db.database, 'Deleted later');
+      const template = await createTemplate(db.database, gone, { name: 'Invoice', versions: [{ publish: true }] });
+      const document = await createDocument(db.database, blobs, gone, { templateId: template.template.id });
+      const link = local(signer.sign(document.id));
+      expect((await api(null).get(link)).status).toBe(200);
+      await db.database.organisations.markDeleted(gone.organisationId);
+      await expectError(api(null).get(link), 404, ErrorCode.OrganizationNotFound);
+    });
+
     it('8: a signed download counts against the owning organisation’s read limit', async () => {
       const response = await api(null).get(local(signer.sign(ids.foreign)));
       expect(response.status).toBe(200);

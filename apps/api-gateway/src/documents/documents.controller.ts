@@ -72,7 +72,11 @@ export class DocumentsController {
     type: ErrorEnvelopeDto,
     description: 'Unauthorized: no valid key, or a signed link that is invalid, tampered with or expired. NotAuthenticated: the key has no organisation.',
   })
-  @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'DocumentNotFound: missing or owned by another organisation.' })
+  @ApiResponse({
+    status: 404,
+    type: ErrorEnvelopeDto,
+    description: 'DocumentNotFound: missing or owned by another organisation. OrganizationNotFound: a signed link whose organisation was deleted.',
+  })
   @ApiResponse({ status: 410, type: ErrorEnvelopeDto, description: 'PdfDeleted: purged by retention; metadata remains.' })
   async download(@Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
     const access = isSignedLinkRequest(req) ? { expires: req.query.expires, signature: req.query.signature } : { caller: callerOf(req as AuthenticatedRequest) };

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, RateLimitCategory, type ListQuery, type PagedResult, type StoredDocumentDto } from '@docrender/contracts';
-import { DocumentListingQuery, SignedLinkQuery, StoredDocumentRepository, type StoredDocumentRecord } from '@docrender/persistence';
+import { DocumentListingQuery, OrganisationRepository, SignedLinkQuery, StoredDocumentRepository, type StoredDocumentRecord } from '@docrender/persistence';
 import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@docrender/storage';
 import type { Readable } from 'node:stream';
 import type { Caller } from '../auth/caller';
@@ -20,6 +20,7 @@ export class DocumentsService {
     private readonly documents: StoredDocumentRepository,
     private readonly listing: DocumentListingQuery,
     private readonly signedLinks: SignedLinkQuery,
+    private readonly organisations: OrganisationRepository,
     private readonly signer: ViewUrlSigner,
     private readonly limiter: RateLimiter,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
@@ -38,7 +39,8 @@ export class DocumentsService {
   /**
    * The PDF of a document: through the bearer key (the caller's organisation; its rate limit was taken by the guard),
    * or through a signed viewUrl (valid, unexpired; counted against the owning organisation's read limit).
-   * 404 DocumentNotFound; 410 PdfDeleted when retention purged it.
+   * 404 DocumentNotFound; 410 PdfDeleted when retention purged it. A signed link carries no key, so the 401
+   * NotAuthenticated of a deleted organisation's keys cannot apply: its links answer 404 OrganizationNotFound.
    */
   async openFile(documentId: string, access: DocumentFileAccess): Promise<DocumentFile> {
     let document: StoredDocumentRecord;
@@ -51,6 +53,9 @@ export class DocumentsService {
       }
       const found = await this.signedLinks.findDocument(documentId);
       if (!found) throw notFound(documentId);
+      if ((await this.organisations.findById(found.organisationId))?.deletedAt !== null) {
+        throw new DomainError(ErrorCode.OrganizationNotFound, `the organisation that owned document ${documentId} no longer exists`);
+      }
       document = found;
       headers = await this.limiter.acquire(document.organisationId, RateLimitCategory.Read);
     }
