@@ -4,7 +4,9 @@
  *   1. through the gateway:   POST /v1/render/{templateId} with Accept: application/pdf (persisted: a stored document,
  *                             credit, signed link), the PDF in the answer;
  *   2. the render service alone: a render.document request on the bus with the same template, data and settings,
- *                             then the PDF read from the blob store (what any caller of the render service does).
+ *                             asking for the PDF inline as the gateway does (RENDER_API_INLINE_PDF_MAX_BYTES), read
+ *                             from the blob store only when it does not come back inline (the PDF stays stored,
+ *                             as the gateway's does; the bench's blob directory is removed at the end).
  * Both run on the real apps as separate processes (api-gateway, render-service with Chromium), PostgreSQL at
  * 127.0.0.1:5432, RabbitMQ at 127.0.0.1:5672 (a fresh vhost) and a filesystem blob store shared by the processes.
  * Latency: sequential requests, the two ways interleaved so drift hits both alike. Throughput: BENCH_CONCURRENCY
@@ -167,13 +169,13 @@ async function main(): Promise<void> {
           fallbackDocumentName: 'Invoice',
           customFonts: [],
           outputBlobKey,
+          inlinePdfMaxBytes: budget.inlinePdfMaxBytes,
           deadline: Date.now() + budget.renderBudgetMs,
         };
         const result = await bus.request(MessageName.RenderDocument, command, { timeoutMs: budget.renderBudgetMs + budget.replyGraceMs });
         if (result.outcome !== 'rendered' || result.pdf === null) throw new Error(`render service: ${result.outcome} ${JSON.stringify(result.issues)}`);
-        const pdf = await blobs.get(result.pdf.blobKey);
+        const pdf = result.pdf.inlineBase64 === undefined ? await blobs.get(result.pdf.blobKey) : Buffer.from(result.pdf.inlineBase64, 'base64');
         if (pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error('render service stored no PDF');
-        await blobs.delete(result.pdf.blobKey);
       },
     };
     const ways = [throughGateway, renderServiceAlone];

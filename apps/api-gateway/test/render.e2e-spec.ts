@@ -280,6 +280,22 @@ describe('render, stateless render and validate over HTTP against the real stack
       expect(await stack.listKeys(`organisations/${org.organisationId}/transient/`)).toEqual([]);
     });
 
+    it('4.2 RENDER_API_INLINE_PDF_MAX_BYTES: the PDF answered, inline or above the cap read back, is the stored one; persist=false leaves nothing', async () => {
+      const smallCap = await stack.startGateway({ RENDER_API_INLINE_PDF_MAX_BYTES: '1000' });
+      for (const via of [gateway, smallCap]) {
+        const body = JSON.stringify({ documents: [invoice('CAP-1')] });
+        const answer = await post(`/v1/render/${templateId}`, body, org.testKey, { accept: 'application/pdf' }, via);
+        expect(answer.status).toBe(200);
+        expect(answer.body.length).toBeGreaterThan(1000);
+        const documentId = answer.headers.get('x-service-document-id') ?? '';
+        expect(answer.body.equals(await stack.blobs.get(`organisations/${org.organisationId}/documents/${documentId}.pdf`))).toBe(true);
+        expect((await readPdf(answer.body)).text).toContain('Invoice CAP-1');
+        const transient = await post(`/v1/render/${templateId}?persist=false`, body, org.testKey, { accept: 'application/pdf' }, via);
+        expect((await readPdf(transient.body)).text).toContain('Invoice CAP-1');
+        expect(await stack.listKeys(`organisations/${org.organisationId}/transient/`)).toEqual([]);
+      }
+    });
+
     it('4.2: a wildcard Accept does not count: the JSON envelope', async () => {
       for (const accept of ['*/*', 'application/*']) {
         expect(envelopeOf(await render([invoice('W')], org.testKey, { accept, query: 'persist=false' })).status).toBe(RenderStatus.Ok);

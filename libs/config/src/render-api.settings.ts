@@ -20,6 +20,12 @@ export const renderApiSettings = {
     256 * 1024,
     { min: 0, max: 64 * MIB },
   ),
+  inlinePdfMaxBytes: setting.int(
+    'RENDER_API_INLINE_PDF_MAX_BYTES',
+    'When the gateway answers with the PDF itself (Accept: application/pdf, persist=false, includeDocument, stateless render), a PDF up to this many bytes comes back inside the render reply instead of being read back from the blob store; larger ones are read from the blob store. 0 always reads the blob store. The PDF is stored either way.',
+    MIB,
+    { min: 0, max: 8 * MIB },
+  ),
   scanThreads: setting.int(
     'RENDER_API_SCAN_THREADS',
     'Worker threads that check large render bodies (JSON syntax, document sizes, nesting depth) off the event loop.',

@@ -21,6 +21,8 @@ export type DocumentToRender = {
   raw: Buffer;
   slice: DocumentSlice;
   outputBlobKey: string;
+  /** The caller answers with the PDF's bytes: a PDF up to RENDER_API_INLINE_PDF_MAX_BYTES comes back in the reply. */
+  wantsPdfBytes: boolean;
   /** Correlates the logs of the gateway and the render service. */
   requestId: string;
 };
@@ -33,7 +35,8 @@ export const renderInputBlobKey = (organisationId: string, requestId: string): s
  * Sends one document to the render service (request/reply over the message bus) and returns its result. The data
  * travels as the raw JSON text the client sent, never parsed in the gateway: inside the message when small, through
  * the blob store when larger than RENDER_API_INLINE_DATA_MAX_BYTES. The render service gets a deadline of the render
- * budget from now; a reply that does not come within the budget and a grace period is a RenderTimeout.
+ * budget from now; a reply that does not come within the budget and a grace period is a RenderTimeout. A caller that
+ * needs the PDF's bytes gets a small PDF inside the reply (pdf.inlineBase64) as well as stored at outputBlobKey.
  */
 @Injectable()
 export class DocumentRenderer {
@@ -67,6 +70,7 @@ export class DocumentRenderer {
         fallbackDocumentName: target.fallbackDocumentName,
         customFonts: target.customFonts,
         outputBlobKey: document.outputBlobKey,
+        ...(document.wantsPdfBytes && this.settings.inlinePdfMaxBytes > 0 ? { inlinePdfMaxBytes: this.settings.inlinePdfMaxBytes } : {}),
         deadline: Date.now() + this.settings.renderBudgetMs,
       };
       return await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.settings.renderBudgetMs + this.settings.replyGraceMs });

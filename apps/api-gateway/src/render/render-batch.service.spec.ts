@@ -106,7 +106,12 @@ describe('RenderBatchService', () => {
       outcome: 'rendered',
       issues,
       documentName: 'Invoice',
-      pdf: { blobKey: command.outputBlobKey, pageCount: data.pages ?? 1, fileSizeBytes: pdf.length },
+      pdf: {
+        blobKey: command.outputBlobKey,
+        pageCount: data.pages ?? 1,
+        fileSizeBytes: pdf.length,
+        ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? { inlineBase64: pdf.toString('base64') } : {}),
+      },
       renderDurationMs: 5,
       failure: null,
     };
@@ -135,9 +140,9 @@ describe('RenderBatchService', () => {
     return bindRenderBody(raw, scanJsonBody(raw, [DOCUMENTS_MEMBER]));
   }
 
-  async function render(environment: Environment, documents: unknown[], persist = true) {
+  async function render(environment: Environment, documents: unknown[], persist = true, wantsPdfBytes = false) {
     const { raw, documents: slices } = body(documents);
-    return service().render({ target: target(environment), raw, documents: slices, persist, requestId: 'request-1' });
+    return service().render({ target: target(environment), raw, documents: slices, persist, wantsPdfBytes, requestId: 'request-1' });
   }
 
   it('2.6: documents correlate by documentIndex; blocked ones leave gaps and explain themselves in issues', async () => {
@@ -237,6 +242,29 @@ describe('RenderBatchService', () => {
     const result = await render(Environment.Test, [{}], false);
     expect(result.rendered[0]).toMatchObject({ id: null, transient: true, pdfBlobKey: `organisations/${ORG}/transient/request-1/0.pdf` });
     expect(storedDocuments.created).toHaveLength(0);
+  });
+
+  it('render.document inlinePdfMaxBytes: a caller that answers with the PDF asks for it inline up to RENDER_API_INLINE_PDF_MAX_BYTES', async () => {
+    settings.inlinePdfMaxBytes = 1000;
+    const result = await render(Environment.Test, [{ pages: 2 }], true, true);
+    const [document] = result.rendered;
+    expect(commands[0].inlinePdfMaxBytes).toBe(1000);
+    expect(document.inlinePdf).toEqual(blobStore.blobs.get(document.pdfBlobKey));
+    expect(document.inlinePdf?.toString()).toBe('%PDF request-1:0');
+  });
+
+  it('render.document inlinePdfMaxBytes: a PDF above the cap comes back by blob key only', async () => {
+    settings.inlinePdfMaxBytes = 5;
+    const result = await render(Environment.Test, [{}], true, true);
+    expect(commands[0].inlinePdfMaxBytes).toBe(5);
+    expect(result.rendered[0].inlinePdf).toBeNull();
+    expect(blobStore.blobs.has(result.rendered[0].pdfBlobKey)).toBe(true);
+  });
+
+  it('render.document inlinePdfMaxBytes: a render answered without the PDF (stored, JSON envelope) does not ask for the bytes', async () => {
+    const result = await render(Environment.Test, [{}], true, false);
+    expect(commands[0]).not.toHaveProperty('inlinePdfMaxBytes');
+    expect(result.rendered[0].inlinePdf).toBeNull();
   });
 
   it('documents larger than RENDER_API_INLINE_DATA_MAX_BYTES reach the render service through the blob store', async () => {

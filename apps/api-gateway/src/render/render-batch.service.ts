@@ -28,6 +28,8 @@ export type RenderedDocument = {
   renderDurationMs: number;
   renderedAt: Date;
   pdfBlobKey: string;
+  /** The PDF itself when it came back inside the render reply (asked for with wantsPdfBytes and small enough). */
+  inlinePdf: Buffer | null;
   /** True when the PDF is not kept (persist=false): the caller deletes it once it has been read. */
   transient: boolean;
   /** Its non-blocking issues, with documentIndex. */
@@ -39,6 +41,8 @@ export type BatchRenderRequest = {
   raw: Buffer;
   documents: DocumentSlice[];
   persist: boolean;
+  /** The caller answers with the PDFs' bytes (raw PDF, persist=false, includeDocument): small ones come back inline. */
+  wantsPdfBytes: boolean;
   requestId: string;
 };
 
@@ -127,7 +131,7 @@ export class RenderBatchService {
   }
 
   private async renderOne(request: BatchRenderRequest, slice: DocumentSlice, result: BatchRenderResult): Promise<void> {
-    const { target, persist } = request;
+    const { target, persist, wantsPdfBytes } = request;
     const index = slice.index;
     if (tooDeep(slice)) {
       result.blockedCount++;
@@ -144,7 +148,7 @@ export class RenderBatchService {
     const documentId = persist ? randomUUID() : null;
     const outputBlobKey =
       documentId === null ? transientPdfBlobKey(target.organisationId, request.requestId, index) : documentPdfBlobKey(target.organisationId, documentId);
-    const reply = await this.renderer.render(target, { raw: request.raw, slice, outputBlobKey, requestId: `${request.requestId}:${index}` });
+    const reply = await this.renderer.render(target, { raw: request.raw, slice, outputBlobKey, wantsPdfBytes, requestId: `${request.requestId}:${index}` });
     const issues = reply.issues.map((issue) => ({ ...issue, documentIndex: index }));
     if (reply.outcome !== 'rendered' || reply.pdf === null) {
       result.issues.push(...issues);
@@ -204,6 +208,7 @@ export class RenderBatchService {
       renderDurationMs: reply.renderDurationMs,
       renderedAt,
       pdfBlobKey: pdf.blobKey,
+      inlinePdf: pdf.inlineBase64 === undefined ? null : Buffer.from(pdf.inlineBase64, 'base64'),
       transient: id === null,
       issues,
     };

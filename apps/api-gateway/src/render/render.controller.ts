@@ -117,7 +117,8 @@ export class RenderController {
       );
     }
     const persist = query.persist ?? true;
-    const result = await this.batches.render({ target, raw: body.raw, documents: body.documents, persist, requestId: randomUUID() });
+    const wantsPdfBytes = rawPdf || !persist || body.includeDocument;
+    const result = await this.batches.render({ target, raw: body.raw, documents: body.documents, persist, wantsPdfBytes, requestId: randomUUID() });
     if (!rawPdf) {
       const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
       res.status(200).json(envelope);

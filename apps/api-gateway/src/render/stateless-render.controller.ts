@@ -59,7 +59,7 @@ export class StatelessRenderController {
     }
     const translations = body.translations === null ? null : (JSON.parse(textOf(body.raw, body.translations)) as unknown);
     const target = await this.targets.forStatelessTemplate(caller, template, translations, query.language ?? null);
-    const result = await this.batches.render({ target, raw: body.raw, documents: [body.data], persist: false, requestId: randomUUID() });
+    const result = await this.batches.render({ target, raw: body.raw, documents: [body.data], persist: false, wantsPdfBytes: true, requestId: randomUUID() });
     const [document] = result.rendered;
     if (document !== undefined) {
       const pdf = await this.pdfs.read(document);
