@@ -59,8 +59,15 @@ class FakeUsage {
 
 class FakeStoredDocuments {
   readonly created: NewStoredDocument[] = [];
+  constructor(private readonly usage: FakeUsage) {}
   async create(input: NewStoredDocument): Promise<void> {
     this.created.push(input);
+  }
+  /** Pays and stores together, as the one statement in PostgreSQL does. */
+  async createPaid(input: NewStoredDocument): Promise<NewStoredDocument | null> {
+    if (!(await this.usage.tryConsumePages(input.organisationId, input.pageCount))) return null;
+    this.created.push(input);
+    return input;
   }
 }
 
@@ -121,7 +128,7 @@ describe('RenderBatchService', () => {
     bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined });
     blobStore = new MemoryBlobStore();
     usage = new FakeUsage(100);
-    storedDocuments = new FakeStoredDocuments();
+    storedDocuments = new FakeStoredDocuments(usage);
     settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
     commands = [];
     await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });

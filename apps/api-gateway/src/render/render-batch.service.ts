@@ -10,7 +10,7 @@ import {
   type RenderIssue,
 } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
-import { StoredDocumentRepository, UsageRepository } from '@docrender/persistence';
+import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
 import { DocumentRenderer } from './document.renderer';
@@ -74,7 +74,8 @@ export const transientPdfBlobKey = (organisationId: string, requestId: string, d
  * Renders the documents of one request (spec 4.2, 4.3): in parallel across render workers (up to
  * RENDER_API_BATCH_CONCURRENCY in flight), each through the render service, which decides blocking by environment.
  * - a document nesting deeper than 32 levels is a DangerousContent issue and is never sent (spec 8);
- * - production: each rendered document takes its pages of credit atomically (UsageRepository.tryConsumePages); when
+ * - production: each rendered document takes its pages of credit atomically (UsageRepository.tryConsumePages, or
+ *   StoredDocumentRepository.createPaid, which stores the document's row in the same statement); when
  *   they do not fit, its PDF is deleted and the batch stops: documents not yet started are not rendered and those
  *   still in flight are discarded (spec 3.1 rule 3, an outcome, not an error). Test keys take no credit;
  * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf).
@@ -161,31 +162,29 @@ export class RenderBatchService {
       return;
     }
     const pdf = reply.pdf;
-    if (result.creditStopped || !(await this.pay(target, pdf.pageCount))) {
+    const renderedAt = new Date();
+    const row: NewStoredDocument | null =
+      documentId === null || target.source === null
+        ? null
+        : {
+            id: documentId,
+            organisationId: target.organisationId,
+            templateId: target.source.templateId,
+            versionNumber: target.source.versionNumber,
+            environment: target.environment,
+            language: target.language,
+            documentName: reply.documentName,
+            documentType: DocumentType.Template,
+            pdfBlobKey: pdf.blobKey,
+            fileSizeBytes: pdf.fileSizeBytes,
+            pageCount: pdf.pageCount,
+            renderedAt,
+            renderDurationMs: reply.renderDurationMs,
+          };
+    if (result.creditStopped || !(await this.payAndStore(target, pdf.pageCount, row, renderedAt))) {
       result.creditStopped = true;
       await this.blobStore.delete(pdf.blobKey);
       return;
-    }
-    const renderedAt = new Date();
-    if (documentId !== null && target.source) {
-      await this.storedDocuments.create(
-        {
-          id: documentId,
-          organisationId: target.organisationId,
-          templateId: target.source.templateId,
-          versionNumber: target.source.versionNumber,
-          environment: target.environment,
-          language: target.language,
-          documentName: reply.documentName,
-          documentType: DocumentType.Template,
-          pdfBlobKey: pdf.blobKey,
-          fileSizeBytes: pdf.fileSizeBytes,
-          pageCount: pdf.pageCount,
-          renderedAt,
-          renderDurationMs: reply.renderDurationMs,
-        },
-        renderedAt,
-      );
     }
     result.issues.push(...issues);
     result.rendered.push(this.renderedDocument(reply, pdf, index, documentId, renderedAt, issues));
@@ -214,9 +213,15 @@ export class RenderBatchService {
     };
   }
 
-  /** Production renders take their pages of credit; test renders are free. */
-  private async pay(target: RenderTarget, pages: number): Promise<boolean> {
-    if (target.environment !== Environment.Production) return true;
-    return this.usage.tryConsumePages(target.organisationId, pages);
+  /**
+   * Production renders take their pages of credit (test renders are free); a persisted document's row is stored with
+   * its payment, in one statement (StoredDocumentRepository.createPaid). False: the pages did not fit, nothing stored.
+   */
+  private async payAndStore(target: RenderTarget, pages: number, row: NewStoredDocument | null, renderedAt: Date): Promise<boolean> {
+    const production = target.environment === Environment.Production;
+    if (row === null) return !production || this.usage.tryConsumePages(target.organisationId, pages);
+    if (production) return (await this.storedDocuments.createPaid(row, renderedAt)) !== null;
+    await this.storedDocuments.create(row, renderedAt);
+    return true;
   }
 }

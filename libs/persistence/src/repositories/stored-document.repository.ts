@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
 import type { DocumentType, Environment } from '@docrender/contracts';
 import { StoredDocumentEntity } from '../entities';
+import { CONSUME_PAGES_OF_CURRENT_PERIOD, UsageRepository } from './usage.repository';
 
 /** Spec 2.4 with Dates and the PDF's blob key (viewUrl is made by the caller from the key). */
 export type StoredDocumentRecord = {
@@ -31,6 +32,10 @@ export type NewStoredDocument = Omit<StoredDocumentRecord, 'id' | 'isPdfDeleted'
   renderJobId?: string | null;
 };
 
+function rowOf(input: NewStoredDocument, now: Date): StoredDocumentEntity {
+  return { ...input, id: input.id ?? randomUUID(), renderJobId: input.renderJobId ?? null, isPdfDeleted: false, createdAt: now, updatedAt: now };
+}
+
 /** A document whose PDF retention may purge. */
 export type PurgeCandidate = { id: string; organisationId: string; pdfBlobKey: string; renderedAt: Date };
 
@@ -38,14 +43,47 @@ export class StoredDocumentRepository {
   constructor(private readonly manager: EntityManager) {}
 
   async create(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord> {
-    const row: StoredDocumentEntity = {
-      ...input,
-      id: input.id ?? randomUUID(),
-      renderJobId: input.renderJobId ?? null,
-      isPdfDeleted: false,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const row = rowOf(input, now);
+    await this.manager.insert(StoredDocumentEntity, row);
+    return { ...row };
+  }
+
+  /**
+   * Stores a rendered document only if its pages of credit can be taken (UsageRepository.tryConsumePages), and takes
+   * them; null, storing and taking nothing, when they do not fit. While the stored billing period is current (the
+   * usual case) both happen in one statement: one round trip and one commit, and a paid render never lacks its row.
+   * After the period has ended the pages are taken first (rolling the period over), then the row is stored.
+   */
+  async createPaid(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord | null> {
+    const row = rowOf(input, now);
+    const inserted = (await this.manager.query(
+      `WITH paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} RETURNING u.organisation_id)
+       INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
+                              file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
+       SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
+              $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
+         FROM paid
+       RETURNING id`,
+      [
+        row.organisationId,
+        row.pageCount,
+        now,
+        row.id,
+        row.templateId,
+        row.versionNumber,
+        row.environment,
+        row.language,
+        row.documentName,
+        row.documentType,
+        row.pdfBlobKey,
+        row.fileSizeBytes,
+        row.renderedAt,
+        row.renderDurationMs,
+        row.renderJobId,
+      ],
+    )) as unknown[];
+    if (inserted.length === 1) return { ...row };
+    if (!(await new UsageRepository(this.manager).tryConsumePages(row.organisationId, row.pageCount, now))) return null;
     await this.manager.insert(StoredDocumentEntity, row);
     return { ...row };
   }

@@ -13,6 +13,15 @@ export type UsageSnapshot = {
   tokensUsed: number;
 };
 
+/**
+ * The one-round-trip path of tryConsumePages ($1 organisation, $2 pages, $3 now): takes the pages when the stored
+ * billing period is still current, its usage row exists and they fit; updates no row otherwise.
+ */
+export const CONSUME_PAGES_OF_CURRENT_PERIOD = `UPDATE usage_periods u SET pages_used = u.pages_used + $2
+    FROM organisations o
+   WHERE o.id = $1 AND u.organisation_id = o.id AND u.period_start = o.billing_period_start
+     AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month`;
+
 export class UsageRepository {
   constructor(private readonly manager: EntityManager) {}
 
@@ -24,13 +33,7 @@ export class UsageRepository {
   async tryConsumePages(organisationId: string, pages: number, now: Date = new Date()): Promise<boolean> {
     if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`pages must be a whole number >= 0, got ${pages}`);
     // Fast path, one round trip: the stored period is still current and its usage row exists.
-    const fast = (await this.manager.query(
-      `UPDATE usage_periods u SET pages_used = u.pages_used + $2
-         FROM organisations o
-        WHERE o.id = $1 AND u.organisation_id = o.id AND u.period_start = o.billing_period_start
-          AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month`,
-      [organisationId, pages, now],
-    )) as [unknown[], number];
+    const fast = (await this.manager.query(CONSUME_PAGES_OF_CURRENT_PERIOD, [organisationId, pages, now])) as [unknown[], number];
     if (fast[1] === 1) return true;
     // Out of credit, or the period has ended (or its usage row is missing): roll over, then decide for good.
     const period = await this.ensureCurrentPeriod(organisationId, now);
