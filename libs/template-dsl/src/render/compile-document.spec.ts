@@ -258,6 +258,14 @@ describe('images (spec 1.1: the library does no network I/O)', () => {
     expect(imageReferencesOf(withImages, data, { allowHttpImages: true })).toEqual(['asset:logo', 'https://cdn.example/a.png', 'http://cdn.example/b.png']);
   });
 
+  it('imageReferencesOf finds the page background and header images, and nothing in a template without either', () => {
+    const background = template([text('t', 'x')], { page: { background: { source: '{{ frame }}' } } });
+    const header = template([text('t', 'x')], { page: { header: { elements: [{ type: 'image', id: 'mark', source: 'asset:mark' }] } } });
+    expect(imageReferencesOf(background, { frame: 'asset:frame' })).toEqual(['asset:frame']);
+    expect(imageReferencesOf(header, {})).toEqual(['asset:mark']);
+    expect(imageReferencesOf(template([text('t', '{{ url }}')]), { url: 'https://cdn.example/a.png' })).toEqual([]);
+  });
+
   it('compile uses the images handed in and refuses http unless allowed', () => {
     const images = new Map([
       ['asset:logo', { dataUri: PNG }],

@@ -313,7 +313,16 @@ export function validateDocument(input: ValidateInput): RenderIssue[] {
  * and passes the results to `compileDocument`.
  */
 export function imageReferencesOf(template: Template, data: unknown, options: { allowHttpImages?: boolean } = {}): string[] {
+  // only image elements and the page background look images up: without them, walking the data (a whole compile
+  // of a 1,000-row table) would find nothing
+  if (!looksUpImages(prepareTemplate(template))) return [];
   return compile({ template, data, allowHttpImages: options.allowHttpImages }, 'collect').imageReferences;
+}
+
+function looksUpImages(prepared: PreparedTemplate): boolean {
+  if (prepared.template.page?.background !== undefined) return true;
+  for (const element of prepared.elements.keys()) if (element.type === 'image') return true;
+  return false;
 }
 
 /**
