@@ -71,8 +71,15 @@ export class FontRepository {
 
   /** The live font files of the organisation as the render command carries them. */
   async listCustomFontRefs(organisationId: string): Promise<CustomFontRef[]> {
-    const families = await this.listLiveFamilies(organisationId);
-    return families.flatMap((f) => f.files.map((file) => ({ family: f.family, weight: file.weight, style: file.style, blobKey: file.blobKey, format: file.format })));
+    // One round trip (every render reads this): the live families' files, in listLiveFamilies' order.
+    const rows = (await this.manager.query(
+      `SELECT f.family, ff.weight, ff.style, ff.blob_key, ff.format
+         FROM font_families f JOIN font_files ff ON ff.font_family_id = f.id
+        WHERE f.organisation_id = $1 AND f.deleted_at IS NULL
+        ORDER BY lower(f.family), ff.weight, ff.style`,
+      [organisationId],
+    )) as { family: string; weight: number; style: FontStyle; blob_key: string; format: string }[];
+    return rows.map((r) => ({ family: r.family, weight: r.weight, style: r.style, blobKey: r.blob_key, format: r.format }));
   }
 
   /** Marks the live family deleted (templates using it then get UnresolvedFont); false when there is none. */

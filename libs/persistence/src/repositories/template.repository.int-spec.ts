@@ -63,6 +63,27 @@ describe('TemplateRepository and TemplateVersionRepository', () => {
     expect(await db.database.projects.findById(otherOrganisationId, template.id)).toBeNull();
   });
 
+  it('4.2: findRenderable gives the latest published version or the numbered one (a draft too), within the organisation', async () => {
+    const template = await db.database.templates.create({ organisationId, projectId: null, name: 'Renderable', documentNameTemplate: 'Doc {{n}}', updatedBy: 'a' });
+    const none = await db.database.templates.findRenderable(organisationId, template.id, null);
+    expect(none).toEqual({ template: { id: template.id, name: 'Renderable', documentNameTemplate: 'Doc {{n}}' }, version: null });
+    await db.database.templateVersions.addVersion(template.id, content(1), { author: 'a', publish: true });
+    const translated = { ...content(2), translations: '{"defaultLanguage":"en"}', documentNameTemplate: 'V2 {{n}}' };
+    await db.database.templateVersions.addVersion(template.id, translated, { author: 'a', publish: true });
+    await db.database.templateVersions.addVersion(template.id, content(3), { author: 'a', publish: false });
+    expect((await db.database.templates.findRenderable(organisationId, template.id, null))?.version).toEqual({
+      versionNumber: 2,
+      templateJson: translated.templateJson,
+      translations: translated.translations,
+      documentNameTemplate: 'V2 {{n}}',
+    });
+    expect((await db.database.templates.findRenderable(organisationId, template.id, 3))?.version).toMatchObject({ versionNumber: 3, templateJson: content(3).templateJson });
+    expect((await db.database.templates.findRenderable(organisationId, template.id, 1))?.version).toMatchObject({ versionNumber: 1, translations: null, documentNameTemplate: null });
+    expect((await db.database.templates.findRenderable(organisationId, template.id, 4))?.version).toBeNull();
+    expect(await db.database.templates.findRenderable(otherOrganisationId, template.id, null)).toBeNull();
+    expect(await db.database.templates.findRenderable(otherOrganisationId, template.id, 1)).toBeNull();
+  });
+
   it('concurrent addVersion calls get distinct consecutive numbers', async () => {
     const template = await db.database.templates.create({ organisationId, projectId: null, name: 'Busy', documentNameTemplate: null, updatedBy: 'a' });
     const versions = await Promise.all(

@@ -35,6 +35,13 @@ export type NewTemplate = {
   updatedBy: string;
 };
 
+/** What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template and the version it addresses. */
+export type RenderableTemplate = {
+  template: Pick<TemplateRow, 'id' | 'name' | 'documentNameTemplate'>;
+  /** null when the addressed version does not exist (or, for the latest, nothing is published). */
+  version: { versionNumber: number; templateJson: string; translations: string | null; documentNameTemplate: string | null } | null;
+};
+
 export type TemplateChanges = Partial<Pick<TemplateRow, 'projectId' | 'name' | 'documentNameTemplate' | 'masterTemplateId'>>;
 
 /**
@@ -104,6 +111,44 @@ export class TemplateRepository {
     };
     await this.manager.insert(TemplateEntity, row);
     return { ...row };
+  }
+
+  /**
+   * The organisation's template with the version a render addresses (version `versionNumber`, draft or not, or the
+   * latest published one when it is null), in one round trip; null when the organisation has no such template.
+   */
+  async findRenderable(organisationId: string, id: string, versionNumber: number | null): Promise<RenderableTemplate | null> {
+    const rows = (await this.manager.query(
+      `SELECT t.id, t.name, t.document_name_template,
+              v.version_number, v.template_json, v.translations, v.document_name_template AS version_document_name_template
+         FROM templates t
+         LEFT JOIN LATERAL (
+           SELECT v.version_number, v.template_json, v.translations, v.document_name_template
+             FROM template_versions v
+            WHERE v.template_id = t.id AND (CASE WHEN $3::integer IS NULL THEN v.published_at IS NOT NULL ELSE v.version_number = $3 END)
+            ORDER BY v.version_number DESC
+            LIMIT 1
+         ) v ON true
+        WHERE t.organisation_id = $1 AND t.id = $2`,
+      [organisationId, id, versionNumber],
+    )) as {
+      id: string;
+      name: string;
+      document_name_template: string | null;
+      version_number: number | null;
+      template_json: string | null;
+      translations: string | null;
+      version_document_name_template: string | null;
+    }[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return {
+      template: { id: row.id, name: row.name, documentNameTemplate: row.document_name_template },
+      version:
+        row.version_number === null || row.template_json === null
+          ? null
+          : { versionNumber: row.version_number, templateJson: row.template_json, translations: row.translations, documentNameTemplate: row.version_document_name_template },
+    };
   }
 
   /** The template with its derived fields, when it exists and belongs to the organisation. */
