@@ -37,7 +37,7 @@ function print(pool: BrowserPool, html: string, options: { budgetMs?: number; ja
     javaScript,
     deadline: Date.now() + budgetMs,
     budgetMs,
-    work: (page) => printPdfOnPage(page, { html, title: 'test', tagged: false, headerHtml: null, footerHtml: null }),
+    work: (page) => printPdfOnPage(page, { html, tagged: false, headerHtml: null, footerHtml: null }),
   });
 }
 
@@ -116,11 +116,11 @@ describe('render-service Chromium pool (real Chromium)', () => {
     const pagesSeen: unknown[] = [];
     const first = `<!doctype html><html><head><meta http-equiv="set-cookie" content="leak=1">
       <style>body::after { content: "STYLE-FROM-A" }</style><base href="http://127.0.0.1:9/"></head>
-      <body><p id="secret">SECRET-OF-A</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+      <body><p id="secret">SECRET-OF-A</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><img src="refused-url-of-a.png">
       <script>localStorage.setItem('k', 'LEAK'); document.cookie = 'c=LEAK'; window.leak = 'A';</script></body></html>`;
     const inspect: PageWork<Record<string, unknown>> = async (page) => {
       pagesSeen.push(page);
-      const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', title: 'B', tagged: false, headerHtml: null, footerHtml: null });
+      const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', tagged: false, headerHtml: null, footerHtml: null });
       const state = await page.evaluate(() => ({
         html: document.documentElement.outerHTML,
         styleSheets: document.styleSheets.length,
@@ -137,17 +137,24 @@ describe('render-service Chromium pool (real Chromium)', () => {
       return { ...state, cookies: await page.cookies(), text: await pdfText(pdf) };
     };
 
-    await pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 20_000,
-      budgetMs: 20_000,
-      work: async (page) => {
-        pagesSeen.push(page);
-        return printPdfOnPage(page, { html: first, title: 'A', tagged: false, headerHtml: null, footerHtml: null });
-      },
-    });
-    const second = await pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: inspect });
+    // one page, so the second render gets the page the first one used
+    const onePage = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1 }));
+    let second: Record<string, unknown>;
+    try {
+      await onePage.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 20_000,
+        budgetMs: 20_000,
+        work: async (page) => {
+          pagesSeen.push(page);
+          return printPdfOnPage(page, { html: first, tagged: false, headerHtml: null, footerHtml: null });
+        },
+      });
+      second = await onePage.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: inspect });
+    } finally {
+      await onePage.close();
+    }
 
     expect(pagesSeen[0]).toBe(pagesSeen[1]);
     expect(second.text).toContain('Render B');
@@ -160,6 +167,19 @@ describe('render-service Chromium pool (real Chromium)', () => {
     expect([0, 'no storage for this origin']).toContain(second.storage);
     expect(second.resources).toBe(0);
     expect(second.cookies).toEqual([]);
+  });
+
+  it('pool: every reused page is visible, since Chromium runs a renderer whose pages are all hidden at background priority', async () => {
+    let arrived = 0;
+    let bothRunning: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (bothRunning = resolve));
+    const visibility: PageWork<string> = async (page) => {
+      if (++arrived === 2) bothRunning();
+      await together;
+      return page.evaluate(() => document.visibilityState);
+    };
+    const run = () => pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: visibility });
+    expect(await Promise.all([run(), run()])).toEqual(['visible', 'visible']);
   });
 
   it('8: an endless page ends with RenderTimeout within its budget, and the next render succeeds', async () => {
@@ -199,7 +219,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
           for (const renderer of rendererProcesses(browser)) process.kill(renderer, 'SIGKILL');
           return new Promise<Buffer>(() => undefined);
         }
-        return printPdfOnPage(page, { html: INVOICE, title: 'retried', tagged: false, headerHtml: null, footerHtml: null });
+        return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
       },
     });
     expect(attempts).toBe(2);

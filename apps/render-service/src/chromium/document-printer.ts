@@ -74,7 +74,6 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
       work: (page) =>
         printPdfOnPage(page, {
           html: request.html,
-          title: request.title,
           tagged: request.tagged,
           headerHtml: request.headerHtml,
           footerHtml: request.footerHtml,

@@ -2,9 +2,8 @@ import type { Page } from 'puppeteer';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 
 export type PdfPrintOptions = {
+  /** The compiled document; Chromium writes its <title> as the PDF /Title. */
   html: string;
-  /** Written as the PDF /Title (through document.title). */
-  title: string;
   /** Tagged (accessible) PDF: a structure tree for screen readers; costs print time and file size. */
   tagged: boolean;
   /** Chromium header/footer templates repeated on every page (they sit in the page margins), or null. */
@@ -30,15 +29,11 @@ const EMPTY_BAND = '<span></span>';
  * Loads compiled HTML into a page with `setContent` (never a navigation, so `file:` and other URLs are never
  * loaded as the document) and prints it once its fonts are loaded (puppeteer's `waitForFonts`). Page size and
  * margins come from the document's CSS `@page` rule. No puppeteer timeouts: the pool bounds the whole render by
- * the document's deadline.
+ * the document's deadline. Exactly what raw puppeteer does (bench/render): what a reused page keeps of the
+ * document is cleared by the pool after the render (pooled-browser.ts), not here.
  */
 export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Promise<Buffer> {
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
-  await page.evaluate((title) => {
-    document.title = title;
-    // setContent keeps the page's Window; its resource timeline is the one thing of this document it would keep
-    performance.clearResourceTimings();
-  }, options.title);
   const bands = options.headerHtml !== null || options.footerHtml !== null;
   const pdf = await page.pdf({
     printBackground: true,

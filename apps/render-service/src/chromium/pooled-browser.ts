@@ -48,6 +48,14 @@ export type BrowserEvents = {
 
 type BrowserState = 'ready' | 'draining' | 'gone';
 
+/**
+ * Every reused page gets a window of its own. Chromium shows only the front tab of a window: the other tabs are
+ * hidden, and a renderer with no visible page runs at background priority (nice 5 on Linux, whatever
+ * --disable-renderer-backgrounding says), so with tabs all pages but one would print slower whenever anything else
+ * wants the CPU. A page alone in its window is visible and keeps normal priority.
+ */
+const OWN_WINDOW = { type: 'window' } as const;
+
 /** A reused page and the promise that rejects when its renderer crashes. */
 type ReusablePage = { page: Page; crashed: Promise<never> };
 
@@ -113,9 +121,10 @@ export class PooledBrowser {
     });
     const pooled = new PooledBrowser(browser, config, events);
     try {
+      // the initial page is alone in the first window
       const [initial] = await browser.pages();
       const pages = initial === undefined ? [] : [initial];
-      while (pages.length < config.pagesPerBrowser) pages.push(await browser.newPage());
+      while (pages.length < config.pagesPerBrowser) pages.push(await browser.newPage(OWN_WINDOW));
       for (const page of pages) pooled.idlePages.push(await pooled.prepareReusedPage(page));
     } catch (error) {
       await pooled.close();
@@ -238,11 +247,29 @@ export class PooledBrowser {
       throw error;
     }
     if (reusable.page.url() === 'about:blank') {
-      this.idlePages.push(reusable);
+      this.returnWhenClean(reusable);
     } else {
       this.replacePage(reusable.page);
     }
     return result;
+  }
+
+  /**
+   * Puts a used page back once the last document has left nothing for the next one to find: `setContent` replaces
+   * the DOM but keeps the page's Window, and with it the resource timeline (the URLs the document tried to load).
+   * That is cleared here, after the result has gone back to the caller, so it costs a render nothing while the
+   * document is stored and replied to. A page that cannot be cleared is replaced.
+   */
+  private returnWhenClean(reusable: ReusablePage): void {
+    const cleared = reusable.page.evaluate(() => performance.clearResourceTimings());
+    Promise.race([withTimeout(cleared, this.config.closeTimeoutMs, 'clearing a page'), reusable.crashed, this.disconnected]).then(
+      () => {
+        if (this.state === 'gone') return;
+        this.idlePages.push(reusable);
+        this.events.onCapacity(this);
+      },
+      () => this.replacePage(reusable.page),
+    );
   }
 
   private async runInFreshContext<T>(task: PageTask<T>): Promise<T> {
@@ -286,7 +313,7 @@ export class PooledBrowser {
     const replace = async (): Promise<void> => {
       await this.closeOrKill(page.close(), 'closing a page');
       if (this.state === 'gone') return;
-      const fresh = await withTimeout(this.browser.newPage(), this.config.closeTimeoutMs, 'opening a page');
+      const fresh = await withTimeout(this.browser.newPage(OWN_WINDOW), this.config.closeTimeoutMs, 'opening a page');
       const reusable = await this.prepareReusedPage(fresh);
       if (this.isGone) return;
       this.idlePages.push(reusable);

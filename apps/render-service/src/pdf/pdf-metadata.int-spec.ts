@@ -36,7 +36,7 @@ describe('issue 4: PDF metadata (title = document name, producer, creation date)
       deadline: Date.now() + 60_000,
       budgetMs: 60_000,
       work: (page) =>
-        printPdfOnPage(page, { html: compiled.html, title: compiled.title, tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
+        printPdfOnPage(page, { html: compiled.html, tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
     });
     return { pdf, title: compiled.title };
   }
