@@ -48,6 +48,12 @@ describe('FilesystemBlobStore', () => {
     expect(sizes).toEqual([10_000, 10_000, 10_000]);
   });
 
+  it('a put that fails (the key names a directory) leaves no temporary file behind', async () => {
+    await store.put('taken/inner.bin', Buffer.from('x'), 'text/plain');
+    await expect(store.put('taken', Buffer.from('y'), 'text/plain')).rejects.toThrow();
+    expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
+  });
+
   it('a blob file without its content-type file reads as application/octet-stream', async () => {
     await writeFile(path.join(root, 'legacy.bin'), 'abc');
     expect(await store.stat('legacy.bin')).toEqual({ key: 'legacy.bin', sizeBytes: 3, contentType: 'application/octet-stream' });

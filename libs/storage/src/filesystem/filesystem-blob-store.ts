@@ -24,7 +24,7 @@ function isMissing(error: unknown): boolean {
  * BlobStore on the local filesystem (one-process mode): the blob of key `a/b.pdf` is the file `<root>/a/b.pdf`, its
  * content type is in `<root>/a/b.pdf.content-type`. Keys are validated (no `..`, no absolute paths) and the resolved
  * path is checked to lie under the root. Writes go to a temporary file, are flushed, then renamed into place, so a
- * reader sees the old blob or the new one, never half of one.
+ * reader sees the old blob or the new one, never half of one; a put that has resolved survives a crash (see put).
  * Limits: a key may not end in `.content-type` nor start with `.incoming/`; the keys `a` and `a/b` cannot both exist
  * (a file cannot also be a directory); directories emptied by delete are left in place.
  */
@@ -38,11 +38,32 @@ export class FilesystemBlobStore implements BlobStore {
     return new FilesystemBlobStore(root);
   }
 
+  /**
+   * Durable when it resolves: the blob and its content type are written and flushed to temporary files side by side
+   * (one wait for the disk, not two), renamed into place (the content type first, so a reader that sees the blob
+   * sees its type), then the directory holding the new names is flushed, and so is the parent of every directory
+   * the key created.
+   */
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     const file = this.fileOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    await this.writeAtomically(`${file}${CONTENT_TYPE_SUFFIX}`, Buffer.from(contentType, 'utf8'));
-    await this.writeAtomically(file, body);
+    const directory = path.dirname(file);
+    const created = await mkdir(directory, { recursive: true });
+    const written = await Promise.allSettled([this.writeFlushed(Buffer.from(contentType, 'utf8')), this.writeFlushed(body)]);
+    const temporaries = written.flatMap((w) => (w.status === 'fulfilled' ? [w.value] : []));
+    try {
+      for (const w of written) if (w.status === 'rejected') throw w.reason;
+      const [typeTemporary, bodyTemporary] = temporaries;
+      await rename(typeTemporary, `${file}${CONTENT_TYPE_SUFFIX}`);
+      await rename(bodyTemporary, file);
+    } catch (error) {
+      await Promise.all(temporaries.map((t) => rm(t, { force: true })));
+      throw error;
+    }
+    const directories = [directory];
+    if (created !== undefined) {
+      for (let d = directory; d !== path.dirname(created); d = path.dirname(d)) directories.push(path.dirname(d));
+    }
+    await Promise.all(directories.map(flushDirectory));
   }
 
   async get(key: string): Promise<Buffer> {
@@ -111,7 +132,8 @@ export class FilesystemBlobStore implements BlobStore {
     return file;
   }
 
-  private async writeAtomically(target: string, content: Buffer): Promise<void> {
+  /** Writes `content` to a new temporary file and flushes it to disk; its path. */
+  private async writeFlushed(content: Buffer): Promise<string> {
     const temporary = path.join(this.root, INCOMING_DIR, randomUUID());
     try {
       const handle = await open(temporary, 'wx');
@@ -121,10 +143,20 @@ export class FilesystemBlobStore implements BlobStore {
       } finally {
         await handle.close();
       }
-      await rename(temporary, target);
+      return temporary;
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
     }
+  }
+}
+
+/** Flushes a directory's entries (names created or renamed into it) to disk. */
+async function flushDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
