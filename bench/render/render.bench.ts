@@ -5,7 +5,8 @@
  *
  * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2) — C Chromium pages
  * printing at once in every variant:
- *   (a) raw puppeteer: one browser, C reused pages, printing the same compiled HTML with the same print options;
+ *   (a) raw puppeteer: one browser, C reused pages (each in its own window, like the pool's), printing the same
+ *       compiled HTML with the same print options;
  *   (b) the render service in-process: RenderServiceModule on the in-process bus, pool of 1 browser × C pages
  *       (data check, compile, print, page count, store the PDF, reply);
  *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
@@ -107,11 +108,15 @@ function rawPrint(page: Page, compiled: CompiledDocument, tagged = compiled.tagg
     );
 }
 
+/**
+ * C reused pages, each in a window of its own as the service's pool opens them: Chromium runs a hidden tab's
+ * renderer at background priority, so with tabs all pages but the front one would print slower under load.
+ */
 async function launchRaw(executablePath: string, pages: number): Promise<{ browser: Browser; pages: Page[] }> {
   const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: RAW_FLAGS });
   const opened: Page[] = [];
   for (let i = 0; i < pages; i++) {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ type: 'window' });
     await page.setJavaScriptEnabled(false);
     opened.push(page);
   }
