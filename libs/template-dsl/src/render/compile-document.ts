@@ -21,7 +21,7 @@ import { PageBand, Template } from '../model/template.types';
 import { CompileContext, CompileMode } from './compile-context';
 import { ElementRenderer } from './element-renderer';
 import { escapeHtml } from './html';
-import { ImageResolution } from './images';
+import { classifyImageReference, ImageResolution } from './images';
 import { PreparedTemplate, prepareTemplate, segmentsOf, UsedFace } from './prepared-template';
 
 export interface CompileInput {
@@ -313,15 +313,21 @@ export function validateDocument(input: ValidateInput): RenderIssue[] {
  * and passes the results to `compileDocument`.
  */
 export function imageReferencesOf(template: Template, data: unknown, options: { allowHttpImages?: boolean } = {}): string[] {
-  // only image elements and the page background look images up: without them, walking the data (a whole compile
-  // of a 1,000-row table) would find nothing
+  // only image elements and the page background look images up: without one that can, walking the data (a whole
+  // compile of a 1,000-row table) would find nothing
   if (!looksUpImages(prepareTemplate(template))) return [];
   return compile({ template, data, allowHttpImages: options.allowHttpImages }, 'collect').imageReferences;
 }
 
+/** Whether an image element or the page background has a source other than an inline data URI. */
 function looksUpImages(prepared: PreparedTemplate): boolean {
-  if (prepared.template.page?.background !== undefined) return true;
-  for (const element of prepared.elements.keys()) if (element.type === 'image') return true;
+  const inline = (source: string): boolean => {
+    const segments = segmentsOf(source);
+    return segments.every((s) => typeof s === 'string') && classifyImageReference(segments.join('')).kind === 'data';
+  };
+  const background = prepared.template.page?.background;
+  if (background !== undefined && !inline(background.source)) return true;
+  for (const element of prepared.elements.keys()) if (element.type === 'image' && !inline(element.source)) return true;
   return false;
 }
 
