@@ -21,11 +21,8 @@ export class RenderTargetFactory {
   ) {}
 
   async forStoredTemplate(caller: Caller, templateId: string, versionNumber: number | null, language: string | null): Promise<RenderTarget> {
-    const [resolved, customFonts] = await Promise.all([
-      this.resolver.resolve(caller.organisationId, templateId, versionNumber),
-      this.fonts.listCustomFontRefs(caller.organisationId),
-    ]);
-    const { template, version } = resolved;
+    const resolved = await this.resolver.resolve(caller.organisationId, templateId, versionNumber);
+    const { template, version, customFonts } = resolved;
     return {
       organisationId: caller.organisationId,
       environment: caller.environment,

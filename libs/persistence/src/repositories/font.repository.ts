@@ -11,6 +11,18 @@ export type FontFileRecord = { id: string; weight: number; style: FontStyle; for
 export type FontFamilyRecord = { id: string; organisationId: string; family: string; createdAt: Date; files: FontFileRecord[] };
 export type NewFontFile = Omit<FontFileRecord, 'id'>;
 
+/**
+ * SQL giving the live font files of the organisation `organisationId` (an SQL expression) as a JSON array of
+ * CustomFontRef, in listLiveFamilies' order (family name, then weight and style). One subquery, so a caller can read
+ * the fonts in the same round trip as what else a render needs.
+ */
+export function customFontRefsJson(organisationId: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('family', f.family, 'weight', ff.weight, 'style', ff.style, 'blobKey', ff.blob_key, 'format', ff.format)
+                                ORDER BY lower(f.family), ff.weight, ff.style), '[]'::json)
+             FROM font_families f JOIN font_files ff ON ff.font_family_id = f.id
+            WHERE f.organisation_id = ${organisationId} AND f.deleted_at IS NULL)`;
+}
+
 export class FontRepository {
   constructor(private readonly manager: EntityManager) {}
 
@@ -71,15 +83,8 @@ export class FontRepository {
 
   /** The live font files of the organisation as the render command carries them. */
   async listCustomFontRefs(organisationId: string): Promise<CustomFontRef[]> {
-    // One round trip (every render reads this): the live families' files, in listLiveFamilies' order.
-    const rows = (await this.manager.query(
-      `SELECT f.family, ff.weight, ff.style, ff.blob_key, ff.format
-         FROM font_families f JOIN font_files ff ON ff.font_family_id = f.id
-        WHERE f.organisation_id = $1 AND f.deleted_at IS NULL
-        ORDER BY lower(f.family), ff.weight, ff.style`,
-      [organisationId],
-    )) as { family: string; weight: number; style: FontStyle; blob_key: string; format: string }[];
-    return rows.map((r) => ({ family: r.family, weight: r.weight, style: r.style, blobKey: r.blob_key, format: r.format }));
+    const [row] = (await this.manager.query(`SELECT ${customFontRefsJson('$1::uuid')} AS custom_fonts`, [organisationId])) as { custom_fonts: CustomFontRef[] }[];
+    return row.custom_fonts;
   }
 
   /** Marks the live family deleted (templates using it then get UnresolvedFont); false when there is none. */

@@ -66,7 +66,7 @@ describe('TemplateRepository and TemplateVersionRepository', () => {
   it('4.2: findRenderable gives the latest published version or the numbered one (a draft too), within the organisation', async () => {
     const template = await db.database.templates.create({ organisationId, projectId: null, name: 'Renderable', documentNameTemplate: 'Doc {{n}}', updatedBy: 'a' });
     const none = await db.database.templates.findRenderable(organisationId, template.id, null);
-    expect(none).toEqual({ template: { id: template.id, name: 'Renderable', documentNameTemplate: 'Doc {{n}}' }, version: null });
+    expect(none).toEqual({ template: { id: template.id, name: 'Renderable', documentNameTemplate: 'Doc {{n}}' }, version: null, customFonts: [] });
     await db.database.templateVersions.addVersion(template.id, content(1), { author: 'a', publish: true });
     const translated = { ...content(2), translations: '{"defaultLanguage":"en"}', documentNameTemplate: 'V2 {{n}}' };
     await db.database.templateVersions.addVersion(template.id, translated, { author: 'a', publish: true });
@@ -82,6 +82,27 @@ describe('TemplateRepository and TemplateVersionRepository', () => {
     expect((await db.database.templates.findRenderable(organisationId, template.id, 4))?.version).toBeNull();
     expect(await db.database.templates.findRenderable(otherOrganisationId, template.id, null)).toBeNull();
     expect(await db.database.templates.findRenderable(otherOrganisationId, template.id, 1)).toBeNull();
+  });
+
+  it('4.18: findRenderable brings the organisation’s live custom fonts, as listCustomFontRefs gives them', async () => {
+    const owner = await db.database.transaction(
+      async (r) =>
+        (await provisionOrganisation(r, { name: 'Fonts Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }))
+          .organisation.id,
+    );
+    const template = await db.database.templates.create({ organisationId: owner, projectId: null, name: 'Fancy', documentNameTemplate: null, updatedBy: 'a' });
+    const file = (weight: number, style: 'normal' | 'italic') => ({ weight, style, format: 'woff2' as const, blobKey: `fonts/${weight}${style}.woff2`, fileSizeBytes: 10 });
+    await db.database.fonts.addFiles(owner, 'Zeta Serif', [file(700, 'normal')]);
+    await db.database.fonts.addFiles(owner, 'alpha Sans', [file(700, 'italic'), file(400, 'normal')]);
+    await db.database.fonts.addFiles(owner, 'Gone Mono', [file(400, 'normal')]);
+    await db.database.fonts.deleteFamily(owner, 'Gone Mono');
+    const expected = [
+      { family: 'alpha Sans', weight: 400, style: 'normal', blobKey: 'fonts/400normal.woff2', format: 'woff2' },
+      { family: 'alpha Sans', weight: 700, style: 'italic', blobKey: 'fonts/700italic.woff2', format: 'woff2' },
+      { family: 'Zeta Serif', weight: 700, style: 'normal', blobKey: 'fonts/700normal.woff2', format: 'woff2' },
+    ];
+    expect(await db.database.fonts.listCustomFontRefs(owner)).toEqual(expected);
+    expect((await db.database.templates.findRenderable(owner, template.id, null))?.customFonts).toEqual(expected);
   });
 
   it('concurrent addVersion calls get distinct consecutive numbers', async () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { CustomFontRef } from '@docrender/contracts';
 import { TemplateEntity } from '../entities';
+import { customFontRefsJson } from './font.repository';
 
 /** A template row as stored. */
 export type TemplateRow = {
@@ -35,11 +37,15 @@ export type NewTemplate = {
   updatedBy: string;
 };
 
-/** What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template and the version it addresses. */
+/**
+ * What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template, the version it addresses and the
+ * organisation's custom fonts (FontRepository.listCustomFontRefs).
+ */
 export type RenderableTemplate = {
   template: Pick<TemplateRow, 'id' | 'name' | 'documentNameTemplate'>;
   /** null when the addressed version does not exist (or, for the latest, nothing is published). */
   version: { versionNumber: number; templateJson: string; translations: string | null; documentNameTemplate: string | null } | null;
+  customFonts: CustomFontRef[];
 };
 
 export type TemplateChanges = Partial<Pick<TemplateRow, 'projectId' | 'name' | 'documentNameTemplate' | 'masterTemplateId'>>;
@@ -115,12 +121,14 @@ export class TemplateRepository {
 
   /**
    * The organisation's template with the version a render addresses (version `versionNumber`, draft or not, or the
-   * latest published one when it is null), in one round trip; null when the organisation has no such template.
+   * latest published one when it is null), and the organisation's custom fonts, in one round trip; null when the
+   * organisation has no such template.
    */
   async findRenderable(organisationId: string, id: string, versionNumber: number | null): Promise<RenderableTemplate | null> {
     const rows = (await this.manager.query(
       `SELECT t.id, t.name, t.document_name_template,
-              v.version_number, v.template_json, v.translations, v.document_name_template AS version_document_name_template
+              v.version_number, v.template_json, v.translations, v.document_name_template AS version_document_name_template,
+              ${customFontRefsJson('t.organisation_id')} AS custom_fonts
          FROM templates t
          LEFT JOIN LATERAL (
            SELECT v.version_number, v.template_json, v.translations, v.document_name_template
@@ -139,6 +147,7 @@ export class TemplateRepository {
       template_json: string | null;
       translations: string | null;
       version_document_name_template: string | null;
+      custom_fonts: CustomFontRef[];
     }[];
     if (rows.length === 0) return null;
     const [row] = rows;
@@ -148,6 +157,7 @@ export class TemplateRepository {
         row.version_number === null || row.template_json === null
           ? null
           : { versionNumber: row.version_number, templateJson: row.template_json, translations: row.translations, documentNameTemplate: row.version_document_name_template },
+      customFonts: row.custom_fonts,
     };
   }
 
