@@ -22,7 +22,9 @@ const settle = (ms: number): Promise<'timeout'> => new Promise((resolve) => setT
  * Takes render.document and render.preview messages as a competing consumer: every render-service instance shares
  * the queues, each holding about as many unacknowledged documents as its Chromium pool renders at once
  * (renderPrefetch). A message is
- * acknowledged once its reply is sent; on shutdown the instance stops taking work, finishes what it holds for up
+ * acknowledged once its reply is sent. A document whose delivery is abandoned (the instance's RabbitMQ channel or
+ * connection closed: the message is already back in the queue for the next delivery) is neither stored nor counted,
+ * so a connection hiccup does not render it twice; on shutdown the instance stops taking work, finishes what it holds for up
  * to RENDER_SHUTDOWN_GRACE_MS, then closes the browsers: renders cut short throw, so their messages return to the
  * queue for another instance.
  */
@@ -41,7 +43,9 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
-      await this.bus.consume(MessageName.RenderDocument, (command) => this.documents.handle(command), { prefetch: renderPrefetch(this.pool.capacity) }),
+      await this.bus.consume(MessageName.RenderDocument, (command, { abandoned }) => this.documents.handle(command, abandoned), {
+        prefetch: renderPrefetch(this.pool.capacity),
+      }),
       await this.bus.consume(MessageName.RenderPreview, (command) => this.previews.handle(command), { prefetch: 1 }),
     );
     this.logger.info('taking render work', { concurrentRenders: this.pool.capacity, prefetch: renderPrefetch(this.pool.capacity) });

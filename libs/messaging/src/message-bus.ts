@@ -6,6 +6,14 @@ export type DeliveryContext = {
   messageId: string;
   /** How many times this message was delivered before (0 on the first delivery). */
   redeliveries: number;
+  /**
+   * Aborted when this delivery can no longer be acknowledged: its channel or connection closed while the handler
+   * ran, so the broker returns the message to the queue and delivers it again (possibly to another consumer, possibly
+   * already). Whatever the handler returns or throws after that is discarded; a handler with costly or visible work
+   * (a render) should stop and produce nothing, or the redelivery does that work a second time. Never aborted by the
+   * in-process bus, whose deliveries cannot be lost.
+   */
+  abandoned: AbortSignal;
 };
 
 export type Handler<N extends MessageName> = (
@@ -59,7 +67,8 @@ export type DeadLetterHandler<N extends MessageName> = (payload: MessagePayloads
  * (one-process mode and unit tests). Semantics both keep:
  * - publish resolves only once the message is durably accepted (publisher confirms on AMQP);
  * - a consumer's message is acknowledged only after its handler resolved; a handler that throws, or a consumer
- *   that dies, returns the message to the queue (bounded redeliveries, then dead-lettered);
+ *   that dies, returns the message to the queue (bounded redeliveries, then dead-lettered); a consumer whose channel
+ *   or connection closes under a running handler tells it through `DeliveryContext.abandoned` and discards its result;
  * - any number of consumers of one message name compete for its messages;
  * - request/reply: the handler's resolved value is the reply, correlated to the request. A request handler that
  *   throws is redelivered like any other; a request whose requester has stopped waiting is dropped unhandled;

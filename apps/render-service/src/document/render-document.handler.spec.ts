@@ -170,6 +170,26 @@ describe('render.document handler (fake printer and blob store)', () => {
     await expect(storeDown.handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }))).rejects.toBeInstanceOf(TransientFailureError);
   });
 
+  it('a document whose delivery was abandoned (its message went back to the queue) is neither printed nor stored, nor replied', async () => {
+    const command = renderCommand({ template, data: { inline: { name: 'Ada' } } });
+    const before = setUp();
+    const lostBefore = new AbortController();
+    lostBefore.abort();
+    await expect(before.handler.handle(command, lostBefore.signal)).rejects.toBeInstanceOf(TransientFailureError);
+    expect(before.printer.requests).toEqual([]);
+
+    const during = setUp();
+    const lostDuring = new AbortController();
+    const print = during.printer.printPdf.bind(during.printer);
+    during.printer.printPdf = (request) => {
+      lostDuring.abort();
+      return print(request);
+    };
+    await expect(during.handler.handle(command, lostDuring.signal)).rejects.toBeInstanceOf(TransientFailureError);
+    expect(during.printer.requests).toHaveLength(1);
+    expect(during.blobs.blobs.size).toBe(0);
+  });
+
   it('reads data from the blob store; a missing data blob is a failed reply, not an endless redelivery', async () => {
     const { blobs, handler } = setUp();
     await blobs.put('inputs/1.json', Buffer.from('{"name":"Blob"}'));

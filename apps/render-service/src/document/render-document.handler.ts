@@ -53,10 +53,14 @@ export class RenderDocumentHandler {
     private readonly logger: Logger,
   ) {}
 
-  handle(command: RenderDocumentCommand): Promise<RenderDocumentResult> {
+  /**
+   * `abandoned` (the message bus's DeliveryContext.abandoned) aborts when the message has gone back to the queue: the
+   * render then stops before printing or storing and throws, so only the next delivery renders the document.
+   */
+  handle(command: RenderDocumentCommand, abandoned?: AbortSignal): Promise<RenderDocumentResult> {
     return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
       const started = Date.now();
-      const result = await this.render(command, started);
+      const result = await this.render(command, started, abandoned);
       const outcome = result.outcome;
       renders.inc({ outcome });
       renderSeconds.observe({ outcome }, result.renderDurationMs / 1000);
@@ -72,7 +76,7 @@ export class RenderDocumentHandler {
     });
   }
 
-  private async render(command: RenderDocumentCommand, started: number): Promise<RenderDocumentResult> {
+  private async render(command: RenderDocumentCommand, started: number, abandoned?: AbortSignal): Promise<RenderDocumentResult> {
     const deadline = Math.min(command.deadline, started + this.options.budgetMs);
     const reply = (fields: Omit<RenderDocumentResult, 'renderDurationMs'>): RenderDocumentResult => ({
       ...fields,
@@ -122,6 +126,7 @@ export class RenderDocumentHandler {
       if (hasBlockingIssue(issues, command.environment)) {
         return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
       }
+      throwIfAbandoned(abandoned);
       const pdf = await this.printer.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
@@ -133,9 +138,11 @@ export class RenderDocumentHandler {
         budgetMs: this.options.budgetMs,
       });
       const pageCount = await readPdfPageCount(pdf);
+      throwIfAbandoned(abandoned);
       await this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf').catch((error: unknown) => {
         throw new TransientFailureError(`storing the PDF at ${command.outputBlobKey} failed`, error);
       });
+      throwIfAbandoned(abandoned);
       return reply({
         outcome: 'rendered',
         issues,
@@ -174,4 +181,9 @@ export class RenderDocumentHandler {
       });
     }
   }
+}
+
+/** The delivery went back to the queue: the render stops (the message is not settled, so the bus discards this). */
+function throwIfAbandoned(abandoned: AbortSignal | undefined): void {
+  if (abandoned?.aborted) throw new TransientFailureError('render.document abandoned', 'its message went back to the queue (RabbitMQ channel closed)');
 }

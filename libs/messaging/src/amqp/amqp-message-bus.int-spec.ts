@@ -1,6 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { loadSettings, messagingSettings, type MessagingSettings } from '@docrender/config';
 import { MessageName } from '@docrender/contracts';
 import { createRabbitVhost, type RabbitVhost } from '@docrender/testing';
@@ -193,6 +194,43 @@ describe('AmqpMessageBus against RabbitMQ', () => {
     await expect(nextGateway.request(MessageName.RenderDocument, renderDocument('next'), { timeoutMs: 5_000 })).resolves.toEqual(
       renderedResult('next'),
     );
+  });
+
+  it('a connection that drops under a running handler: the handler is told its delivery is abandoned, its result is discarded and the redelivery alone answers', async () => {
+    const rabbitmqctl = async (...args: string[]): Promise<string> => (await promisify(execFile)('rabbitmqctl', args)).stdout;
+    const connectionsOfVhost = async (): Promise<string[]> =>
+      (await rabbitmqctl('list_connections', '-q', '--no-table-headers', 'pid', 'vhost'))
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter(([, name]) => name === vhost.name)
+        .map(([pid]) => pid);
+    const settings = settingsFor();
+    const gateway = await openBus(settings);
+    const others = await connectionsOfVhost();
+    const log = capturingLogger();
+    const renderService = await openBus(settings, log.logger);
+    const [renderServiceConnection, ...more] = (await connectionsOfVhost()).filter((pid) => !others.includes(pid));
+    expect(more).toEqual([]);
+
+    const deliveries: DeliveryContext[] = [];
+    const handling = deferred();
+    await renderService.consume(MessageName.RenderDocument, async (command, context) => {
+      deliveries.push(context);
+      if (deliveries.length > 1) return renderedResult('redelivery');
+      handling.resolve();
+      await new Promise((resolve) => context.abandoned.addEventListener('abort', resolve));
+      return renderedResult('abandoned delivery');
+    });
+    const reply = gateway.request(MessageName.RenderDocument, renderDocument('dropped'), { timeoutMs: 20_000 });
+    await handling.promise;
+    await rabbitmqctl('close_connection', renderServiceConnection, 'test: the render service loses its connection mid-render');
+
+    await expect(reply).resolves.toEqual(renderedResult('redelivery'));
+    expect(deliveries.map((d) => ({ redeliveries: d.redeliveries, abandoned: d.abandoned.aborted }))).toEqual([
+      { redeliveries: 0, abandoned: true },
+      { redeliveries: 1, abandoned: false },
+    ]);
+    expect(log.messages()).toContain('delivery abandoned: its channel closed while the handler ran; RabbitMQ delivers the message again');
   });
 
   it('request times out when the render queue has no consumer', async () => {

@@ -48,7 +48,8 @@ type Consumer = {
   queue: string;
   messageName: MessageName;
   prefetch: number;
-  onMessage(message: ConsumeMessage, channel: Channel): Promise<void>;
+  /** `abandoned` aborts when `channel` closes: the message can no longer be settled and returns to the queue. */
+  onMessage(message: ConsumeMessage, channel: Channel, abandoned: AbortSignal): Promise<void>;
   session: Session | null;
   channel: Channel | null;
   consumerTag: string | null;
@@ -151,8 +152,8 @@ export class AmqpMessageBus implements MessageBus {
 
   async consume<N extends MessageName>(name: N, handler: Handler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
     this.assertOpen();
-    return this.addConsumer(this.topology.workQueue(name), name, options, (message, channel) =>
-      this.handleWork(name, handler, message, channel),
+    return this.addConsumer(this.topology.workQueue(name), name, options, (message, channel, abandoned) =>
+      this.handleWork(name, handler, message, channel, abandoned),
     );
   }
 
@@ -481,8 +482,11 @@ export class AmqpMessageBus implements MessageBus {
     consumer.session = session;
     const channel = await session.model.createChannel();
     consumer.channel = channel;
+    // Deliveries of this channel can only be settled on it: once it closes, their handlers' work is abandoned.
+    const channelLost = new AbortController();
     channel.on('error', (error: Error) => this.logger.error('RabbitMQ consumer channel error', { queue: consumer.queue, err: error }));
     channel.on('close', () => {
+      channelLost.abort();
       if (consumer.channel !== channel) return;
       consumer.channel = null;
       consumer.consumerTag = null;
@@ -497,7 +501,7 @@ export class AmqpMessageBus implements MessageBus {
           this.afterChannelClosed(session, `RabbitMQ cancelled the consumer of ${consumer.queue}`);
           return;
         }
-        const handling = consumer.onMessage(message, channel).catch((error: unknown) =>
+        const handling = consumer.onMessage(message, channel, channelLost.signal).catch((error: unknown) =>
           this.logger.error('message handling failed unexpectedly', { queue: consumer.queue, err: error }),
         );
         consumer.inFlight.add(handling);
@@ -525,8 +529,14 @@ export class AmqpMessageBus implements MessageBus {
     await channel.close().catch(() => undefined);
   }
 
-  private async handleWork<N extends MessageName>(name: N, handler: Handler<N>, message: ConsumeMessage, channel: Channel): Promise<void> {
-    const context = { messageId: message.properties.messageId ?? '', redeliveries: redeliveriesOf(message) };
+  private async handleWork<N extends MessageName>(
+    name: N,
+    handler: Handler<N>,
+    message: ConsumeMessage,
+    channel: Channel,
+    abandoned: AbortSignal,
+  ): Promise<void> {
+    const context = { messageId: message.properties.messageId ?? '', redeliveries: redeliveriesOf(message), abandoned };
     const fields = { messageName: name, messageId: context.messageId, redeliveries: context.redeliveries };
     let payload: MessagePayloads[N];
     try {
@@ -546,10 +556,12 @@ export class AmqpMessageBus implements MessageBus {
     try {
       reply = await handler(payload, context);
     } catch (error) {
+      if (abandoned.aborted) return this.logAbandoned(fields, error);
       this.logHandlerFailure(fields, error);
       this.settle(fields, () => channel.nack(message, false, true));
       return;
     }
+    if (abandoned.aborted) return this.logAbandoned(fields, null);
     const replyTo = message.properties.replyTo as string | undefined;
     if (replyTo) {
       this.settle(fields, () =>
@@ -583,6 +595,17 @@ export class AmqpMessageBus implements MessageBus {
       return;
     }
     this.settle(fields, () => channel.ack(message));
+  }
+
+  /**
+   * The channel closed under the handler: the broker has returned the message to the queue, so its result (a reply
+   * included: another delivery answers the requester) is discarded rather than sent on a channel that is gone.
+   */
+  private logAbandoned(fields: { messageName: MessageName; messageId: string; redeliveries: number }, error: unknown): void {
+    this.logger.warn('delivery abandoned: its channel closed while the handler ran; RabbitMQ delivers the message again', {
+      ...fields,
+      handlerOutcome: error === null ? 'resolved' : `threw: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 
   private logHandlerFailure(fields: { messageName: MessageName; messageId: string; redeliveries: number }, error: unknown): void {

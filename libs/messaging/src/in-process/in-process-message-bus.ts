@@ -20,6 +20,9 @@ import { InProcessQueue, type Envelope } from './in-process-queue';
 
 type Queues = { work: InProcessQueue; deadLetters: InProcessQueue };
 
+/** In-process deliveries cannot be lost (close waits for the handlers in flight): their signal never aborts. */
+const NEVER_ABANDONED = new AbortController().signal;
+
 /**
  * MessageBus inside one process, for one-process mode and unit tests, with the semantics of the AMQP adapter:
  * competing consumers (round-robin within their prefetch), acknowledgement after the handler resolved, redelivery
@@ -91,12 +94,12 @@ export class InProcessMessageBus implements MessageBus {
   async consume<N extends MessageName>(name: N, handler: Handler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
     this.assertOpen();
     return this.subscribe(this.queuesOf(name).work, options, async (envelope) => {
-      const context = { messageId: envelope.messageId, redeliveries: envelope.redeliveries };
+      const fields = { messageId: envelope.messageId, redeliveries: envelope.redeliveries };
       if (envelope.requesterWaiting && !envelope.requesterWaiting()) {
-        this.logger.warn('request dropped unhandled: its requester stopped waiting', { messageName: name, ...context });
+        this.logger.warn('request dropped unhandled: its requester stopped waiting', { messageName: name, ...fields });
         return;
       }
-      const result = await handler(JSON.parse(envelope.body) as MessagePayloads[N], context);
+      const result = await handler(JSON.parse(envelope.body) as MessagePayloads[N], { ...fields, abandoned: NEVER_ABANDONED });
       envelope.reply?.(JSON.stringify(result ?? null));
     });
   }

@@ -41,7 +41,10 @@ export function describeMessageBusBehaviour(openBus: OpenBus): void {
     });
     await bus.publish(MessageName.RunJob, runJob('job-a'), { messageId: 'message-a' });
     await eventually('the delivery', () => received.length === 1);
-    expect(received[0]).toEqual({ payload: { jobId: 'job-a' }, context: { messageId: 'message-a', redeliveries: 0 } });
+    expect(received[0]).toEqual({
+      payload: { jobId: 'job-a' },
+      context: { messageId: 'message-a', redeliveries: 0, abandoned: expect.objectContaining({ aborted: false }) },
+    });
   });
 
   it('publish gives a message without an id one of its own', async () => {
