@@ -258,6 +258,17 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       await expectError(client(gateway.baseUrl, null).get(signer.sign(ids.published, 2)), 404, ErrorCode.ImageNotFound);
     });
 
+    it('7.2 404 OrganizationNotFound: a signed preview link of a deleted organisation’s template no longer downloads it', async () => {
+      const gone = await createTenant(db.database, 'Deleted later');
+      const template = await createTemplate(db.database, gone, { name: 'Letter', versions: [{ publish: true }] });
+      await blobs.put('previews/deleted-later-v1.png', PNG, 'image/png');
+      await db.database.templateVersions.setPreviewImage(template.template.id, 1, 'previews/deleted-later-v1.png');
+      const link = new PreviewImageUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET }).sign(template.template.id, 1);
+      expect((await client(gateway.baseUrl, null).get(link)).status).toBe(200);
+      await db.database.organisations.markDeleted(gone.organisationId);
+      await expectError(client(gateway.baseUrl, null).get(link), 404, ErrorCode.OrganizationNotFound);
+    });
+
     it('4.12: 404 TemplateNotFound and VersionNotFound; another organisation’s template is TemplateNotFound', async () => {
       await expectError(api().get(path(UNKNOWN, 1)), 404, ErrorCode.TemplateNotFound);
       await expectError(api().get(path(ids.foreign, 1)), 404, ErrorCode.TemplateNotFound);

@@ -20,7 +20,7 @@ export class PreviewImageFileController {
   @ApiProduces('image/png')
   @ApiResponse({ status: 200, description: 'The PNG.' })
   @ApiResponse({ status: 401, type: ErrorEnvelopeDto, description: 'Unauthorized: the link is invalid, tampered with or expired.' })
-  @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'ImageNotFound.' })
+  @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'ImageNotFound; OrganizationNotFound when the owning organisation was deleted.' })
   @ApiResponse({ status: 429, type: ErrorEnvelopeDto, description: "TooManyRequests: counted against the owning organisation's read limit." })
   async download(
     @Param('templateId') id: string,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, Limits, MessageName, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
 import { LOGGER } from '@docrender/platform';
-import { FontRepository, SignedLinkQuery, TemplateVersionRepository, type TemplateVersionRecord } from '@docrender/persistence';
+import { FontRepository, OrganisationRepository, SignedLinkQuery, TemplateVersionRepository, type TemplateVersionRecord } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
@@ -30,6 +30,7 @@ export class PreviewImageService {
     private readonly versions: TemplateVersionRepository,
     private readonly fonts: FontRepository,
     private readonly signedLinks: SignedLinkQuery,
+    private readonly organisations: OrganisationRepository,
     private readonly signer: PreviewImageUrlSigner,
     private readonly limiter: RateLimiter,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
@@ -48,7 +49,8 @@ export class PreviewImageService {
 
   /**
    * The PNG behind a signed preview link, counted against the owning organisation's read limit. An invalid or expired
-   * link is 401 Unauthorized; a version without a stored image is 404 ImageNotFound.
+   * link is 401 Unauthorized; a version without a stored image is 404 ImageNotFound. A signed link carries no key, so
+   * the 401 NotAuthenticated of a deleted organisation's keys cannot apply: its links answer 404 OrganizationNotFound.
    */
   async openSignedImage(
     templateId: string,
@@ -61,6 +63,9 @@ export class PreviewImageService {
     }
     const location = await this.signedLinks.findPreviewImage(templateId, versionNumber);
     if (!location) throw new DomainError(ErrorCode.ImageNotFound, `version ${versionNumber} of template ${templateId} has no preview image`);
+    if ((await this.organisations.findById(location.organisationId))?.deletedAt !== null) {
+      throw new DomainError(ErrorCode.OrganizationNotFound, `the organisation that owned template ${templateId} no longer exists`);
+    }
     const headers = await this.limiter.acquire(location.organisationId, RateLimitCategory.Read);
     const info = location.blobKey === null ? null : await this.blobs.stat(location.blobKey);
     if (location.blobKey === null || info === null) {
