@@ -3,8 +3,13 @@ import { DomainError, ErrorCode } from '@docrender/contracts';
 import { FontRepository } from '@docrender/persistence';
 import { languagesOf } from '@docrender/template-dsl';
 import type { Caller } from '../auth/caller';
+import { ParsedJsonCache } from './parsed-json.cache';
 import { RenderTemplateResolver, type ResolvedTemplate } from './render-template.resolver';
 import type { RenderTarget } from './render-target';
+
+/** Parsed templates and translations kept: a few dozen versions in use, each at most 256 K characters of JSON. */
+const PARSED_VERSIONS_KEPT = 32;
+const PARSED_TEXT_MAX_LENGTH = 256 * 1024;
 
 /** The document name of a stateless render without a name template. */
 export const STATELESS_DOCUMENT_NAME = 'document';
@@ -15,6 +20,8 @@ export const STATELESS_DOCUMENT_NAME = 'document';
  */
 @Injectable()
 export class RenderTargetFactory {
+  private readonly parsed = new ParsedJsonCache(PARSED_VERSIONS_KEPT, PARSED_TEXT_MAX_LENGTH);
+
   constructor(
     private readonly resolver: RenderTemplateResolver,
     private readonly fonts: FontRepository,
@@ -26,8 +33,8 @@ export class RenderTargetFactory {
     return {
       organisationId: caller.organisationId,
       environment: caller.environment,
-      template: JSON.parse(version.templateJson) as unknown,
-      translations: version.translations === null ? null : (JSON.parse(version.translations) as unknown),
+      template: this.parsed.parse(version.templateJson),
+      translations: version.translations === null ? null : this.parsed.parse(version.translations),
       language: language === null ? null : this.definedLanguage(resolved, language),
       documentNameTemplate: version.documentNameTemplate ?? template.documentNameTemplate,
       fallbackDocumentName: template.name,
