@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import type { AuthenticatedRequest } from '../auth/caller';
+import { OverlapRateLimit, withPermit } from './overlapped-permit';
 import { RateLimit } from './rate-limit.decorator';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
@@ -18,6 +19,12 @@ class ReadRoutes {
   @RateLimit(RateLimitCategory.Write) patch(): void {}
 }
 
+@RateLimit(RateLimitCategory.Render)
+@OverlapRateLimit()
+class OverlappedRoutes {
+  render(): void {}
+}
+
 type Call = { organisationId: string; category: RateLimitCategory; limit: number; windowSeconds: number };
 
 function fakeStore(decision: RateLimitDecision): RateLimitStore & { calls: Call[] } {
@@ -31,7 +38,7 @@ function fakeStore(decision: RateLimitDecision): RateLimitStore & { calls: Call[
   };
 }
 
-function contextFor(cls: new () => object, method: string): { context: ExecutionContext; headers: Record<string, string> } {
+function contextFor(cls: new () => object, method: string): { context: ExecutionContext; headers: Record<string, string>; request: AuthenticatedRequest } {
   const headers: Record<string, string> = {};
   const request = { caller: { organisationId: 'org-1', environment: Environment.Test, apiKeyId: 'key-1' } } as AuthenticatedRequest;
   const response = { set: (h: Record<string, string>) => Object.assign(headers, h) };
@@ -40,7 +47,7 @@ function contextFor(cls: new () => object, method: string): { context: Execution
     getClass: () => cls,
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
   } as unknown as ExecutionContext;
-  return { context, headers };
+  return { context, headers, request };
 }
 
 const policy = (enabled = true) => new RateLimitPolicy({ enabled, scale: 1, windowSeconds: 60 });
@@ -76,5 +83,56 @@ describe('RateLimitGuard', () => {
     await expect(new RateLimitGuard(new Reflector(), new RateLimiter(store, policy())).canActivate(contextFor(Routes, 'unlimited').context)).resolves.toBe(true);
     await expect(new RateLimitGuard(new Reflector(), new RateLimiter(store, policy(false))).canActivate(contextFor(Routes, 'write').context)).resolves.toBe(true);
     expect(store.calls).toEqual([]);
+  });
+
+  describe('@OverlapRateLimit: the handler joins the permit (withPermit)', () => {
+    /** A store that answers only when told to, to show what runs while the permit is being taken. */
+    function heldStore(decision: RateLimitDecision) {
+      const calls: string[] = [];
+      let answer: () => void = () => undefined;
+      const store: RateLimitStore = {
+        tryAcquire: (organisationId) =>
+          new Promise((resolve) => {
+            calls.push(organisationId);
+            answer = () => resolve(decision);
+          }),
+      };
+      return { store, calls, answer: () => answer() };
+    }
+
+    it('8: the handler starts while the permit is taken; its lookup is answered once the permit is taken, with the budget headers', async () => {
+      const held = heldStore(allowed);
+      const { context, headers, request } = contextFor(OverlappedRoutes, 'render');
+      await expect(new RateLimitGuard(new Reflector(), new RateLimiter(held.store, policy())).canActivate(context)).resolves.toBe(true);
+      expect(held.calls).toEqual(['org-1']);
+      let joined = false;
+      const lookup = withPermit(request, Promise.resolve('target')).then((target) => {
+        joined = true;
+        return target;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(joined).toBe(false);
+      held.answer();
+      await expect(lookup).resolves.toBe('target');
+      expect(headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '7' });
+    });
+
+    it('8: a refused permit answers 429 TooManyRequests whatever the lookup found (even a 404)', async () => {
+      const held = heldStore({ allowed: false, limit: 300, remaining: 0, retryAfterSeconds: 3 });
+      const { context, request } = contextFor(OverlappedRoutes, 'render');
+      await new RateLimitGuard(new Reflector(), new RateLimiter(held.store, policy())).canActivate(context);
+      const lookup = withPermit(request, Promise.reject(new DomainError(ErrorCode.TemplateNotFound, 'template t not found')));
+      held.answer();
+      const error = await lookup.catch((e: unknown) => e);
+      expect((error as DomainError).code).toBe(ErrorCode.TooManyRequests);
+      expect((error as DomainError).headers).toMatchObject({ 'Retry-After': '3' });
+    });
+
+    it('8: with the permit taken, the lookup’s own error is the answer', async () => {
+      const { context, request } = contextFor(OverlappedRoutes, 'render');
+      await new RateLimitGuard(new Reflector(), new RateLimiter(fakeStore(allowed), policy())).canActivate(context);
+      const error = await withPermit(request, Promise.reject(new DomainError(ErrorCode.TemplateNotFound, 'template t not found'))).catch((e: unknown) => e);
+      expect((error as DomainError).code).toBe(ErrorCode.TemplateNotFound);
+    });
   });
 });

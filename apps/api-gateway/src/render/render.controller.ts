@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
-import { RateLimited, RateLimitGuard } from '../rate-limit';
+import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
 import { RenderBodyParser } from './body/render-body.parser';
 import { attachmentDisposition, wantsRawPdf } from './pdf-response';
 import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
@@ -26,6 +26,8 @@ import { RenderedPdfReader } from './rendered-pdf.reader';
 @ApiTags('render')
 @ApiBearerKey()
 @RateLimited(RateLimitCategory.Render)
+// The template lookup of every route here overlaps the rate-limit round trip (withPermit).
+@OverlapRateLimit()
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 @Controller('v1/render')
 export class RenderController {
@@ -98,13 +100,13 @@ export class RenderController {
   }
 
   private async validate(caller: Caller, templateId: string, version: number | null, req: Request): Promise<ValidateResponseDto> {
-    const target = await this.targets.forStoredTemplate(caller, templateId, version, null);
+    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, null));
     const body = await this.bodies.validateBody(req);
     return { issues: await this.validation.validate(target, body) };
   }
 
   private async render(caller: Caller, templateId: string, version: number | null, query: RenderQueryDto, req: Request, res: Response): Promise<void> {
-    const target = await this.targets.forStoredTemplate(caller, templateId, version, query.language ?? null);
+    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, query.language ?? null));
     const body = await this.bodies.renderBody(req);
     const rawPdf = wantsRawPdf(req.headers.accept);
     if (rawPdf && body.documents.length > 1) {
