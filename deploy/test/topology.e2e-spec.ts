@@ -153,7 +153,11 @@ describe('the four apps as separate processes', () => {
     expect(envelope).toMatchObject({ status: RenderStatus.Ok, requestedCount: 24, renderedCount: 24, missingCount: 0 });
     expect(new Set(envelope.documents.map((d) => d.documentIndex)).size).toBe(24);
     const after = await Promise.all(ports.map(renderedBy));
-    expect(after[0] - before[0] + (after[1] - before[1])).toBe(24);
+    // Before the fix this counted 24 + the 3 documents the instance held. One more than 24 remains possible, and is
+    // not a duplicate of the kind this test is about: a document whose ack was on the wire at the instant of the cut.
+    const renders = after[0] - before[0] + (after[1] - before[1]);
+    expect(renders).toBeGreaterThanOrEqual(24);
+    expect(renders).toBeLessThanOrEqual(25);
   }, 120_000);
 
   it('a render service killed mid-batch loses nothing: every document of the batch comes back', async () => {
