@@ -49,8 +49,9 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 }
 
 /**
- * A PNG of the first page: the document laid out for print at the page's width, inside the page margins, cut at
- * the page's height, with the header and footer bands in the margins as Chromium prints them.
+ * A PNG of the first page: the document laid out for print at the page's width, inside the page margins, with
+ * what the printer would put on later pages covered (page breaks, rows that do not fit: hideWhatPrintsOnLaterPages),
+ * and the header and footer bands in the margins as Chromium prints them.
  *
  * How the bands get into the picture: Chromium draws its header/footer templates only into a PDF, and headless
  * Chromium cannot rasterise a PDF back (navigations are refused in pooled pages, and its PDF viewer would draw its
@@ -63,7 +64,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
  * margin as on paper) is that document's background. `totalPages` is the real count: the document is printed once
  * for it when a band uses it. JavaScript stays as the render asked (the fields are filled through the DevTools
  * protocol) and everything is inline data, so nothing is fetched. The integration test compares the band areas
- * with the printed PDF's first page rasterised by pdftoppm.
+ * and the content area with the printed PDF's first page rasterised by pdftoppm.
  */
 export async function screenshotFirstPageOnPage(page: Page, options: PageScreenshotOptions): Promise<Buffer> {
   const { widthPx, heightPx } = options;
@@ -77,6 +78,8 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   const { top, right, bottom, left } = options.marginMm;
   await page.addStyleTag({ content: `html{padding:${top}mm ${right}mm ${bottom}mm ${left}mm;background:#fff}` });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.evaluate(hideWhatPrintsOnLaterPages, heightPx - Math.round(bottom * CSS_PX_PER_MM), Math.round(top * CSS_PX_PER_MM));
+  await page.evaluate(paintFirstPageBackground, widthPx, heightPx);
   if (!bands) return screenshot(page, heightPx);
 
   const fields = await page.evaluate(
@@ -102,6 +105,59 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
 }
 
 const CSS_PX_PER_MM = 96 / 25.4;
+
+/**
+ * Runs in the page: the sheet background of the first page (the DSL's page background, an `@page` or `@page :first`
+ * rule, which only printing paints) becomes the picture's background, the whole sheet as on paper.
+ */
+function paintFirstPageBackground(widthPx: number, heightPx: number): void {
+  let image = '';
+  for (const sheet of Array.from(document.styleSheets)) {
+    for (const rule of Array.from(sheet.cssRules)) {
+      if (!(rule instanceof CSSPageRule) || (rule.selectorText !== '' && rule.selectorText !== ':first')) continue;
+      const background = rule.style.backgroundImage;
+      if (background !== '' && background !== 'none') image = background;
+    }
+  }
+  if (image === '') return;
+  const root = document.documentElement.style;
+  root.backgroundImage = image;
+  root.backgroundPosition = '0 0';
+  root.backgroundSize = `${widthPx}px ${heightPx}px`;
+  root.backgroundRepeat = 'no-repeat';
+}
+
+/**
+ * Runs in the page (through the DevTools protocol, whatever the document's JavaScript setting): the screen layout
+ * is one long page, so what the printer puts on page 2 and later is covered with white. The first page ends at the
+ * earliest of: the bottom of its content area (`contentBottom`, CSS pixels from the top of the picture); the top of
+ * the first element with a forced break before it (the DSL's pageBreak), or the bottom of one with a forced break
+ * after it; the top of an element that may not be split (a table row, `keepTogether`) and crosses that line, unless
+ * it is taller than a page's content area (then the printer splits it too). `contentTop` is the top margin.
+ */
+function hideWhatPrintsOnLaterPages(contentBottom: number, contentTop: number): void {
+  const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
+  const elements = Array.from(document.body.querySelectorAll('*'));
+  let cut = contentBottom;
+  for (const element of elements) {
+    const style = getComputedStyle(element);
+    const box = element.getBoundingClientRect();
+    if (box.height === 0 && box.width === 0 && style.display === 'none') continue;
+    if (forced.has(style.breakBefore) && box.top > contentTop && box.top < cut) cut = box.top;
+    if (forced.has(style.breakAfter) && box.bottom < cut) cut = box.bottom;
+  }
+  for (const element of elements) {
+    const style = getComputedStyle(element);
+    if (style.breakInside !== 'avoid' && style.breakInside !== 'avoid-page') continue;
+    const box = element.getBoundingClientRect();
+    const fitsOnAPage = box.height <= contentBottom - contentTop;
+    if (fitsOnAPage && box.top > contentTop && box.top < cut && box.bottom > cut) cut = box.top;
+  }
+  if (cut >= contentBottom) return;
+  const cover = document.createElement('div');
+  cover.style.cssText = `position:absolute;left:0;top:${cut + window.scrollY}px;width:100%;height:${document.documentElement.scrollHeight}px;background:#fff;z-index:2147483647`;
+  document.documentElement.appendChild(cover);
+}
 
 async function screenshot(page: Page, heightPx: number): Promise<Buffer> {
   const width = page.viewport()?.width ?? 0;

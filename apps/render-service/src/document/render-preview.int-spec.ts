@@ -12,7 +12,7 @@ import { readExample, renderCommand, startRenderService } from '../../test/rende
 const ORG = '00000000-0000-4000-8000-0000000000ab';
 const PX_PER_MM = 96 / 25.4;
 
-type Template = { page: { margins: Record<'top' | 'bottom', string>; header?: unknown; footer?: unknown } } & Record<string, unknown>;
+type Template = { page: { margins: Record<'top' | 'bottom', string> & Record<string, string>; header?: unknown; footer?: unknown } & Record<string, unknown> } & Record<string, unknown>;
 
 function marginPx(template: Template, side: 'top' | 'bottom'): number {
   return Math.round(parseFloat(template.page.margins[side]) * PX_PER_MM);
@@ -91,6 +91,59 @@ describe('4.12: the preview image shows the first page as printed, header and fo
     const shown = await preview(report, data);
     const printed = await printedFirstPage(report, data);
     expectSameBands(shown, printed, marginPx(report, 'top'), marginPx(report, 'bottom'));
+  });
+
+  /** The ink of the content area (between the margins) of both pictures ends on the same row, give or take anti-aliasing. */
+  function expectSameContentEnd(shown: Pixels, printed: Pixels, top: number, bottom: number): void {
+    const inPreview = inkIn(shown, top, shown.height - bottom).box;
+    const onPaper = inkIn(printed, top, printed.height - bottom).box;
+    expect(onPaper).not.toBeNull();
+    expect(Math.abs((inPreview?.bottom ?? -99) - (onPaper?.bottom ?? 99))).toBeLessThanOrEqual(3);
+  }
+
+  it('a page break ends the first page: what the printer puts on page 2 is not in the preview', async () => {
+    const paragraph = (id: string, text: string) => ({ type: 'text', id, text, style: { fontSize: 28 } });
+    const template: Template = {
+      dsl: 1,
+      name: 'Two pages',
+      page: { size: 'A5', margins: { top: '20mm', right: '15mm', bottom: '20mm', left: '15mm' } },
+      body: [paragraph('first', 'Page one'), { type: 'pageBreak', id: 'break' }, paragraph('second', 'Page two'), paragraph('third', 'still page two')],
+    };
+    const shown = await preview(template, {});
+    const printed = await printedFirstPage(template, {});
+    expectSameContentEnd(shown, printed, marginPx(template, 'top'), marginPx(template, 'bottom'));
+  });
+
+  it('rows that do not fit on the first page are not in the preview (the report table continues on page 2)', async () => {
+    const { template, data } = readExample('report');
+    const report = template as Template;
+    const shown = await preview(report, data);
+    const printed = await printedFirstPage(report, data);
+    expectSameContentEnd(shown, printed, marginPx(report, 'top'), marginPx(report, 'bottom'));
+  });
+
+  it('the page background fills the whole sheet, margins included, as on paper', async () => {
+    // a 1×1 red PNG, stretched over the sheet
+    const red = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    const template: Template = {
+      dsl: 1,
+      name: 'Background',
+      page: { size: 'A5', margins: { top: '15mm', right: '15mm', bottom: '15mm', left: '15mm' }, background: { source: red, fit: 'stretch' } },
+      body: [{ type: 'text', id: 'hello', text: 'On red' }],
+    };
+    const shown = await preview(template, {});
+    const printed = await printedFirstPage(template, {});
+    const pixel = (p: Pixels, x: number, y: number) => [...p.rgb.subarray((y * p.width + x) * 3, (y * p.width + x) * 3 + 3)];
+    for (const [x, y] of [
+      [5, 5],
+      [shown.width - 6, shown.height - 6],
+      [Math.round(shown.width / 2), shown.height - 10],
+    ]) {
+      expect(pixel(printed, x, y)[0]).toBeGreaterThan(200);
+      expect(pixel(printed, x, y)[1]).toBeLessThan(60);
+      expect(Math.abs(pixel(shown, x, y)[0] - pixel(printed, x, y)[0])).toBeLessThan(30);
+      expect(Math.abs(pixel(shown, x, y)[1] - pixel(printed, x, y)[1])).toBeLessThan(30);
+    }
   });
 
   it('a template without bands keeps white margins and the same content as with them', async () => {
