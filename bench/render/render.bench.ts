@@ -195,12 +195,15 @@ function printTables(rows: Row[]): void {
     console.log(`|${header.map(() => '---').join('|')}|`);
     for (const line of lines) console.log(`| ${line.join(' | ')} |`);
   };
-  console.log('Throughput (PDFs/s) and ratios to raw puppeteer at the same number of pages printing at once (C):');
+  console.log('Throughput (PDFs/s, median of the rounds) and ratios to raw puppeteer at the same number of pages printing at once (C; median of the per-round ratios):');
   table(
     ['document', 'C', '(a) raw', '(b) in-process, C in flight', '(b) in-process, prefetch in flight', '(c) RabbitMQ, C in flight', '(c) RabbitMQ, prefetch in flight', 'b/a (C / prefetch)', 'c/a (C / prefetch)'],
     rows.map((row) => {
       const r = (v: Variant) => summary(row.runs[v], row.total).rate;
       const a = r('raw');
+      // the ratio within each round (the variants ran one after the other), then the median over the rounds:
+      // a machine that slows down or speeds up between rounds moves both sides of a round's ratio alike
+      const ratio = (v: Variant): number => median(row.runs[v].map((run, round) => row.runs.raw[round].seconds / run.seconds));
       return [
         row.document,
         String(row.concurrency),
@@ -209,8 +212,8 @@ function printTables(rows: Row[]): void {
         f(r('inProcessQueued'), 2),
         f(r('amqp'), 2),
         f(r('amqpQueued'), 2),
-        `${f(r('inProcess') / a, 2)} / ${f(r('inProcessQueued') / a, 2)}`,
-        `${f(r('amqp') / a, 2)} / ${f(r('amqpQueued') / a, 2)}`,
+        `${f(ratio('inProcess'), 2)} / ${f(ratio('inProcessQueued'), 2)}`,
+        `${f(ratio('amqp'), 2)} / ${f(ratio('amqpQueued'), 2)}`,
       ];
     }),
   );
