@@ -75,6 +75,15 @@ describe('StoredDocumentRepository.createPaid (real PostgreSQL)', () => {
     expect(await documentCount(owner.organisationId)).toBe(1);
   });
 
+  it('3.1 rule 3: after the billing period ended, a document whose row cannot be stored takes no credit', async () => {
+    const owner = await organisationWith(5, new Date('2026-08-15T00:00:00Z'));
+    const stored = await db.database.documents.create(documentOf(owner, 1), new Date('2026-08-20T00:00:00Z'));
+    // the same id again: the insert fails after the pages were taken, and the pages must come back with it
+    await expect(db.database.documents.createPaid({ ...documentOf(owner, 2), id: stored.id }, now)).rejects.toThrow();
+    expect((await db.database.usage.getUsage(owner.organisationId, now)).pagesUsed).toBe(0);
+    expect(await documentCount(owner.organisationId)).toBe(1);
+  });
+
   it('3.1 rule 3: concurrent paid documents at the boundary never overspend, and each paid one is stored', async () => {
     const owner = await organisationWith(25);
     await db.database.usage.setPagesUsed(owner.organisationId, 15, now);

@@ -51,8 +51,9 @@ export class StoredDocumentRepository {
   /**
    * Stores a rendered document only if its pages of credit can be taken (UsageRepository.tryConsumePages), and takes
    * them; null, storing and taking nothing, when they do not fit. While the stored billing period is current (the
-   * usual case) both happen in one statement: one round trip and one commit, and a paid render never lacks its row.
-   * After the period has ended the pages are taken first (rolling the period over), then the row is stored.
+   * usual case) both happen in one statement: one round trip and one commit. After the period has ended (or when
+   * the pages do not fit) the period is rolled over, the pages taken and the row stored in one transaction. Either
+   * way a paid render never lacks its row, and a row that cannot be stored takes no credit.
    */
   async createPaid(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord | null> {
     const row = rowOf(input, now);
@@ -83,9 +84,11 @@ export class StoredDocumentRepository {
       ],
     )) as unknown[];
     if (inserted.length === 1) return { ...row };
-    if (!(await new UsageRepository(this.manager).tryConsumePages(row.organisationId, row.pageCount, now))) return null;
-    await this.manager.insert(StoredDocumentEntity, row);
-    return { ...row };
+    return this.manager.transaction(async (m) => {
+      if (!(await new UsageRepository(m).tryConsumePages(row.organisationId, row.pageCount, now))) return null;
+      await m.insert(StoredDocumentEntity, row);
+      return { ...row };
+    });
   }
 
   /** The document when it exists and belongs to the organisation. */
