@@ -1,12 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import { Environment, IssueSeverity, MessageName, RenderDocumentResult, RenderIssueType } from '@docrender/contracts';
-import type { InProcessMessageBus } from '@docrender/messaging';
-import { FilesystemBlobStore } from '@docrender/storage';
-import { EXAMPLES_DIR, readExample, renderCommand, startRenderService } from '../test/render-service.harness';
+import { EXAMPLES_DIR, readExample, renderCommand, useRenderService } from '../test/render-service.harness';
 import { pdfInfo, pdfText } from '../test/pdf-tools';
 
 const ORG = '00000000-0000-4000-8000-0000000000aa';
@@ -14,30 +10,15 @@ const ORG = '00000000-0000-4000-8000-0000000000aa';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 describe('render-service (real Chromium, in-process bus, filesystem blob store)', () => {
-  let app: INestApplication;
-  let bus: InProcessMessageBus;
-  let blobDir: string;
-  let blobStore: FilesystemBlobStore;
+  const service = useRenderService('render');
 
   const render = (overrides: Parameters<typeof renderCommand>[0]) =>
-    bus.request(MessageName.RenderDocument, renderCommand(overrides), { timeoutMs: 90_000 });
+    service.bus.request(MessageName.RenderDocument, renderCommand(overrides), { timeoutMs: 90_000 });
 
   const storedPdf = async (result: RenderDocumentResult): Promise<Buffer> => {
     expect(result.pdf).not.toBeNull();
-    return blobStore.get(result.pdf?.blobKey ?? '');
+    return service.blobStore.get(result.pdf?.blobKey ?? '');
   };
-
-  beforeAll(async () => {
-    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-render-blobs-'));
-    blobStore = await FilesystemBlobStore.open(blobDir);
-    ({ app, bus } = await startRenderService(blobStore));
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await bus?.close();
-    await rm(blobDir, { recursive: true, force: true });
-  });
 
   it('1: the invoice example renders in test mode with its bound values and a TEST watermark on every page', async () => {
     const { template, data } = readExample('invoice');
@@ -83,7 +64,7 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
   it('4.18: the certificate uses the custom font read from the blob store; without the file it reports UnresolvedFont', async () => {
     const { template, data } = readExample('certificate');
     const font = await readFile(path.join(EXAMPLES_DIR, 'certificate/fonts/great-vibes-latin-400-normal.woff2'));
-    await blobStore.put(`orgs/${ORG}/fonts/great-vibes-400.woff2`, font, 'font/woff2');
+    await service.blobStore.put(`orgs/${ORG}/fonts/great-vibes-400.woff2`, font, 'font/woff2');
     const customFonts = [{ family: 'Great Vibes', weight: 400, style: 'normal' as const, blobKey: `orgs/${ORG}/fonts/great-vibes-400.woff2`, format: 'woff2' }];
     const withFont = await render({ template, data: { inline: data }, customFonts });
     expect(withFont.outcome).toBe('rendered');
@@ -99,11 +80,11 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
   it('7.4: a Warning blocks a production render without printing; the same document renders in test with the issue', async () => {
     const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greeting', text: 'Hello {{ name }}' }] };
     const command = renderCommand({ template, data: { inline: {} }, environment: Environment.Production });
-    const production = await bus.request(MessageName.RenderDocument, command, { timeoutMs: 90_000 });
+    const production = await service.bus.request(MessageName.RenderDocument, command, { timeoutMs: 90_000 });
     expect(production.outcome).toBe('blocked');
     expect(production.pdf).toBeNull();
     expect(production.issues).toEqual([expect.objectContaining({ type: RenderIssueType.MissingBinding, severity: IssueSeverity.Warning, elementId: 'greeting' })]);
-    await expect(blobStore.stat(command.outputBlobKey)).resolves.toBeNull();
+    await expect(service.blobStore.stat(command.outputBlobKey)).resolves.toBeNull();
 
     const test = await render({ template, data: { inline: {} }, environment: Environment.Test });
     expect(test.outcome).toBe('rendered');
@@ -120,8 +101,8 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
   });
 
   it('2.3: data and images come from the blob store; an image the egress policy refuses is UnresolvedImage', async () => {
-    await blobStore.put(`orgs/${ORG}/assets/brand/logo.png`, PNG, 'image/png');
-    await blobStore.put('inputs/data-1.json', Buffer.from(JSON.stringify({ who: 'blob data' })), 'application/json');
+    await service.blobStore.put(`orgs/${ORG}/assets/brand/logo.png`, PNG, 'image/png');
+    await service.blobStore.put('inputs/data-1.json', Buffer.from(JSON.stringify({ who: 'blob data' })), 'application/json');
     const template = {
       dsl: 1,
       name: 'Images',
@@ -150,7 +131,7 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
 
   it('4.12: the preview is a PNG of the first page, stored in the blob store', async () => {
     const { template, data } = readExample('invoice');
-    const result = await bus.request(
+    const result = await service.bus.request(
       MessageName.RenderPreview,
       {
         requestId: 'preview-1',
@@ -165,7 +146,7 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
       { timeoutMs: 90_000 },
     );
     expect(result).toMatchObject({ outcome: 'rendered', failure: null });
-    const png = await blobStore.get(`orgs/${ORG}/previews/invoice-1.png`);
+    const png = await service.blobStore.get(`orgs/${ORG}/previews/invoice-1.png`);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     // A4 at 96 px per inch: 794 × 1123
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([794, 1123]);
@@ -173,11 +154,11 @@ describe('render-service (real Chromium, in-process bus, filesystem blob store)'
   });
 
   it('4.17: /v1/meta/status answers 200 with an empty body while Chromium, bus and blob store answer, 503 naming the one that does not', async () => {
-    const ready = await request(app.getHttpServer()).get('/v1/meta/status');
+    const ready = await request(service.app.getHttpServer()).get('/v1/meta/status');
     expect(ready.status).toBe(200);
     expect(ready.text).toBe('');
-    await bus.close();
-    const notReady = await request(app.getHttpServer()).get('/v1/meta/status');
+    await service.bus.close();
+    const notReady = await request(service.app.getHttpServer()).get('/v1/meta/status');
     expect(notReady.status).toBe(503);
     expect(notReady.headers['content-type']).toMatch(/^text\/plain/);
     expect(notReady.text).toMatch(/^message bus unreachable/);

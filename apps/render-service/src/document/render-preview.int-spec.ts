@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { INestApplication } from '@nestjs/common';
 import { Environment, MessageName } from '@docrender/contracts';
-import type { InProcessMessageBus } from '@docrender/messaging';
-import { FilesystemBlobStore } from '@docrender/storage';
 import { firstPagePng } from '../../test/pdf-tools';
 import { decodePng, inkIn, Pixels, sameRows } from '../../test/png-pixels';
-import { readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 
 const ORG = '00000000-0000-4000-8000-0000000000ab';
 const PX_PER_MM = 96 / 25.4;
@@ -24,27 +18,24 @@ function withoutBands(template: Template): Template {
 }
 
 describe('4.12: the preview image shows the first page as printed, header and footer bands included', () => {
-  let app: INestApplication;
-  let bus: InProcessMessageBus;
-  let blobDir: string;
-  let blobStore: FilesystemBlobStore;
+  const service = useRenderService('preview');
 
   async function preview(template: Template, data: unknown): Promise<Pixels> {
     const outputBlobKey = `orgs/${ORG}/previews/${Math.random().toString(36).slice(2)}.png`;
-    const result = await bus.request(
+    const result = await service.bus.request(
       MessageName.RenderPreview,
       { requestId: 'preview', organisationId: ORG, template, sampleData: { data }, translations: null, customFonts: [], outputBlobKey, deadline: Date.now() + 60_000 },
       { timeoutMs: 90_000 },
     );
     expect(result.outcome).toBe('rendered');
-    return decodePng(await blobStore.get(outputBlobKey));
+    return decodePng(await service.blobStore.get(outputBlobKey));
   }
 
   /** The printed PDF's first page, rasterised by poppler at the preview's 96 pixels per inch. */
   async function printedFirstPage(template: Template, data: unknown): Promise<Pixels> {
-    const result = await bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, environment: Environment.Production }), { timeoutMs: 90_000 });
+    const result = await service.bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, environment: Environment.Production }), { timeoutMs: 90_000 });
     expect(result.outcome).toBe('rendered');
-    return decodePng(await firstPagePng(await blobStore.get(result.pdf?.blobKey ?? ''), 96));
+    return decodePng(await firstPagePng(await service.blobStore.get(result.pdf?.blobKey ?? ''), 96));
   }
 
   /** The ink of the top and bottom margins of both pictures: same place (within 2 pixels of anti-aliasing: a wrong page count moves the centred "Page 1 of 24" by more), similar amount. */
@@ -64,18 +55,6 @@ describe('4.12: the preview image shows the first page as printed, header and fo
       expect(inPreview.count / onPaper.count).toBeLessThan(1.4);
     }
   }
-
-  beforeAll(async () => {
-    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-preview-blobs-'));
-    blobStore = await FilesystemBlobStore.open(blobDir);
-    ({ app, bus } = await startRenderService(blobStore));
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await bus?.close();
-    await rm(blobDir, { recursive: true, force: true });
-  });
 
   it('the invoice preview shows its header (logo, sender) and footer ("Page 1 of 2") where the printed first page has them', async () => {
     const { template, data } = readExample('invoice');

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { INestApplication } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
-import type { InProcessMessageBus } from '@docrender/messaging';
-import { FilesystemBlobStore } from '@docrender/storage';
 import { compileDocument, Template } from '@docrender/template-dsl';
 import { pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
-import { quietLogger, readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+import { quietLogger, readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 import { BrowserPool } from '../chromium/browser-pool';
 import { locateChromium } from '../chromium/chromium-executable';
 import { printPdfOnPage } from '../chromium/page-printer';
@@ -91,33 +85,18 @@ describe('issue 4: PDF metadata (title = document name, producer, creation date)
   });
 
   describe('through the render service', () => {
-    let app: INestApplication;
-    let bus: InProcessMessageBus;
-    let blobDir: string;
-    let blobStore: FilesystemBlobStore;
-
-    beforeAll(async () => {
-      blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-metadata-blobs-'));
-      blobStore = await FilesystemBlobStore.open(blobDir);
-      ({ app, bus } = await startRenderService(blobStore));
-    });
-
-    afterAll(async () => {
-      await app?.close();
-      await bus?.close();
-      await rm(blobDir, { recursive: true, force: true });
-    });
+    const service = useRenderService('metadata');
 
     it.each([false, true])('a rendered invoice (tagged %s) carries title = document name, the service as producer and its creation date', async (tagged) => {
       // without the DSL's own `title` (docs/template-dsl.md), the PDF title is the document name
       const { template: titled, data } = exampleTemplate('invoice', tagged);
       const { title: _title, ...template } = titled;
       const started = Math.floor(Date.now() / 1000) * 1000;
-      const result = await bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, documentNameTemplate: 'Rechnung {{ number }}' }), {
+      const result = await service.bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, documentNameTemplate: 'Rechnung {{ number }}' }), {
         timeoutMs: 90_000,
       });
       expect(result.outcome).toBe('rendered');
-      const pdf = await blobStore.get(result.pdf?.blobKey ?? '');
+      const pdf = await service.blobStore.get(result.pdf?.blobKey ?? '');
       const info = await pdfInfo(pdf, { isoDates: true });
       expect(info.Title).toBe(result.documentName);
       expect(info.Title).toBe('Rechnung INV-2026-00042');
