@@ -4,7 +4,7 @@ export type BlobInfo = { key: string; sizeBytes: number; contentType: string };
 
 /**
  * The port for blob storage (PDFs, preview images, font files, large job inputs).
- * Adapters: MinIO/S3 (`minio` client) and filesystem (one-process mode).
+ * Adapters: MinIO/S3 (`minio` client) and filesystem (one-process mode); MemoryBlobStore for unit tests.
  */
 export interface BlobStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;

@@ -10,38 +10,12 @@ import {
 } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
 import type { NewStoredDocument, StoredDocumentRepository, UsageRepository } from '@docrender/persistence';
-import type { BlobInfo, BlobStore } from '@docrender/storage';
-import type { Readable } from 'node:stream';
+import { MemoryBlobStore } from '@docrender/storage';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import { DocumentRenderer } from './document.renderer';
 import { RenderBatchService } from './render-batch.service';
 import type { RenderTarget } from './render-target';
-
-class MemoryBlobStore implements BlobStore {
-  readonly blobs = new Map<string, Buffer>();
-  readonly written: string[] = [];
-  async put(key: string, body: Buffer, _contentType: string): Promise<void> {
-    this.written.push(key);
-    this.blobs.set(key, Buffer.from(body));
-  }
-  async get(key: string): Promise<Buffer> {
-    const blob = this.blobs.get(key);
-    if (!blob) throw new Error(`no blob ${key}`);
-    return blob;
-  }
-  getStream(): Promise<Readable> {
-    throw new Error('not used');
-  }
-  async stat(key: string): Promise<BlobInfo | null> {
-    const blob = this.blobs.get(key);
-    return blob ? { key, sizeBytes: blob.length, contentType: 'application/octet-stream' } : null;
-  }
-  async delete(key: string): Promise<void> {
-    this.blobs.delete(key);
-  }
-  async ping(): Promise<void> {}
-}
 
 /** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */
 class FakeUsage {

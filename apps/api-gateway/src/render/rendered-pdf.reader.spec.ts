@@ -1,31 +1,5 @@
-import type { Readable } from 'node:stream';
-import type { BlobInfo, BlobStore } from '@docrender/storage';
+import { MemoryBlobStore } from '@docrender/storage';
 import { RenderedPdfReader } from './rendered-pdf.reader';
-
-class MemoryBlobStore implements BlobStore {
-  readonly blobs = new Map<string, Buffer>();
-  readonly reads: string[] = [];
-  async put(key: string, body: Buffer): Promise<void> {
-    this.blobs.set(key, body);
-  }
-  async get(key: string): Promise<Buffer> {
-    this.reads.push(key);
-    const blob = this.blobs.get(key);
-    if (!blob) throw new Error(`no blob ${key}`);
-    return blob;
-  }
-  getStream(): Promise<Readable> {
-    throw new Error('not used');
-  }
-  async stat(key: string): Promise<BlobInfo | null> {
-    const blob = this.blobs.get(key);
-    return blob ? { key, sizeBytes: blob.length, contentType: 'application/pdf' } : null;
-  }
-  async delete(key: string): Promise<void> {
-    this.blobs.delete(key);
-  }
-  async ping(): Promise<void> {}
-}
 
 describe('RenderedPdfReader', () => {
   const key = 'organisations/org-1/documents/doc-1.pdf';
@@ -33,7 +7,7 @@ describe('RenderedPdfReader', () => {
 
   it('render.document inlinePdfMaxBytes: answers with the PDF that came back in the render reply, without reading the blob store', async () => {
     const blobs = new MemoryBlobStore();
-    await blobs.put(key, stored);
+    await blobs.put(key, stored, 'application/pdf');
     const inline = Buffer.from('%PDF-1.7 inline');
     await expect(new RenderedPdfReader(blobs).read({ pdfBlobKey: key, inlinePdf: inline, transient: false })).resolves.toBe(inline);
     expect(blobs.reads).toEqual([]);
@@ -42,7 +16,7 @@ describe('RenderedPdfReader', () => {
 
   it('render.document inlinePdfMaxBytes: a PDF that did not come back inline (above the cap) is read from the blob store', async () => {
     const blobs = new MemoryBlobStore();
-    await blobs.put(key, stored);
+    await blobs.put(key, stored, 'application/pdf');
     await expect(new RenderedPdfReader(blobs).read({ pdfBlobKey: key, inlinePdf: null, transient: false })).resolves.toEqual(stored);
     expect(blobs.reads).toEqual([key]);
   });
@@ -52,7 +26,7 @@ describe('RenderedPdfReader', () => {
     ['from the blob store', null],
   ])('4.2 persist=false: the stored PDF is deleted once read (%s)', async (_way, inlinePdf) => {
     const blobs = new MemoryBlobStore();
-    await blobs.put(key, stored);
+    await blobs.put(key, stored, 'application/pdf');
     await new RenderedPdfReader(blobs).read({ pdfBlobKey: key, inlinePdf, transient: true });
     expect(blobs.blobs.has(key)).toBe(false);
   });

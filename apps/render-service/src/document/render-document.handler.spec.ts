@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
 import { PDFDocument } from 'pdf-lib';
 import { Environment, ErrorCode, RenderIssueType } from '@docrender/contracts';
 import { JsonLogger } from '@docrender/observability';
-import { BlobInfo, BlobNotFoundError, BlobStore } from '@docrender/storage';
+import { MemoryBlobStore } from '@docrender/storage';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter, PrintPdfRequest } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
@@ -14,29 +13,13 @@ import { RenderDocumentHandler } from './render-document.handler';
 import { TemplateCache } from './template-cache';
 import { TransientFailureError } from './transient-failure.error';
 
-class MemoryBlobStore implements BlobStore {
-  readonly blobs = new Map<string, Buffer>();
+/** The unit tests' blob store, whose puts can be made to fail. */
+class FlakyBlobStore extends MemoryBlobStore {
   failPuts = false;
-  async put(key: string, body: Buffer): Promise<void> {
+  override async put(key: string, body: Buffer, contentType: string): Promise<void> {
     if (this.failPuts) throw new Error('S3 is away');
-    this.blobs.set(key, body);
+    return super.put(key, body, contentType);
   }
-  async get(key: string): Promise<Buffer> {
-    const blob = this.blobs.get(key);
-    if (blob === undefined) throw new BlobNotFoundError(key);
-    return blob;
-  }
-  async getStream(key: string): Promise<Readable> {
-    return Readable.from(await this.get(key));
-  }
-  async stat(key: string): Promise<BlobInfo | null> {
-    const blob = this.blobs.get(key);
-    return blob === undefined ? null : { key, sizeBytes: blob.length, contentType: 'application/pdf' };
-  }
-  async delete(key: string): Promise<void> {
-    this.blobs.delete(key);
-  }
-  async ping(): Promise<void> {}
 }
 
 /** A printer that answers with a real 3-page PDF, or fails the way it is told to. */
@@ -59,7 +42,7 @@ const logger = new JsonLogger('render-service-unit', 'error', {}, () => undefine
 const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greeting', text: 'Hello {{ name }}' }] };
 
 function setUp(budgetMs = 60_000) {
-  const blobs = new MemoryBlobStore();
+  const blobs = new FlakyBlobStore();
   const printer = new FakePrinter();
   const sources = new DocumentSources(
     blobs,
@@ -192,7 +175,7 @@ describe('render.document handler (fake printer and blob store)', () => {
 
   it('reads data from the blob store; a missing data blob is a failed reply, not an endless redelivery', async () => {
     const { blobs, handler } = setUp();
-    await blobs.put('inputs/1.json', Buffer.from('{"name":"Blob"}'));
+    await blobs.put('inputs/1.json', Buffer.from('{"name":"Blob"}'), 'application/json');
     const fromBlob = await handler.handle(renderCommand({ template, data: { blobKey: 'inputs/1.json' } }));
     expect(fromBlob.outcome).toBe('rendered');
     const missing = await handler.handle(renderCommand({ template, data: { blobKey: 'inputs/missing.json' } }));

@@ -1,32 +1,14 @@
-import type { Readable } from 'node:stream';
-import { BlobNotFoundError, type BlobInfo, type BlobStore } from '@docrender/storage';
+import { MemoryBlobStore } from '@docrender/storage';
 import type { PurgeCandidate } from '../repositories/stored-document.repository';
 import { RetentionPurge, type PurgeableDocuments } from './retention-purge.service';
 
-/** In-memory BlobStore whose deletes can be made to fail for chosen keys. */
-class FakeBlobStore implements BlobStore {
-  readonly blobs = new Map<string, Buffer>();
+/** The unit tests' blob store, whose deletes can be made to fail for chosen keys. */
+class FakeBlobStore extends MemoryBlobStore {
   readonly failingKeys = new Set<string>();
-  async put(key: string, body: Buffer): Promise<void> {
-    this.blobs.set(key, body);
-  }
-  async get(key: string): Promise<Buffer> {
-    const blob = this.blobs.get(key);
-    if (!blob) throw new BlobNotFoundError(key);
-    return blob;
-  }
-  async getStream(): Promise<Readable> {
-    throw new Error('not used');
-  }
-  async stat(key: string): Promise<BlobInfo | null> {
-    const blob = this.blobs.get(key);
-    return blob ? { key, sizeBytes: blob.length, contentType: 'application/pdf' } : null;
-  }
-  async delete(key: string): Promise<void> {
+  override async delete(key: string): Promise<void> {
     if (this.failingKeys.has(key)) throw new Error(`storage refused ${key}`);
-    this.blobs.delete(key);
+    return super.delete(key);
   }
-  async ping(): Promise<void> {}
 }
 
 type FakeDocument = PurgeCandidate & { isPdfDeleted: boolean; retentionDays: number | null };
