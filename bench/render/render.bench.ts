@@ -6,7 +6,8 @@
  * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2) — C Chromium pages
  * printing at once in every variant:
  *   (a) raw puppeteer: one browser, C reused pages (each in its own window, like the pool's), printing the same
- *       compiled HTML with the same print options;
+ *       compiled HTML with the same print options, a new document every RENDER_FRESH_DOCUMENT_EVERY renders per
+ *       page like the pool's;
  *   (b) the render service in-process: RenderServiceModule on the in-process bus, pool of 1 browser × C pages
  *       (data check, compile, print, page count, store the PDF, reply);
  *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
@@ -105,7 +106,28 @@ function rawPrint(page: Page, compiled: CompiledDocument, tagged = compiled.tagg
         footerTemplate: bands ? (compiled.footerHtml ?? '<span></span>') : undefined,
         timeout: 0,
       }),
-    );
+    )
+    .then(async (pdf) => {
+      await afterRawRender(page);
+      return pdf;
+    });
+}
+
+/**
+ * Raw pages follow the pool's page hygiene: a new, empty document every RENDER_FRESH_DOCUMENT_EVERY renders (its
+ * default), paid inside the timed loop as the service pays it. A page that documents are written into (setContent)
+ * gets slower with every one (docs/performance.md), so without this the raw baseline would slow down as the run
+ * goes on and the comparison would depend on the run's length.
+ */
+const FRESH_DOCUMENT_EVERY = loadRenderServiceSettings({}).freshDocumentEvery;
+const rendersOnDocument = new WeakMap<Page, number>();
+
+async function afterRawRender(page: Page): Promise<void> {
+  const renders = (rendersOnDocument.get(page) ?? 0) + 1;
+  rendersOnDocument.set(page, renders);
+  if (renders < FRESH_DOCUMENT_EVERY) return;
+  await page.goto('about:blank', { waitUntil: 'load' });
+  rendersOnDocument.set(page, 0);
 }
 
 /**

@@ -59,6 +59,7 @@ export class RenderServiceModule {
               browsers: settings.browsers,
               pagesPerBrowser: settings.pagesPerBrowser,
               maxRendersPerBrowser: settings.maxRendersPerBrowser,
+              freshDocumentEvery: settings.freshDocumentEvery,
               checkIntervalMs: settings.browserCheckIntervalMs,
               answerTimeoutMs: settings.browserAnswerTimeoutMs,
               creator: producer,

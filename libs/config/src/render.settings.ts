@@ -35,6 +35,12 @@ export const renderSettings = {
     500,
     { min: 1, max: 10_000_000 },
   ),
+  freshDocumentEvery: setting.int(
+    'RENDER_FRESH_DOCUMENT_EVERY',
+    'A reused page loads a new, empty document after this many renders: Chromium keeps a page\'s Document between renders, and writing documents into it gets slower with each one (docs/performance.md).',
+    50,
+    { min: 1, max: 1_000_000 },
+  ),
   timeoutMs: setting.int(
     'RENDER_TIMEOUT_MS',
     'Render budget per document in milliseconds (spec 8: 60 s). Past it the page is closed and the document gets a RenderTimeout issue.',

@@ -18,6 +18,7 @@ function poolOptions(overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOp
     browsers: 1,
     pagesPerBrowser: 2,
     maxRendersPerBrowser: 1000,
+    freshDocumentEvery: 50,
     checkIntervalMs: 500,
     answerTimeoutMs: 1000,
     creator: 'docrender render-service (test)',
@@ -229,6 +230,50 @@ describe('render-service Chromium pool (real Chromium)', () => {
     expect(results).toHaveLength(4);
   });
 
+  it('pool: a page that cannot be cleared after its render breaks, and the render already handed it is retried elsewhere', async () => {
+    const single = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1 }));
+    const [browser] = single.browserProcessIds;
+    let stopped: number[] = [];
+    try {
+      const first = await single.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 20_000,
+        budgetMs: 20_000,
+        work: async (page) => {
+          await page.setContent(INVOICE);
+          // the renderer stops answering once the document is done: the page's clearing cannot finish
+          stopped = rendererProcesses(browser);
+          for (const renderer of stopped) process.kill(renderer, 'SIGSTOP');
+          return 'printed';
+        },
+      });
+      expect(first).toBe('printed');
+      let attempts = 0;
+      const second = await single.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 20_000,
+        budgetMs: 20_000,
+        work: (page) => {
+          attempts++;
+          return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
+        },
+      });
+      expect(await pdfText(second)).toContain('Invoice 2026-0042');
+      expect(attempts).toBe(2);
+    } finally {
+      for (const renderer of stopped) {
+        try {
+          process.kill(renderer, 'SIGCONT');
+        } catch {
+          // gone with its page or browser
+        }
+      }
+      await single.close();
+    }
+  });
+
   it('pool: a browser that stops answering is killed and replaced; its renders finish elsewhere', async () => {
     const [victim] = pool.browserProcessIds;
     process.kill(victim, 'SIGSTOP');
@@ -256,6 +301,37 @@ describe('render-service Chromium pool (real Chromium)', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('pool: a reused page loads a new document every freshDocumentEvery renders, and stays the same page', async () => {
+    const refreshing = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1, freshDocumentEvery: 3 }));
+    const pages = new Set<unknown>();
+    const documentsSeen: number[] = [];
+    try {
+      for (let i = 0; i < 7; i++) {
+        const seen = await refreshing.run({
+          isolation: 'reused-page',
+          javaScript: false,
+          deadline: Date.now() + 20_000,
+          budgetMs: 20_000,
+          work: async (page) => {
+            pages.add(page);
+            await page.setContent(INVOICE);
+            // through the DevTools protocol: a mark on the Window counts the documents written into it
+            return page.evaluate(() => {
+              const window = globalThis as unknown as { documentsSeen?: number };
+              window.documentsSeen = (window.documentsSeen ?? 0) + 1;
+              return window.documentsSeen;
+            });
+          },
+        });
+        documentsSeen.push(seen);
+      }
+    } finally {
+      await refreshing.close();
+    }
+    expect(documentsSeen).toEqual([1, 2, 3, 1, 2, 3, 1]);
+    expect(pages.size).toBe(1);
   });
 
   it('pool: close leaves no Chromium process and no zombie behind', async () => {

@@ -12,6 +12,8 @@ export type BrowserPoolOptions = {
   pagesPerBrowser: number;
   /** A browser is replaced after this many renders. */
   maxRendersPerBrowser: number;
+  /** A reused page loads a new, empty document after this many renders. */
+  freshDocumentEvery: number;
   /** Every browser is asked to answer this often; one that does not answer in `answerTimeoutMs` is killed. */
   checkIntervalMs: number;
   answerTimeoutMs: number;
@@ -75,6 +77,7 @@ export class BrowserPool {
       args: chromiumFlags(proxy.port, options.creator),
       pagesPerBrowser: options.pagesPerBrowser,
       maxRenders: options.maxRendersPerBrowser,
+      freshDocumentEvery: options.freshDocumentEvery,
       closeTimeoutMs: CLOSE_TIMEOUT_MS,
       logger: this.logger,
     };

@@ -31,6 +31,8 @@ export type BrowserLaunchConfig = {
   args: string[];
   pagesPerBrowser: number;
   maxRenders: number;
+  /** A reused page loads a new, empty document after this many renders on the old one (returnWhenClean). */
+  freshDocumentEvery: number;
   /** Bound on closing a page or browser before its process is killed instead. */
   closeTimeoutMs: number;
   logger: Logger;
@@ -56,8 +58,17 @@ type BrowserState = 'ready' | 'draining' | 'gone';
  */
 const OWN_WINDOW = { type: 'window' } as const;
 
-/** A reused page and the promise that rejects when its renderer crashes. */
-type ReusablePage = { page: Page; crashed: Promise<never> };
+/**
+ * A reused page, the promise that rejects when its renderer crashes (or the page otherwise breaks), and how many
+ * documents have been written into its current Document.
+ */
+type ReusablePage = {
+  page: Page;
+  crashed: Promise<never>;
+  /** The page is not to be trusted again (its renderer crashed, or it could not be cleared): as if it crashed. */
+  broken(error: Error): void;
+  rendersOnDocument: number;
+};
 
 let nextBrowserNumber = 1;
 
@@ -222,16 +233,21 @@ export class PooledBrowser {
       rejectCrashed = reject;
     });
     crashed.catch(() => undefined);
-    const reusable: ReusablePage = { page, crashed };
-    page.once('error', (error) => {
-      rejectCrashed(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`));
-      // a page that lost its renderer while idle is replaced before anyone picks it
-      const idleAt = this.idlePages.indexOf(reusable);
-      if (idleAt >= 0) {
-        this.idlePages.splice(idleAt, 1);
-        this.replacePage(page);
-      }
-    });
+    const reusable: ReusablePage = {
+      page,
+      crashed,
+      rendersOnDocument: 0,
+      broken: (error) => {
+        rejectCrashed(error);
+        // a page that breaks while idle is replaced before anyone picks it
+        const idleAt = this.idlePages.indexOf(reusable);
+        if (idleAt >= 0) {
+          this.idlePages.splice(idleAt, 1);
+          this.replacePage(page);
+        }
+      },
+    };
+    page.once('error', (error) => reusable.broken(new BrowserCrashedError(`the page's renderer crashed: ${error.message}`)));
     return reusable;
   }
 
@@ -246,6 +262,7 @@ export class PooledBrowser {
       this.replacePage(reusable.page);
       throw error;
     }
+    reusable.rendersOnDocument++;
     if (reusable.page.url() === 'about:blank') {
       this.returnWhenClean(reusable);
     } else {
@@ -255,18 +272,38 @@ export class PooledBrowser {
   }
 
   /**
-   * Puts a used page back once the last document has left nothing for the next one to find: `setContent` replaces
-   * the DOM but keeps the page's Window, and with it the resource timeline (the URLs the document tried to load).
-   * That is cleared here, after the result has gone back to the caller, so it costs a render nothing while the
-   * document is stored and replied to. A page that cannot be cleared is replaced.
+   * Puts a used page back with nothing of the last document left for the next one to find, after the result has
+   * gone back to the caller (so it costs a render nothing while the document is stored and replied to).
+   * - Usually: `setContent` replaces the DOM but keeps the page's Document and Window, and with them the resource
+   *   timeline (the URLs the document tried to load), which is cleared. The page is handed out again at once: the
+   *   commands of a page's DevTools session run in order, so the next document's `setContent` runs after the
+   *   clearing. A clearing that fails or does not finish breaks the page (BrowserCrashedError), so a render already
+   *   on it is retried elsewhere (like a render caught in a crash) and the page is replaced.
+   * - Every `freshDocumentEvery` renders: the page loads a new, empty document (about:blank, which never reaches the
+   *   network or the request interception) before it is handed out again. A Document that documents are written
+   *   into grows slower to write into (measured: setContent of the invoice +2–3 ms per 50 renders, so +12 ms after
+   *   250); a new one costs about 22 ms (docs/performance.md). A page that cannot load it is replaced.
    */
   private returnWhenClean(reusable: ReusablePage): void {
-    const cleared = reusable.page.evaluate(() => performance.clearResourceTimings());
-    Promise.race([withTimeout(cleared, this.config.closeTimeoutMs, 'clearing a page'), reusable.crashed, this.disconnected]).then(
+    const bounded = (work: Promise<unknown>, what: string): Promise<unknown> =>
+      Promise.race([withTimeout(work, this.config.closeTimeoutMs, what), reusable.crashed, this.disconnected]);
+    const handOut = (): void => {
+      if (this.state === 'gone') return;
+      this.idlePages.push(reusable);
+      this.events.onCapacity(this);
+    };
+    if (reusable.rendersOnDocument < this.config.freshDocumentEvery) {
+      bounded(reusable.page.evaluate(() => performance.clearResourceTimings()), 'clearing a page').catch((error: unknown) =>
+        reusable.broken(new BrowserCrashedError(`the page could not be cleared: ${error instanceof Error ? error.message : String(error)}`)),
+      );
+      handOut();
+      return;
+    }
+    const loaded = reusable.page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
+    bounded(loaded, 'loading a new document').then(
       () => {
-        if (this.state === 'gone') return;
-        this.idlePages.push(reusable);
-        this.events.onCapacity(this);
+        reusable.rendersOnDocument = 0;
+        handOut();
       },
       () => this.replacePage(reusable.page),
     );

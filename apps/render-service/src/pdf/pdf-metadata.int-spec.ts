@@ -41,6 +41,7 @@ describe('issue 4: PDF metadata (title = document name, producer, creation date)
       browsers: 1,
       pagesPerBrowser: 1,
       maxRendersPerBrowser: 1000,
+      freshDocumentEvery: 50,
       checkIntervalMs: 1000,
       answerTimeoutMs: 5000,
       creator: PRODUCER,
