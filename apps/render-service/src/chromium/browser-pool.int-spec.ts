@@ -42,6 +42,11 @@ function print(pool: BrowserPool, html: string, options: { budgetMs?: number; ja
   });
 }
 
+/** Runs `work` on one of the pool's reused pages (JavaScript off) within a 20 s budget. */
+function onReusedPage<T>(pool: BrowserPool, work: PageWork<T>): Promise<T> {
+  return pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work });
+}
+
 /** A local HTTP + WebSocket listener that records every request a page manages to send. */
 async function startTrap(): Promise<{ server: Server; port: number; hits: string[] }> {
   const hits: string[] = [];
@@ -142,17 +147,11 @@ describe('render-service Chromium pool (real Chromium)', () => {
     const onePage = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1 }));
     let second: Record<string, unknown>;
     try {
-      await onePage.run({
-        isolation: 'reused-page',
-        javaScript: false,
-        deadline: Date.now() + 20_000,
-        budgetMs: 20_000,
-        work: async (page) => {
-          pagesSeen.push(page);
-          return printPdfOnPage(page, { html: first, tagged: false, headerHtml: null, footerHtml: null });
-        },
+      await onReusedPage(onePage, async (page) => {
+        pagesSeen.push(page);
+        return printPdfOnPage(page, { html: first, tagged: false, headerHtml: null, footerHtml: null });
       });
-      second = await onePage.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: inspect });
+      second = await onReusedPage(onePage, inspect);
     } finally {
       await onePage.close();
     }
@@ -179,7 +178,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
       await together;
       return page.evaluate(() => document.visibilityState);
     };
-    const run = () => pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 20_000, budgetMs: 20_000, work: visibility });
+    const run = () => onReusedPage(pool, visibility);
     expect(await Promise.all([run(), run()])).toEqual(['visible', 'visible']);
   });
 
@@ -208,20 +207,14 @@ describe('render-service Chromium pool (real Chromium)', () => {
   it('pool: a renderer that crashes mid-render costs a retry, not the document, and its page is replaced', async () => {
     const [browser] = pool.browserProcessIds;
     let attempts = 0;
-    const pdf = await pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 20_000,
-      budgetMs: 20_000,
-      work: async (page) => {
-        attempts++;
-        if (attempts === 1) {
-          await page.setContent('<p>about to lose its renderer</p>');
-          for (const renderer of rendererProcesses(browser)) process.kill(renderer, 'SIGKILL');
-          return new Promise<Buffer>(() => undefined);
-        }
-        return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
-      },
+    const pdf = await onReusedPage(pool, async (page) => {
+      attempts++;
+      if (attempts === 1) {
+        await page.setContent('<p>about to lose its renderer</p>');
+        for (const renderer of rendererProcesses(browser)) process.kill(renderer, 'SIGKILL');
+        return new Promise<Buffer>(() => undefined);
+      }
+      return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
     });
     expect(attempts).toBe(2);
     expect(await pdfText(pdf)).toContain('Invoice 2026-0042');
@@ -235,30 +228,18 @@ describe('render-service Chromium pool (real Chromium)', () => {
     const [browser] = single.browserProcessIds;
     let stopped: number[] = [];
     try {
-      const first = await single.run({
-        isolation: 'reused-page',
-        javaScript: false,
-        deadline: Date.now() + 20_000,
-        budgetMs: 20_000,
-        work: async (page) => {
-          await page.setContent(INVOICE);
-          // the renderer stops answering once the document is done: the page's clearing cannot finish
-          stopped = rendererProcesses(browser);
-          for (const renderer of stopped) process.kill(renderer, 'SIGSTOP');
-          return 'printed';
-        },
+      const first = await onReusedPage(single, async (page) => {
+        await page.setContent(INVOICE);
+        // the renderer stops answering once the document is done: the page's clearing cannot finish
+        stopped = rendererProcesses(browser);
+        for (const renderer of stopped) process.kill(renderer, 'SIGSTOP');
+        return 'printed';
       });
       expect(first).toBe('printed');
       let attempts = 0;
-      const second = await single.run({
-        isolation: 'reused-page',
-        javaScript: false,
-        deadline: Date.now() + 20_000,
-        budgetMs: 20_000,
-        work: (page) => {
-          attempts++;
-          return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
-        },
+      const second = await onReusedPage(single, (page) => {
+        attempts++;
+        return printPdfOnPage(page, { html: INVOICE, tagged: false, headerHtml: null, footerHtml: null });
       });
       expect(await pdfText(second)).toContain('Invoice 2026-0042');
       expect(attempts).toBe(2);
@@ -309,21 +290,15 @@ describe('render-service Chromium pool (real Chromium)', () => {
     const documentsSeen: number[] = [];
     try {
       for (let i = 0; i < 7; i++) {
-        const seen = await refreshing.run({
-          isolation: 'reused-page',
-          javaScript: false,
-          deadline: Date.now() + 20_000,
-          budgetMs: 20_000,
-          work: async (page) => {
-            pages.add(page);
-            await page.setContent(INVOICE);
-            // through the DevTools protocol: a mark on the Window counts the documents written into it
-            return page.evaluate(() => {
-              const window = globalThis as unknown as { documentsSeen?: number };
-              window.documentsSeen = (window.documentsSeen ?? 0) + 1;
-              return window.documentsSeen;
-            });
-          },
+        const seen = await onReusedPage(refreshing, async (page) => {
+          pages.add(page);
+          await page.setContent(INVOICE);
+          // through the DevTools protocol: a mark on the Window counts the documents written into it
+          return page.evaluate(() => {
+            const window = globalThis as unknown as { documentsSeen?: number };
+            window.documentsSeen = (window.documentsSeen ?? 0) + 1;
+            return window.documentsSeen;
+          });
         });
         documentsSeen.push(seen);
       }
@@ -348,17 +323,11 @@ describe('render-service Chromium pool (real Chromium)', () => {
 
   it('pool: a render that crashes twice is reported, not retried forever', async () => {
     let attempts = 0;
-    const crashing = pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 20_000,
-      budgetMs: 20_000,
-      work: async (page) => {
-        attempts++;
-        await page.setContent('<p>about to crash</p>');
-        process.kill(pool.browserProcessIds[0], 'SIGKILL');
-        return new Promise<Buffer>(() => undefined);
-      },
+    const crashing = onReusedPage(pool, async (page) => {
+      attempts++;
+      await page.setContent('<p>about to crash</p>');
+      process.kill(pool.browserProcessIds[0], 'SIGKILL');
+      return new Promise<Buffer>(() => undefined);
     });
     await expect(crashing).rejects.toBeInstanceOf(BrowserCrashedError);
     expect(attempts).toBe(2);

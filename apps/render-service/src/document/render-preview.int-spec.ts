@@ -38,8 +38,17 @@ describe('4.12: the preview image shows the first page as printed, header and fo
     return decodePng(await firstPagePng(await service.blobStore.get(result.pdf?.blobKey ?? ''), 96));
   }
 
+  /** The preview and the printed first page of one document, with its margins in pixels. */
+  type FirstPages = { shown: Pixels; printed: Pixels; top: number; bottom: number };
+
+  async function firstPages(template: Template, data: unknown): Promise<FirstPages> {
+    const shown = await preview(template, data);
+    const printed = await printedFirstPage(template, data);
+    return { shown, printed, top: marginPx(template, 'top'), bottom: marginPx(template, 'bottom') };
+  }
+
   /** The ink of the top and bottom margins of both pictures: same place (within 2 pixels of anti-aliasing: a wrong page count moves the centred "Page 1 of 24" by more), similar amount. */
-  function expectSameBands(shown: Pixels, printed: Pixels, top: number, bottom: number): void {
+  function expectSameBands({ shown, printed, top, bottom }: FirstPages): void {
     expect([shown.width, shown.height]).toEqual([printed.width, printed.height]);
     for (const [from, to] of [
       [0, top],
@@ -58,22 +67,16 @@ describe('4.12: the preview image shows the first page as printed, header and fo
 
   it('the invoice preview shows its header (logo, sender) and footer ("Page 1 of 2") where the printed first page has them', async () => {
     const { template, data } = readExample('invoice');
-    const invoice = template as Template;
-    const shown = await preview(invoice, data);
-    const printed = await printedFirstPage(invoice, data);
-    expectSameBands(shown, printed, marginPx(invoice, 'top'), marginPx(invoice, 'bottom'));
+    expectSameBands(await firstPages(template as Template, data));
   });
 
   it('the report preview numbers its bands with the real page count (totalPages of a 20+ page document)', async () => {
     const { template, data } = readExample('report');
-    const report = template as Template;
-    const shown = await preview(report, data);
-    const printed = await printedFirstPage(report, data);
-    expectSameBands(shown, printed, marginPx(report, 'top'), marginPx(report, 'bottom'));
+    expectSameBands(await firstPages(template as Template, data));
   });
 
   /** The ink of the content area (between the margins) of both pictures ends on the same row, give or take anti-aliasing. */
-  function expectSameContentEnd(shown: Pixels, printed: Pixels, top: number, bottom: number): void {
+  function expectSameContentEnd({ shown, printed, top, bottom }: FirstPages): void {
     const inPreview = inkIn(shown, top, shown.height - bottom).box;
     const onPaper = inkIn(printed, top, printed.height - bottom).box;
     expect(onPaper).not.toBeNull();
@@ -88,17 +91,12 @@ describe('4.12: the preview image shows the first page as printed, header and fo
       page: { size: 'A5', margins: { top: '20mm', right: '15mm', bottom: '20mm', left: '15mm' } },
       body: [paragraph('first', 'Page one'), { type: 'pageBreak', id: 'break' }, paragraph('second', 'Page two'), paragraph('third', 'still page two')],
     };
-    const shown = await preview(template, {});
-    const printed = await printedFirstPage(template, {});
-    expectSameContentEnd(shown, printed, marginPx(template, 'top'), marginPx(template, 'bottom'));
+    expectSameContentEnd(await firstPages(template, {}));
   });
 
   it('rows that do not fit on the first page are not in the preview (the report table continues on page 2)', async () => {
     const { template, data } = readExample('report');
-    const report = template as Template;
-    const shown = await preview(report, data);
-    const printed = await printedFirstPage(report, data);
-    expectSameContentEnd(shown, printed, marginPx(report, 'top'), marginPx(report, 'bottom'));
+    expectSameContentEnd(await firstPages(template as Template, data));
   });
 
   it('the page background fills the whole sheet, margins included, as on paper', async () => {
@@ -110,8 +108,7 @@ describe('4.12: the preview image shows the first page as printed, header and fo
       page: { size: 'A5', margins: { top: '15mm', right: '15mm', bottom: '15mm', left: '15mm' }, background: { source: red, fit: 'stretch' } },
       body: [{ type: 'text', id: 'hello', text: 'On red' }],
     };
-    const shown = await preview(template, {});
-    const printed = await printedFirstPage(template, {});
+    const { shown, printed } = await firstPages(template, {});
     const pixel = (p: Pixels, x: number, y: number) => [...p.rgb.subarray((y * p.width + x) * 3, (y * p.width + x) * 3 + 3)];
     for (const [x, y] of [
       [5, 5],
