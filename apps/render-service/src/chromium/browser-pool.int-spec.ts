@@ -271,14 +271,22 @@ describe('render-service Chromium pool (real Chromium)', () => {
     }
   });
 
-  it('pool: a browser is replaced after its render limit without losing capacity', async () => {
-    const limited = await BrowserPool.start(poolOptions({ maxRendersPerBrowser: 3 }));
+  it('pool: a browser past its render limit renders on until its replacement is ready, then closes', async () => {
+    const limited = await BrowserPool.start(poolOptions({ maxRendersPerBrowser: 3, pagesPerBrowser: 1 }));
     try {
       const [first] = limited.browserProcessIds;
+      const browserPid: PageWork<number | undefined> = async (page) => page.browser().process()?.pid;
+      const ranOn: Array<number | undefined> = [];
+      for (let i = 0; i < 4; i++) ranOn.push(await onReusedPage(limited, browserPid));
+      // the fourth came while the replacement was starting: the old browser took it rather than leave it waiting
+      expect(ranOn).toEqual([first, first, first, first]);
+      expect(await eventually(() => limited.browserProcessIds.length === 1 && limited.browserProcessIds[0] !== first, 15_000)).toBe(true);
+      expect(await eventually(() => processesInGroups([first]).length === 0, 5000)).toBe(true);
+      const [second] = limited.browserProcessIds;
+      expect(await onReusedPage(limited, browserPid)).toBe(second);
       const results = await Promise.allSettled(Array.from({ length: 8 }, () => print(limited, INVOICE)));
       expect(results.map((r) => r.status)).toEqual(Array(8).fill('fulfilled'));
-      expect(limited.browserProcessIds).not.toContain(first);
-      expect(await eventually(() => processesInGroups([first]).length === 0, 5000)).toBe(true);
+      expect(await eventually(() => !limited.browserProcessIds.includes(second as number), 15_000)).toBe(true);
     } finally {
       await limited.close();
     }

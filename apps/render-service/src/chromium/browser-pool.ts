@@ -53,8 +53,9 @@ const waitingRenders = gauge('docrender_render_waiting', 'Renders waiting for a 
 /**
  * A supervised, bounded pool of Chromium browsers (docs/decisions/0003-chromium-pool.md):
  * - `browsers × pagesPerBrowser` renders at once, the rest wait in FIFO order (each within its deadline);
- * - a browser is replaced after `maxRendersPerBrowser` renders (the replacement starts before the old one drains),
- *   when it crashes, or when it stops answering the periodic check;
+ * - a browser is replaced after `maxRendersPerBrowser` renders (it keeps rendering until its replacement is ready,
+ *   then drains and closes, so a restart costs no capacity), when it crashes, or when it stops answering the
+ *   periodic check;
  * - a render caught in a crash is retried once on a healthy browser, so callers do not see the crash;
  * - a render past its deadline fails with RenderTimeoutError and its page is closed;
  * - close() kills nothing it did not start and leaves no Chromium process behind.
@@ -83,7 +84,7 @@ export class BrowserPool {
     };
     this.events = {
       onCapacity: () => this.pump(),
-      onDraining: () => {
+      onRenderLimit: () => {
         restarts.inc({ reason: 'render-limit' });
         this.ensureBrowsers();
       },
@@ -137,7 +138,7 @@ export class BrowserPool {
   /** Resolves when a browser is ready and answers; the readiness probe's check. */
   async ping(): Promise<void> {
     if (this.closed) throw new BrowserPoolClosedError();
-    const ready = [...this.browsers].filter((b) => b.isReady);
+    const ready = [...this.browsers].filter((b) => b.isReady || b.isRetiring);
     if (ready.length === 0) throw new Error('no Chromium browser is ready');
     await Promise.any(ready.map((b) => b.ping(this.options.answerTimeoutMs))).catch(() => {
       throw new Error(`no Chromium browser answered within ${this.options.answerTimeoutMs} ms`);
@@ -244,7 +245,7 @@ export class BrowserPool {
     this.ensureBrowsers();
   }
 
-  /** Starts replacements until the configured number of browsers is ready or starting. */
+  /** Starts replacements until the configured number of browsers is ready or starting (a retiring one is missing). */
   private ensureBrowsers(): void {
     if (this.closed) return;
     const ready = [...this.browsers].filter((b) => b.isReady).length;
@@ -263,6 +264,8 @@ export class BrowserPool {
           return;
         }
         this.browsers.add(browser);
+        // it replaces a browser past its render limit, if one is waiting for that
+        [...this.browsers].find((b) => b.isRetiring)?.retire();
         this.pump();
       },
       (error: unknown) => {

@@ -42,13 +42,20 @@ export type BrowserLaunchConfig = {
 export type BrowserEvents = {
   /** A page or a render slot became free. */
   onCapacity(browser: PooledBrowser): void;
-  /** The browser reached its render limit; it finishes what it holds, then closes. */
-  onDraining(browser: PooledBrowser): void;
+  /**
+   * The browser reached its render limit. It keeps taking work until the pool has its replacement ready and calls
+   * retire(), so a restart never leaves the pool without pages.
+   */
+  onRenderLimit(browser: PooledBrowser): void;
   /** The browser is gone (crashed, killed, or closed after draining). */
   onGone(browser: PooledBrowser, reason: string): void;
 };
 
-type BrowserState = 'ready' | 'draining' | 'gone';
+/**
+ * ready: takes work; retiring: past its render limit, takes work until its replacement is ready; draining: finishes
+ * what it holds, then closes; gone: its process has ended.
+ */
+type BrowserState = 'ready' | 'retiring' | 'draining' | 'gone';
 
 /**
  * Every reused page gets a window of its own. Chromium shows only the front tab of a window: the other tabs are
@@ -153,8 +160,14 @@ export class PooledBrowser {
     return this.inFlightCount;
   }
 
+  /** Takes work and is below its render limit. */
   get isReady(): boolean {
     return this.state === 'ready';
+  }
+
+  /** Past its render limit, still taking work until its replacement is ready. */
+  get isRetiring(): boolean {
+    return this.state === 'retiring';
   }
 
   get isGone(): boolean {
@@ -162,7 +175,7 @@ export class PooledBrowser {
   }
 
   canTake(isolation: PageIsolation): boolean {
-    if (this.state !== 'ready' || this.inFlightCount >= this.config.pagesPerBrowser) return false;
+    if ((this.state !== 'ready' && this.state !== 'retiring') || this.inFlightCount >= this.config.pagesPerBrowser) return false;
     return isolation === 'fresh-context' || this.idlePages.length > 0;
   }
 
@@ -181,6 +194,13 @@ export class PooledBrowser {
       this.inFlightCount--;
       this.afterRender();
     }
+  }
+
+  /** Its replacement is ready: a retiring browser takes no more work, finishes what it holds and closes. */
+  retire(): void {
+    if (this.state !== 'retiring') return;
+    this.state = 'draining';
+    this.afterRender();
   }
 
   /** Kills the whole process group (browser, zygote, renderers) and reports the browser gone. */
@@ -375,14 +395,17 @@ export class PooledBrowser {
 
   private afterRender(): void {
     if (this.state === 'ready' && this.rendersStarted >= this.config.maxRenders) {
-      this.state = 'draining';
-      this.config.logger.info('browser reached its render limit', { browser: this.name, renders: this.rendersStarted });
-      this.events.onDraining(this);
+      this.state = 'retiring';
+      this.config.logger.info('browser reached its render limit; it renders on until its replacement is ready', {
+        browser: this.name,
+        renders: this.rendersStarted,
+      });
+      this.events.onRenderLimit(this);
     }
     if (this.state === 'draining' && this.inFlightCount === 0) {
       this.close().catch(() => undefined);
       return;
     }
-    if (this.state === 'ready') this.events.onCapacity(this);
+    if (this.state === 'ready' || this.state === 'retiring') this.events.onCapacity(this);
   }
 }
