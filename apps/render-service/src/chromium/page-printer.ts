@@ -1,4 +1,4 @@
-import type { Page } from 'puppeteer';
+import type { CDPSession, Page } from 'puppeteer';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 
 export type PdfPrintOptions = {
@@ -27,25 +27,53 @@ const EMPTY_BAND = '<span></span>';
 
 /**
  * Loads compiled HTML into a page with `setContent` (never a navigation, so `file:` and other URLs are never
- * loaded as the document) and prints it once its fonts are loaded (puppeteer's `waitForFonts`). Page size and
- * margins come from the document's CSS `@page` rule. No puppeteer timeouts: the pool bounds the whole render by
- * the document's deadline. Exactly what raw puppeteer does (bench/render): what a reused page keeps of the
- * document is cleared by the pool after the render (pooled-browser.ts), not here.
+ * loaded as the document) and prints it once its fonts are loaded. Page size and margins come from the document's
+ * CSS `@page` rule. No puppeteer timeouts: the pool bounds the whole render by the document's deadline. What a
+ * reused page keeps of the document is cleared by the pool after the render (pooled-browser.ts), not here.
+ *
+ * The print is asked for through DevTools directly rather than with puppeteer's `page.pdf()`, which asks Chromium
+ * for a stream and then reads it back (`IO.read` until the end, then `IO.close`): two more round trips to the
+ * browser per document while the page, already done, waits to be handed the next one. Here the PDF comes back in
+ * the print command's own answer. The print options are the ones `page.pdf()` sends for the same settings (paper
+ * size and margins only matter when the document has no `@page` size, which compiled documents always have).
  */
 export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Promise<Buffer> {
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
+  const devTools = await devToolsOf(page);
+  await devTools.send('Runtime.evaluate', { expression: 'document.fonts.ready.then(() => undefined)', awaitPromise: true });
   const bands = options.headerHtml !== null || options.footerHtml !== null;
-  const pdf = await page.pdf({
+  const { data } = await devTools.send('Page.printToPDF', {
+    transferMode: 'ReturnAsBase64',
     printBackground: true,
     preferCSSPageSize: true,
-    tagged: options.tagged,
-    outline: false,
+    generateTaggedPDF: options.tagged,
+    generateDocumentOutline: false,
     displayHeaderFooter: bands,
-    headerTemplate: bands ? (options.headerHtml ?? EMPTY_BAND) : undefined,
-    footerTemplate: bands ? (options.footerHtml ?? EMPTY_BAND) : undefined,
-    timeout: 0,
+    headerTemplate: bands ? (options.headerHtml ?? EMPTY_BAND) : '',
+    footerTemplate: bands ? (options.footerHtml ?? EMPTY_BAND) : '',
+    landscape: false,
+    scale: 1,
+    paperWidth: 8.5,
+    paperHeight: 11,
+    marginTop: 0,
+    marginBottom: 0,
+    marginLeft: 0,
+    marginRight: 0,
+    pageRanges: '',
   });
-  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  return Buffer.from(data, 'base64');
+}
+
+/** One DevTools session of our own per page, opened at its first print and kept while the page lives. */
+const devToolsSessions = new WeakMap<Page, Promise<CDPSession>>();
+
+function devToolsOf(page: Page): Promise<CDPSession> {
+  let session = devToolsSessions.get(page);
+  if (session === undefined) {
+    session = page.createCDPSession();
+    devToolsSessions.set(page, session);
+  }
+  return session;
 }
 
 /**
