@@ -22,10 +22,28 @@ describe('FilesystemBlobStore', () => {
 
   describeBlobStoreBehaviour(() => store);
 
-  it('keeps the blob as a plain file under the root with its content type beside it', async () => {
+  it('keeps the blob as a plain file under the root, with its content type beside it unless the extension implies it', async () => {
     await store.put('org-1/doc.pdf', Buffer.from('pdf'), 'application/pdf');
     expect(await readFile(path.join(root, 'org-1', 'doc.pdf'), 'utf8')).toBe('pdf');
-    expect(await readFile(path.join(root, 'org-1', 'doc.pdf.content-type'), 'utf8')).toBe('application/pdf');
+    expect(await readdir(path.join(root, 'org-1'))).toEqual(['doc.pdf']);
+    await store.put('org-1/font.woff2', Buffer.from('woff2'), 'font/woff2');
+    expect(await readFile(path.join(root, 'org-1', 'font.woff2.content-type'), 'utf8')).toBe('font/woff2');
+  });
+
+  it('a key put again with the type its extension implies loses the content-type file of its earlier type', async () => {
+    await store.put('org-1/odd.pdf', Buffer.from('x'), 'application/octet-stream');
+    expect(await store.stat('org-1/odd.pdf')).toEqual({ key: 'org-1/odd.pdf', sizeBytes: 1, contentType: 'application/octet-stream' });
+    await store.put('org-1/odd.pdf', Buffer.from('%PDF'), 'application/pdf');
+    expect(await store.stat('org-1/odd.pdf')).toEqual({ key: 'org-1/odd.pdf', sizeBytes: 4, contentType: 'application/pdf' });
+    await expect(access(path.join(root, 'org-1', 'odd.pdf.content-type'))).rejects.toThrow();
+  });
+
+  it('a directory deleted from outside after the store wrote into it is created again by the next put', async () => {
+    await store.put('org-2/documents/a.pdf', Buffer.from('a'), 'application/pdf');
+    await rm(path.join(root, 'org-2'), { recursive: true });
+    await store.put('org-2/documents/b.pdf', Buffer.from('b'), 'application/pdf');
+    expect((await store.get('org-2/documents/b.pdf')).toString()).toBe('b');
+    expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
   });
 
   it('path escapes write nothing outside the root', async () => {
@@ -54,9 +72,11 @@ describe('FilesystemBlobStore', () => {
     expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
   });
 
-  it('a blob file without its content-type file reads as application/octet-stream', async () => {
+  it('a blob file without its content-type file reads as the type its extension implies, else application/octet-stream', async () => {
     await writeFile(path.join(root, 'legacy.bin'), 'abc');
     expect(await store.stat('legacy.bin')).toEqual({ key: 'legacy.bin', sizeBytes: 3, contentType: 'application/octet-stream' });
+    await writeFile(path.join(root, 'legacy.png'), 'png');
+    expect(await store.stat('legacy.png')).toEqual({ key: 'legacy.png', sizeBytes: 3, contentType: 'image/png' });
   });
 
   it('a replaced blob is never seen half-written: readers get the old or the new content', async () => {

@@ -8,9 +8,15 @@ import { BlobNotFoundError, type BlobInfo, type BlobStore } from '../blob-store'
 
 /** Directory under the root where writes are prepared before their atomic rename (same filesystem). */
 const INCOMING_DIR = '.incoming';
-/** The content type of `<file>` is kept in `<file>.content-type`. */
+/** The content type of `<file>` is kept in `<file>.content-type`, unless its extension implies it. */
 const CONTENT_TYPE_SUFFIX = '.content-type';
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+/** What the service mostly stores: for these a blob is one file, with no content-type file beside it. */
+const IMPLIED_CONTENT_TYPES = new Map([
+  ['.pdf', 'application/pdf'],
+  ['.png', 'image/png'],
+  ['.json', 'application/json'],
+]);
 
 /** The key (or a prefix of it) names something that is not a file: ENOENT, ENOTDIR, or a directory. */
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
@@ -22,13 +28,17 @@ function isMissing(error: unknown): boolean {
 
 /**
  * BlobStore on the local filesystem (one-process mode): the blob of key `a/b.pdf` is the file `<root>/a/b.pdf`, its
- * content type is in `<root>/a/b.pdf.content-type`. Keys are validated (no `..`, no absolute paths) and the resolved
+ * content type is the one its extension implies (`.pdf`, `.png`, `.json`) or else in `<root>/a/b.pdf.content-type`
+ * (a file with neither reads as application/octet-stream). Keys are validated (no `..`, no absolute paths) and the resolved
  * path is checked to lie under the root. Writes go to a temporary file, are flushed, then renamed into place, so a
  * reader sees the old blob or the new one, never half of one; a put that has resolved survives a crash (see put).
  * Limits: a key may not end in `.content-type` nor start with `.incoming/`; the keys `a` and `a/b` cannot both exist
  * (a file cannot also be a directory); directories emptied by delete are left in place.
  */
 export class FilesystemBlobStore implements BlobStore {
+  /** Directories this store has created or written into: a put into one of them does not create it again. */
+  private readonly knownDirectories = new Set<string>();
+
   private constructor(private readonly root: string) {}
 
   /** Opens (creating if needed) the store rooted at `rootDir`, resolved against the working directory. */
@@ -39,31 +49,37 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   /**
-   * Durable when it resolves: the blob and its content type are written and flushed to temporary files side by side
-   * (one wait for the disk, not two), renamed into place (the content type first, so a reader that sees the blob
-   * sees its type), then the directory holding the new names is flushed, and so is the parent of every directory
-   * the key created.
+   * Durable when it resolves: the blob (and its content type, when the extension does not imply it) is written and
+   * flushed to a temporary file (two side by side: one wait for the disk, not two), renamed into place (the content
+   * type first, so a reader that sees the blob sees its type), then the directory holding the new names is flushed,
+   * and so is the parent of every directory the key created. A directory the store already knows is not created
+   * again (one file system call fewer per document); if it has gone since, it is created and the put goes on.
    */
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     const file = this.fileOf(key);
     const directory = path.dirname(file);
-    const created = await mkdir(directory, { recursive: true });
-    const written = await Promise.allSettled([this.writeFlushed(Buffer.from(contentType, 'utf8')), this.writeFlushed(body)]);
-    const temporaries = written.flatMap((w) => (w.status === 'fulfilled' ? [w.value] : []));
+    const typeFile = `${file}${CONTENT_TYPE_SUFFIX}`;
+    const typeImplied = IMPLIED_CONTENT_TYPES.get(path.extname(file).toLowerCase()) === contentType;
+    const flushed = this.knownDirectories.has(directory) ? [directory] : await this.createDirectory(directory);
+    const [bodyWrite, typeWrite] = await Promise.allSettled([
+      this.writeFlushed(body),
+      // a content-type file left by an earlier put of the key with another type would now be wrong
+      typeImplied ? rm(typeFile, { force: true }).then(() => null) : this.writeFlushed(Buffer.from(contentType, 'utf8')),
+    ]);
+    const temporaries = [bodyWrite, typeWrite].flatMap((w) => (w.status === 'fulfilled' && w.value !== null ? [w.value] : []));
     try {
-      for (const w of written) if (w.status === 'rejected') throw w.reason;
-      const [typeTemporary, bodyTemporary] = temporaries;
-      await rename(typeTemporary, `${file}${CONTENT_TYPE_SUFFIX}`);
-      await rename(bodyTemporary, file);
+      if (bodyWrite.status === 'rejected') throw bodyWrite.reason;
+      if (typeWrite.status === 'rejected') throw typeWrite.reason;
+      const typeTemporary = typeWrite.value;
+      await this.renameInto(directory, flushed, async () => {
+        if (typeTemporary !== null) await rename(typeTemporary, typeFile);
+        await rename(bodyWrite.value, file);
+      });
     } catch (error) {
       await Promise.all(temporaries.map((t) => rm(t, { force: true })));
       throw error;
     }
-    const directories = [directory];
-    if (created !== undefined) {
-      for (let d = directory; d !== path.dirname(created); d = path.dirname(d)) directories.push(path.dirname(d));
-    }
-    await Promise.all(directories.map(flushDirectory));
+    await Promise.all(flushed.map(flushDirectory));
   }
 
   async get(key: string): Promise<Buffer> {
@@ -102,9 +118,9 @@ export class FilesystemBlobStore implements BlobStore {
       if (isMissing(error)) return null;
       throw error;
     }
-    let contentType = DEFAULT_CONTENT_TYPE;
+    let contentType = IMPLIED_CONTENT_TYPES.get(path.extname(file).toLowerCase()) ?? DEFAULT_CONTENT_TYPE;
     try {
-      contentType = (await readFile(`${file}${CONTENT_TYPE_SUFFIX}`, 'utf8')) || DEFAULT_CONTENT_TYPE;
+      contentType = (await readFile(`${file}${CONTENT_TYPE_SUFFIX}`, 'utf8')) || contentType;
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -130,6 +146,34 @@ export class FilesystemBlobStore implements BlobStore {
     const file = path.resolve(this.root, ...segments);
     if (!file.startsWith(this.root + path.sep)) throw new InvalidBlobKeyError(key, 'resolves outside the blob directory');
     return file;
+  }
+
+  /**
+   * Creates a directory (and its missing parents); the directories whose entries changed: the directory itself and
+   * the parent of every directory created.
+   */
+  private async createDirectory(directory: string): Promise<string[]> {
+    const created = await mkdir(directory, { recursive: true });
+    this.knownDirectories.add(directory);
+    const changed = [directory];
+    if (created !== undefined) {
+      for (let d = directory; d !== path.dirname(created); d = path.dirname(d)) changed.push(path.dirname(d));
+    }
+    return changed;
+  }
+
+  /**
+   * Runs the renames into a known directory; if it has gone since the store last saw it (deleted from outside), it
+   * is created again, its parents are added to what `flushed` lists, and the renames run once more.
+   */
+  private async renameInto(directory: string, flushed: string[], renames: () => Promise<void>): Promise<void> {
+    try {
+      await renames();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT' || !this.knownDirectories.delete(directory)) throw error;
+      for (const d of await this.createDirectory(directory)) if (!flushed.includes(d)) flushed.push(d);
+      await renames();
+    }
   }
 
   /** Writes `content` to a new temporary file and flushes it to disk; its path. */
