@@ -23,3 +23,6 @@ export function assertValidBlobKey(key: string): void {
     if (segment === '' || segment === '.' || segment === '..') throw new InvalidBlobKeyError(key, `has an empty, '.' or '..' segment`);
   }
 }
+
+/** Where a stored document's PDF lives, whoever rendered it (a sync render through the gateway or a job's worker). */
+export const documentPdfBlobKey = (organisationId: string, documentId: string): string => `organisations/${organisationId}/documents/${documentId}.pdf`;

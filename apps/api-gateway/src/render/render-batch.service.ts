@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
-import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { BLOB_STORE, documentPdfBlobKey, type BlobStore } from '@docrender/storage';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
 import { DocumentRenderer } from './document.renderer';
 import type { RenderTarget } from './render-target';
@@ -62,9 +62,6 @@ export type BatchRenderResult = {
   /** Page credit ran out: the batch stopped and the documents not rendered count as missing. */
   creditStopped: boolean;
 };
-
-/** Where a stored document's PDF lives. */
-export const documentPdfBlobKey = (organisationId: string, documentId: string): string => `organisations/${organisationId}/documents/${documentId}.pdf`;
 
 /** Where the PDF of a persist=false render waits until it has been sent. */
 export const transientPdfBlobKey = (organisationId: string, requestId: string, documentIndex: number): string =>

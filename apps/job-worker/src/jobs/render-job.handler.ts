@@ -27,7 +27,7 @@ import {
   UsageRepository,
   type RenderJobRecord,
 } from '@docrender/persistence';
-import type { BlobStore } from '@docrender/storage';
+import { documentPdfBlobKey, type BlobStore } from '@docrender/storage';
 import type { DataSource, EntityManager } from 'typeorm';
 import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
 import { jobDocumentId } from './deterministic-id';
@@ -40,9 +40,6 @@ export const jobInputKey = (inputBlobKey: string, documentIndex: number): string
 
 /** Where the render service puts the PDF of a document that is not persisted (read for the callback, then deleted). */
 export const transientOutputKey = (jobId: string, documentIndex: number): string => `jobs/${jobId}/output/${documentIndex}.pdf`;
-
-/** Where a persisted document's PDF lives (the same layout as the sync render). */
-export const documentPdfKey = (organisationId: string, documentId: string): string => `organisations/${organisationId}/documents/${documentId}.pdf`;
 
 export type RenderJobHandlerOptions = {
   /** Documents of one job rendered in parallel. */
@@ -176,7 +173,7 @@ export class RenderJobHandler {
 
   private async render(context: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
     const { job } = context;
-    const outputBlobKey = job.persist ? documentPdfKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : transientOutputKey(job.id, documentIndex);
+    const outputBlobKey = job.persist ? documentPdfBlobKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : transientOutputKey(job.id, documentIndex);
     const command: RenderDocumentCommand = {
       requestId: `${job.id}:${documentIndex}`,
       organisationId: job.organisationId,
