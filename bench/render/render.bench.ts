@@ -15,8 +15,9 @@
  * (b) and (c) run twice: with C requests in flight (each request waits for the previous one's compile and store), and
  * with as many in flight as the service itself takes from its queue (renderPrefetch(C) = C + ⌈C/2⌉), which is how
  * it runs under load: the extra documents wait in the pool so a page never idles while another document is compiled
- * or stored. Closed loop, N documents per run, R rounds alternating the variants (median PDFs/s of the rounds;
- * latency percentiles over all rounds). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
+ * or stored. Closed loop, N documents per run, R rounds; in each round a raw run comes before and after every
+ * service run (raw, b, raw, b', raw, c, raw, c', raw), and a variant's ratio is taken against the two raw runs around
+ * it, then the median over the rounds (PDFs/s: median of the runs; latency percentiles over all runs). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
  * Then the facts behind three defaults: pool shape (raw puppeteer, invoice: browsers × pages), tagged vs untagged print
  * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost.
  *
@@ -203,7 +204,12 @@ async function spawnRenderService(root: string, env: Record<string, string>): Pr
 }
 
 type Variant = 'raw' | 'inProcess' | 'inProcessQueued' | 'amqp' | 'amqpQueued';
-type Row = { document: string; concurrency: number; total: number; runs: Record<Variant, Run[]> };
+type ServiceVariant = Exclude<Variant, 'raw'>;
+/**
+ * `rawAround[v][round]`: the mean time of the two raw runs just before and just after variant v's run in that
+ * round, the baseline its ratio is taken against.
+ */
+type Row = { document: string; concurrency: number; total: number; runs: Record<Variant, Run[]>; rawAround: Record<ServiceVariant, number[]> };
 
 function summary(runs: Run[], total: number): { rate: number; p50: number; p95: number } {
   const latencies = runs.flatMap((r) => r.latenciesMs);
@@ -217,15 +223,15 @@ function printTables(rows: Row[]): void {
     console.log(`|${header.map(() => '---').join('|')}|`);
     for (const line of lines) console.log(`| ${line.join(' | ')} |`);
   };
-  console.log('Throughput (PDFs/s, median of the rounds) and ratios to raw puppeteer at the same number of pages printing at once (C; median of the per-round ratios):');
+  console.log('Throughput (PDFs/s, median of the rounds) and ratios to raw puppeteer at the same number of pages printing at once (C; each run against the raw runs just before and after it, median over the rounds):');
   table(
     ['document', 'C', '(a) raw', '(b) in-process, C in flight', '(b) in-process, prefetch in flight', '(c) RabbitMQ, C in flight', '(c) RabbitMQ, prefetch in flight', 'b/a (C / prefetch)', 'c/a (C / prefetch)'],
     rows.map((row) => {
       const r = (v: Variant) => summary(row.runs[v], row.total).rate;
       const a = r('raw');
-      // the ratio within each round (the variants ran one after the other), then the median over the rounds:
-      // a machine that slows down or speeds up between rounds moves both sides of a round's ratio alike
-      const ratio = (v: Variant): number => median(row.runs[v].map((run, round) => row.runs.raw[round].seconds / run.seconds));
+      // each run against the raw runs just before and after it, then the median over the rounds: a machine that
+      // slows down or speeds up during a round moves both sides of a ratio alike
+      const ratio = (v: ServiceVariant): number => median(row.runs[v].map((run, round) => row.rawAround[v][round] / run.seconds));
       return [
         row.document,
         String(row.concurrency),
@@ -282,17 +288,32 @@ async function main(): Promise<void> {
         for (const example of examples) {
           const total = COUNTS[example.name];
           const rawJob = (slot: number) => rawPrint(raw.pages[slot], example.compiled).then(() => undefined);
-          const variants: Array<[Variant, number, (slot: number) => Promise<void>]> = [
-            ['raw', concurrency, rawJob],
+          const variants: Array<[ServiceVariant, number, (slot: number) => Promise<void>]> = [
             ['inProcess', concurrency, () => requestRender(inProcessBus, example)],
             ['inProcessQueued', queued, () => requestRender(inProcessBus, example)],
             ['amqp', concurrency, () => requestRender(amqpBus, example)],
             ['amqpQueued', queued, () => requestRender(amqpBus, example)],
           ];
+          await closedLoop(concurrency * 2, concurrency, rawJob);
           for (const [, inFlight, job] of variants) await closedLoop(inFlight * 2, inFlight, job);
-          const row: Row = { document: example.name, concurrency, total, runs: { raw: [], inProcess: [], inProcessQueued: [], amqp: [], amqpQueued: [] } };
+          const row: Row = {
+            document: example.name,
+            concurrency,
+            total,
+            runs: { raw: [], inProcess: [], inProcessQueued: [], amqp: [], amqpQueued: [] },
+            rawAround: { inProcess: [], inProcessQueued: [], amqp: [], amqpQueued: [] },
+          };
           for (let round = 0; round < ROUNDS; round++) {
-            for (const [variant, inFlight, job] of variants) row.runs[variant].push(await closedLoop(total, inFlight, job));
+            // raw, b, raw, b', raw, c, raw, c', raw: every service run has a raw run on each side
+            let rawBefore = await closedLoop(total, concurrency, rawJob);
+            row.runs.raw.push(rawBefore);
+            for (const [variant, inFlight, job] of variants) {
+              row.runs[variant].push(await closedLoop(total, inFlight, job));
+              const rawAfter = await closedLoop(total, concurrency, rawJob);
+              row.runs.raw.push(rawAfter);
+              row.rawAround[variant].push((rawBefore.seconds + rawAfter.seconds) / 2);
+              rawBefore = rawAfter;
+            }
           }
           rows.push(row);
           console.error(`done: ${example.name} at concurrency ${concurrency}`);
