@@ -46,7 +46,7 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
       await this.bus.consume(MessageName.RenderDocument, (command, { abandoned }) => this.documents.handle(command, abandoned), {
         prefetch: renderPrefetch(this.pool.capacity),
       }),
-      await this.bus.consume(MessageName.RenderPreview, (command) => this.previews.handle(command), { prefetch: 1 }),
+      await this.bus.consume(MessageName.RenderPreview, (command, { abandoned }) => this.previews.handle(command, abandoned), { prefetch: 1 }),
     );
     this.logger.info('taking render work', { concurrentRenders: this.pool.capacity, prefetch: renderPrefetch(this.pool.capacity) });
   }

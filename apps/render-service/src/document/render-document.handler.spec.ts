@@ -1,56 +1,16 @@
-import { PDFDocument } from 'pdf-lib';
 import { Environment, ErrorCode, RenderIssueType } from '@docrender/contracts';
-import { JsonLogger } from '@docrender/observability';
-import { MemoryBlobStore } from '@docrender/storage';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
-import type { DocumentPrinter, PrintPdfRequest } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { fakeRenderDependencies } from '../../test/fake-render-dependencies';
 import { renderCommand } from '../../test/render-commands';
-import { DocumentSources } from './document-sources';
-import { FontFileCache } from './font-file.cache';
-import { ImageResolver } from './image-resolver';
 import { RenderDocumentHandler } from './render-document.handler';
-import { TemplateCache } from './template-cache';
 import { TransientFailureError } from './transient-failure.error';
 
-/** The unit tests' blob store, whose puts can be made to fail. */
-class FlakyBlobStore extends MemoryBlobStore {
-  failPuts = false;
-  override async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    if (this.failPuts) throw new Error('S3 is away');
-    return super.put(key, body, contentType);
-  }
-}
-
-/** A printer that answers with a real 3-page PDF, or fails the way it is told to. */
-class FakePrinter implements DocumentPrinter {
-  readonly requests: PrintPdfRequest[] = [];
-  failure: Error | null = null;
-  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
-    this.requests.push(request);
-    if (this.failure) throw this.failure;
-    const document = await PDFDocument.create();
-    for (let i = 0; i < 3; i++) document.addPage();
-    return Buffer.from(await document.save());
-  }
-  async screenshotFirstPage(): Promise<Buffer> {
-    throw new Error('not used');
-  }
-}
-
-const logger = new JsonLogger('render-service-unit', 'error', {}, () => undefined);
 const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greeting', text: 'Hello {{ name }}' }] };
 
 function setUp(budgetMs = 60_000) {
-  const blobs = new FlakyBlobStore();
-  const printer = new FakePrinter();
-  const sources = new DocumentSources(
-    blobs,
-    new ImageResolver(blobs, { policy: { allowHttp: false, allowPrivate: false }, fetchTimeoutMs: 1000, maxBytes: 1024 }, logger),
-    new FontFileCache(blobs, 1024),
-    logger,
-  );
-  const handler = new RenderDocumentHandler(printer, blobs, sources, new TemplateCache(4), { budgetMs, allowHttpImages: false }, logger);
+  const { blobs, printer, sources, templates, logger } = fakeRenderDependencies();
+  const handler = new RenderDocumentHandler(printer, blobs, sources, templates, { budgetMs, allowHttpImages: false }, logger);
   return { blobs, printer, handler };
 }
 

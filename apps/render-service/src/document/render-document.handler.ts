@@ -2,6 +2,7 @@ import {
   Environment,
   ErrorCode,
   hasBlockingIssue,
+  MessageName,
   RenderDocumentCommand,
   RenderDocumentResult,
   RenderIssue,
@@ -17,7 +18,7 @@ import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { DocumentSources } from './document-sources';
 import { TemplateCache } from './template-cache';
-import { TransientFailureError } from './transient-failure.error';
+import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 export type RenderHandlerOptions = {
   /** Spec 8 render budget per document (RENDER_TIMEOUT_MS); the command's own deadline may be earlier. */
@@ -126,7 +127,7 @@ export class RenderDocumentHandler {
       if (hasBlockingIssue(issues, command.environment)) {
         return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
       }
-      throwIfAbandoned(abandoned);
+      throwIfAbandoned(abandoned, MessageName.RenderDocument);
       const pdf = await this.printer.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
@@ -138,11 +139,11 @@ export class RenderDocumentHandler {
         budgetMs: this.options.budgetMs,
       });
       const pageCount = await readPdfPageCount(pdf);
-      throwIfAbandoned(abandoned);
+      throwIfAbandoned(abandoned, MessageName.RenderDocument);
       await this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf').catch((error: unknown) => {
         throw new TransientFailureError(`storing the PDF at ${command.outputBlobKey} failed`, error);
       });
-      throwIfAbandoned(abandoned);
+      throwIfAbandoned(abandoned, MessageName.RenderDocument);
       return reply({
         outcome: 'rendered',
         issues,
@@ -181,9 +182,4 @@ export class RenderDocumentHandler {
       });
     }
   }
-}
-
-/** The delivery went back to the queue: the render stops (the message is not settled, so the bus discards this). */
-function throwIfAbandoned(abandoned: AbortSignal | undefined): void {
-  if (abandoned?.aborted) throw new TransientFailureError('render.document abandoned', 'its message went back to the queue (RabbitMQ channel closed)');
 }

@@ -2,6 +2,7 @@ import {
   Environment,
   ErrorCode,
   hasBlockingIssue,
+  MessageName,
   RenderIssue,
   renderIssue,
   RenderIssueType,
@@ -17,7 +18,7 @@ import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { DocumentSources } from './document-sources';
 import { TemplateCache } from './template-cache';
 import type { RenderHandlerOptions } from './render-document.handler';
-import { TransientFailureError } from './transient-failure.error';
+import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 const CSS_PX_PER_MM = 96 / 25.4;
 
@@ -29,6 +30,8 @@ function sampleDocumentData(sampleData: unknown): unknown {
 /**
  * Handles `render.preview` (spec 4.12): a PNG of the first page of a version rendered with its sample data, header
  * and footer bands included, stored at `outputBlobKey`. Gated like a test render (only Error issues block), never watermarked.
+ * Like a document, a preview whose message went back to the queue (`abandoned`) stops before its screenshot or its
+ * store and throws, so only the next delivery renders it.
  */
 export class RenderPreviewHandler {
   constructor(
@@ -40,15 +43,15 @@ export class RenderPreviewHandler {
     private readonly logger: Logger,
   ) {}
 
-  handle(command: RenderPreviewCommand): Promise<RenderPreviewResult> {
+  handle(command: RenderPreviewCommand, abandoned?: AbortSignal): Promise<RenderPreviewResult> {
     return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
-      const result = await this.render(command);
+      const result = await this.render(command, abandoned);
       this.logger.info('preview handled', { outcome: result.outcome, bytes: result.png?.fileSizeBytes ?? null, issues: result.issues.length });
       return result;
     });
   }
 
-  private async render(command: RenderPreviewCommand): Promise<RenderPreviewResult> {
+  private async render(command: RenderPreviewCommand, abandoned?: AbortSignal): Promise<RenderPreviewResult> {
     const deadline = Math.min(command.deadline, Date.now() + this.options.budgetMs);
     let issues: RenderIssue[] = [];
     try {
@@ -64,6 +67,7 @@ export class RenderPreviewHandler {
       const compiled = compileDocument({ template, data, translations: command.translations, images, customFonts, allowHttpImages });
       issues = compiled.issues;
       if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
+      throwIfAbandoned(abandoned, MessageName.RenderPreview);
       const png = await this.printer.screenshotFirstPage({
         html: compiled.html,
         javaScript: compiled.needsJavaScript,
@@ -75,6 +79,7 @@ export class RenderPreviewHandler {
         deadline,
         budgetMs: this.options.budgetMs,
       });
+      throwIfAbandoned(abandoned, MessageName.RenderPreview);
       await this.blobStore.put(command.outputBlobKey, png, 'image/png').catch((error: unknown) => {
         throw new TransientFailureError(`storing the preview at ${command.outputBlobKey} failed`, error);
       });

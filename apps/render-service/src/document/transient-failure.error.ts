@@ -9,3 +9,11 @@ export class TransientFailureError extends Error {
     this.name = 'TransientFailureError';
   }
 }
+
+/**
+ * The delivery went back to the queue (the message bus's DeliveryContext.abandoned): the handler stops before
+ * printing or storing, and the message is not settled, so only its next delivery renders.
+ */
+export function throwIfAbandoned(abandoned: AbortSignal | undefined, messageName: string): void {
+  if (abandoned?.aborted) throw new TransientFailureError(`${messageName} abandoned`, 'its message went back to the queue (RabbitMQ channel closed)');
+}

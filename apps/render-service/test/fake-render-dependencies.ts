@@ -1,0 +1,56 @@
+import { PDFDocument } from 'pdf-lib';
+import { JsonLogger } from '@docrender/observability';
+import { MemoryBlobStore } from '@docrender/storage';
+import type { DocumentPrinter, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
+import { DocumentSources } from '../src/document/document-sources';
+import { FontFileCache } from '../src/document/font-file.cache';
+import { ImageResolver } from '../src/document/image-resolver';
+import { TemplateCache } from '../src/document/template-cache';
+
+/** The unit tests' blob store, whose puts can be made to fail. */
+export class FlakyBlobStore extends MemoryBlobStore {
+  failPuts = false;
+  override async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    if (this.failPuts) throw new Error('S3 is away');
+    return super.put(key, body, contentType);
+  }
+}
+
+/** The PNG signature and nothing else: enough for a handler that stores what the printer gives it. */
+export const FAKE_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A printer that answers with a real 3-page PDF (or FAKE_PNG for a screenshot), or fails the way it is told to. */
+export class FakePrinter implements DocumentPrinter {
+  readonly requests: PrintPdfRequest[] = [];
+  readonly screenshots: ScreenshotRequest[] = [];
+  failure: Error | null = null;
+
+  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
+    this.requests.push(request);
+    if (this.failure) throw this.failure;
+    const document = await PDFDocument.create();
+    for (let i = 0; i < 3; i++) document.addPage();
+    return Buffer.from(await document.save());
+  }
+
+  async screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {
+    this.screenshots.push(request);
+    if (this.failure) throw this.failure;
+    return FAKE_PNG;
+  }
+}
+
+export const quietLogger = new JsonLogger('render-service-unit', 'error', {}, () => undefined);
+
+/** What the render handlers are built from, with the fakes above and the real caches and resolvers. */
+export function fakeRenderDependencies() {
+  const blobs = new FlakyBlobStore();
+  const printer = new FakePrinter();
+  const sources = new DocumentSources(
+    blobs,
+    new ImageResolver(blobs, { policy: { allowHttp: false, allowPrivate: false }, fetchTimeoutMs: 1000, maxBytes: 1024 }, quietLogger),
+    new FontFileCache(blobs, 1024),
+    quietLogger,
+  );
+  return { blobs, printer, sources, templates: new TemplateCache(4), logger: quietLogger };
+}
