@@ -264,14 +264,16 @@ describe('webhook dispatcher (spec part 6) against PostgreSQL, RabbitMQ and a re
       { policy: { allowPrivate: false, allowHttp: true }, attemptTimeoutMs: 1000, maxResponseBytes: 1024, backoffScale: BACKOFF_SCALE, perHostInFlight: 2, hostBusyDelayMs: 100 },
     );
     const port = new URL(h.receiver.url).port;
-    const before = h.receiver.received.length;
+    const refused: string[] = [];
     for (const host of ['127.0.0.1', '2130706433', '0x7f.1', '[::ffff:127.0.0.1]', 'localhost', '169.254.169.254', '10.0.0.1']) {
       const id = newDeliveryId();
+      refused.push(id);
       await service.handle(callback(h, id, `http://${host}:${port}/ok`));
       expect(await deliveries().findDelivery(id)).toMatchObject({ state: 'abandoned', attempts: 1 });
       expect((await deliveries().listAttempts(id))[0]).toMatchObject({ outcome: 'refused', httpStatus: null });
     }
-    expect(h.receiver.received.length).toBe(before);
+    // by delivery id: the dispatcher the earlier tests started may still be delivering their retries to the receiver
+    expect(refused.flatMap(receivedFor)).toEqual([]);
   });
 });
 
