@@ -31,7 +31,7 @@ export const renderSettings = {
   },
   maxRendersPerBrowser: setting.int(
     'RENDER_MAX_RENDERS_PER_BROWSER',
-    'A browser is replaced after this many renders (its replacement starts first, so capacity does not drop); bounds the memory a long-lived browser accumulates.',
+    'A browser is replaced after this many renders (it renders on until its replacement is ready, so capacity does not drop); bounds the memory a long-lived browser accumulates.',
     500,
     { min: 1, max: 10_000_000 },
   ),

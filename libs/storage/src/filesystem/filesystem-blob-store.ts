@@ -60,7 +60,8 @@ export class FilesystemBlobStore implements BlobStore {
     const directory = path.dirname(file);
     const typeFile = `${file}${CONTENT_TYPE_SUFFIX}`;
     const typeImplied = IMPLIED_CONTENT_TYPES.get(path.extname(file).toLowerCase()) === contentType;
-    const flushed = this.knownDirectories.has(directory) ? [directory] : await this.createDirectory(directory);
+    const known = this.knownDirectories.has(directory);
+    const flushed = known ? [directory] : await this.createDirectory(directory);
     const [bodyWrite, typeWrite] = await Promise.allSettled([
       this.writeFlushed(body),
       // a content-type file left by an earlier put of the key with another type would now be wrong
@@ -71,9 +72,15 @@ export class FilesystemBlobStore implements BlobStore {
       if (bodyWrite.status === 'rejected') throw bodyWrite.reason;
       if (typeWrite.status === 'rejected') throw typeWrite.reason;
       const typeTemporary = typeWrite.value;
-      await this.renameInto(directory, flushed, async () => {
+      const renames = async (): Promise<void> => {
         if (typeTemporary !== null) await rename(typeTemporary, typeFile);
         await rename(bodyWrite.value, file);
+      };
+      await renames().catch(async (error: unknown) => {
+        // a known directory deleted from outside since the store last wrote into it: created again, renamed once more
+        if (!known || (error as { code?: unknown }).code !== 'ENOENT') throw error;
+        for (const d of await this.createDirectory(directory)) if (!flushed.includes(d)) flushed.push(d);
+        await renames();
       });
     } catch (error) {
       await Promise.all(temporaries.map((t) => rm(t, { force: true })));
@@ -160,20 +167,6 @@ export class FilesystemBlobStore implements BlobStore {
       for (let d = directory; d !== path.dirname(created); d = path.dirname(d)) changed.push(path.dirname(d));
     }
     return changed;
-  }
-
-  /**
-   * Runs the renames into a known directory; if it has gone since the store last saw it (deleted from outside), it
-   * is created again, its parents are added to what `flushed` lists, and the renames run once more.
-   */
-  private async renameInto(directory: string, flushed: string[], renames: () => Promise<void>): Promise<void> {
-    try {
-      await renames();
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT' || !this.knownDirectories.delete(directory)) throw error;
-      for (const d of await this.createDirectory(directory)) if (!flushed.includes(d)) flushed.push(d);
-      await renames();
-    }
   }
 
   /** Writes `content` to a new temporary file and flushes it to disk; its path. */
