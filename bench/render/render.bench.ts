@@ -17,7 +17,8 @@
  * it runs under load: the extra documents wait in the pool so a page never idles while another document is compiled
  * or stored. Closed loop, N documents per run, R rounds; in each round a raw run comes before and after every
  * service run (raw, b, raw, b', raw, c, raw, c', raw), and a variant's ratio is taken against the two raw runs around
- * it, then the median over the rounds (PDFs/s: median of the runs; latency percentiles over all runs). (b) and (c) store PDFs in the filesystem blob store under one temp directory.
+ * it, then the median over the rounds (PDFs/s: median of the runs; latency percentiles over all runs). (b) and (c)
+ * store PDFs in the filesystem blob store under one temp directory.
  * Then the facts behind three defaults: pool shape (raw puppeteer, invoice: browsers × pages), tagged vs untagged print
  * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost.
  *
@@ -223,7 +224,7 @@ function printTables(rows: Row[]): void {
     console.log(`|${header.map(() => '---').join('|')}|`);
     for (const line of lines) console.log(`| ${line.join(' | ')} |`);
   };
-  console.log('Throughput (PDFs/s, median of the rounds) and ratios to raw puppeteer at the same number of pages printing at once (C; each run against the raw runs just before and after it, median over the rounds):');
+  console.log('Throughput (PDFs/s, median of the runs) and ratios to raw puppeteer at the same number of pages printing at once (C; each run against the raw runs just before and after it, median over the rounds):');
   table(
     ['document', 'C', '(a) raw', '(b) in-process, C in flight', '(b) in-process, prefetch in flight', '(c) RabbitMQ, C in flight', '(c) RabbitMQ, prefetch in flight', 'b/a (C / prefetch)', 'c/a (C / prefetch)'],
     rows.map((row) => {
