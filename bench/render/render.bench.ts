@@ -6,8 +6,9 @@
  * For the invoice and the 1,000-row report (examples/), at each concurrency C (default 1 and 2) — C Chromium pages
  * printing at once in every variant:
  *   (a) raw puppeteer: one browser, C reused pages (each in its own window, like the pool's), printing the same
- *       compiled HTML with the same print options, a new document every RENDER_FRESH_DOCUMENT_EVERY renders per
- *       page like the pool's;
+ *       compiled HTML with the same print options as a puppeteer user would (setContent, which lays the document
+ *       out for the screen as it loads, then page.pdf()), a new document every RENDER_FRESH_DOCUMENT_EVERY renders
+ *       per page like the pool's;
  *   (b) the render service in-process: RenderServiceModule on the in-process bus, pool of 1 browser × C pages
  *       (data check, compile, print, page count, store the PDF, reply);
  *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
@@ -20,7 +21,8 @@
  * it, then the median over the rounds (PDFs/s: median of the runs; latency percentiles over all runs). (b) and (c)
  * store PDFs in the filesystem blob store under one temp directory.
  * Then the facts behind three defaults: pool shape (raw puppeteer, invoice: browsers × pages), tagged vs untagged print
- * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost.
+ * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost; and what the service's print-only loading
+ * (no screen layout before printing) is worth to raw puppeteer on its own (C = 1).
  *
  * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (8).
  */
@@ -39,7 +41,7 @@ import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
-import { loadRenderServiceSettings, locateChromium, renderPrefetch, RenderServiceModule } from '@docrender/render-service';
+import { laidOutForPrintOnly, loadRenderServiceSettings, locateChromium, renderPrefetch, RenderServiceModule } from '@docrender/render-service';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
 import { createRabbitVhost } from '@docrender/testing';
@@ -332,6 +334,7 @@ async function main(): Promise<void> {
     await printBusRoundTrips(vhost.url, examples[0]);
     await printPoolShapes(executablePath, examples[0]);
     await printDefaultsCosts(executablePath, examples);
+    await printScreenLayoutCost(executablePath, examples);
   } finally {
     await vhost.delete().catch((error: unknown) => console.error(`could not delete the vhost ${vhost.name}:`, error instanceof Error ? error.message : error));
     await rm(blobDir, { recursive: true, force: true });
@@ -444,6 +447,38 @@ async function printDefaultsCosts(executablePath: string, examples: Example[]): 
       console.log(
         `| ${example.name} | ${untagged.rate.toFixed(2)} | ${(untagged.pdf.length / 1024).toFixed(0)} | ${tagged.rate.toFixed(2)} | ${(tagged.pdf.length / 1024).toFixed(0)} | ${(untagged.rate / tagged.rate).toFixed(2)} | ${(await pdfLibMs(untagged.pdf)).toFixed(0)} / ${(await pdfLibMs(tagged.pdf)).toFixed(0)} |`,
       );
+    }
+  } finally {
+    await raw.browser.close();
+  }
+}
+
+/**
+ * What the service's print-only loading (laidOutForPrintOnly) is worth on its own: raw puppeteer, one reused page,
+ * printing each document as loaded (laid out for the screen first, as in (a)) and kept off the screen, taking turns.
+ * The service's ratio against a raw baseline that did the same is its ratio to (a) divided by this one.
+ */
+async function printScreenLayoutCost(executablePath: string, examples: Example[]): Promise<void> {
+  const raw = await launchRaw(executablePath, 1);
+  const page = raw.pages[0];
+  console.log('');
+  console.log(`Raw puppeteer, one reused page: the document as loaded vs kept off the screen (PDFs/s, median of ${ROUNDS} interleaved runs):`);
+  console.log('| document | as loaded (a) | kept off the screen | ratio |');
+  console.log('|---|---|---|---|');
+  try {
+    for (const example of examples) {
+      const total = COUNTS[example.name];
+      const offScreen: CompiledDocument = { ...example.compiled, html: laidOutForPrintOnly(example.compiled.html) };
+      const variants = [example.compiled, offScreen];
+      const rates: number[][] = [[], []];
+      for (const compiled of variants) await rawPrint(page, compiled);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [index, compiled] of variants.entries()) {
+          rates[index].push(total / (await closedLoop(total, 1, () => rawPrint(page, compiled).then(() => undefined))).seconds);
+        }
+      }
+      const [asLoaded, kept] = rates.map(median);
+      console.log(`| ${example.name} | ${asLoaded.toFixed(2)} | ${kept.toFixed(2)} | ${(kept / asLoaded).toFixed(2)} |`);
     }
   } finally {
     await raw.browser.close();

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,5 +49,23 @@ export function firstPagePng(pdf: Buffer, dpi: number): Promise<Buffer> {
   return withPdfFile(pdf, async (file) => {
     await run('pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', '1', '-singlefile', file, `${file}-page`]);
     return readFile(`${file}-page.png`);
+  });
+}
+
+/** Every page rasterised by poppler's pdftoppm, as PNGs in page order, `dpi` pixels per inch. */
+export function pagePngs(pdf: Buffer, dpi: number): Promise<Buffer[]> {
+  return withPdfFile(pdf, async (file) => {
+    await run('pdftoppm', ['-png', '-r', String(dpi), file, `${file}-page`]);
+    const pages = (await readdir(path.dirname(file))).filter((name) => name.startsWith('document.pdf-page')).sort();
+    return Promise.all(pages.map((name) => readFile(path.join(path.dirname(file), name))));
+  });
+}
+
+/** The names of the fonts embedded in the PDF (poppler's pdffonts), subset prefixes (ABCDEF+) removed. */
+export function pdfFontNames(pdf: Buffer): Promise<string[]> {
+  return withPdfFile(pdf, async (file) => {
+    const { stdout } = await run('pdffonts', [file]);
+    const names = stdout.split('\n').slice(2).flatMap((line) => (line.trim() === '' ? [] : [line.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, '')]));
+    return [...new Set(names)].sort();
   });
 }

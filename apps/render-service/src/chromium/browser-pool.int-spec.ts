@@ -129,7 +129,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
       const pdf = await printPdfOnPage(page, { html: '<!doctype html><p>Render B</p>', tagged: false, headerHtml: null, footerHtml: null });
       const state = await page.evaluate(() => ({
         html: document.documentElement.outerHTML,
-        styleSheets: document.styleSheets.length,
+        styleSheets: Array.from(document.styleSheets, (sheet) => Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n')),
         windowLeak: typeof (window as unknown as { leak?: unknown }).leak,
         storage: (() => {
           try {
@@ -162,7 +162,8 @@ describe('render-service Chromium pool (real Chromium)', () => {
     expect(second.text).not.toContain('STYLE-FROM-A');
     expect(second.html).not.toContain('SECRET-OF-A');
     expect(second.html).not.toContain('base');
-    expect(second.styleSheets).toBe(0);
+    // the one style sheet left is the printer's own rule that keeps document B off the screen
+    expect(second.styleSheets).toEqual(['@media screen {\n  :root { display: none !important; }\n}']);
     expect(second.windowLeak).toBe('undefined');
     expect([0, 'no storage for this origin']).toContain(second.storage);
     expect(second.resources).toBe(0);
