@@ -24,7 +24,8 @@
  * (raw, C = 1), and what rewriting PDF metadata with pdf-lib would cost; and what the service's print-only loading
  * (no screen layout before printing) is worth to raw puppeteer on its own (C = 1).
  *
- * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (8).
+ * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (16; with 8,
+ * a run of reports at C = 2 lasted about 4 s, and one slow spell of the machine moved its ratio by 10 %).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,7 +49,7 @@ import { createRabbitVhost } from '@docrender/testing';
 
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const COUNTS: Record<string, number> = { invoice: Number(process.env.BENCH_INVOICES ?? 60), report: Number(process.env.BENCH_REPORTS ?? 8) };
+const COUNTS: Record<string, number> = { invoice: Number(process.env.BENCH_INVOICES ?? 60), report: Number(process.env.BENCH_REPORTS ?? 16) };
 /** The launch flags machine-notes verified for plain headless printing (the raw baseline uses no more). */
 const RAW_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const quiet = new JsonLogger('bench-render', 'error', {}, () => undefined);
