@@ -27,9 +27,10 @@ const EMPTY_BAND = '<span></span>';
 
 /**
  * Loads compiled HTML into a page with `setContent` (never a navigation, so `file:` and other URLs are never
- * loaded as the document), kept off the screen (laidOutForPrintOnly), and prints it once its fonts are loaded. Page size and margins come from the document's
- * CSS `@page` rule. No puppeteer timeouts: the pool bounds the whole render by the document's deadline. What a
- * reused page keeps of the document is cleared by the pool after the render (pooled-browser.ts), not here.
+ * loaded as the document), kept off the screen (laidOutForPrintOnly), and prints it once its fonts are loaded. Page
+ * size and margins come from the document's CSS `@page` rule. No puppeteer timeouts: the pool bounds the whole
+ * render by the document's deadline. What a reused page keeps of the document is cleared by the pool after the
+ * render (pooled-browser.ts), not here.
  *
  * The print is asked for through DevTools directly rather than with puppeteer's `page.pdf()`, which asks Chromium
  * for a stream and then reads it back (`IO.read` until the end, then `IO.close`): two more round trips to the
