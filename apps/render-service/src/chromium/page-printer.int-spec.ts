@@ -3,8 +3,9 @@ import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer';
 import { CompiledDocument, compileDocument, Template } from '@docrender/template-dsl';
 import { pagePngs, pdfFontNames } from '../../test/pdf-tools';
-import { EXAMPLES_DIR, quietLogger, readExample } from '../../test/render-service.harness';
-import { BrowserPool } from './browser-pool';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
+import type { BrowserPool } from './browser-pool';
 import { locateChromium } from './chromium-executable';
 import { printPdfOnPage } from './page-printer';
 
@@ -35,6 +36,7 @@ describe('issue 4: documents are printed without a screen layout (laidOutForPrin
       const pdf = await page.pdf({
         printBackground: true,
         preferCSSPageSize: true,
+        tagged: compiled.tagged,
         displayHeaderFooter: bands,
         headerTemplate: compiled.headerHtml ?? '<span></span>',
         footerTemplate: compiled.footerHtml ?? '<span></span>',
@@ -45,31 +47,11 @@ describe('issue 4: documents are printed without a screen layout (laidOutForPrin
     }
   }
 
-  function printOnPool(compiled: CompiledDocument): Promise<Buffer> {
-    return pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 60_000,
-      budgetMs: 60_000,
-      work: (page) => printPdfOnPage(page, { html: compiled.html, tagged: compiled.tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
-    });
-  }
-
   beforeAll(async () => {
     const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
     plain = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     // a fresh pool: the first document below is its browser's first render, with no font in any cache yet
-    pool = await BrowserPool.start({
-      executablePath,
-      browsers: 1,
-      pagesPerBrowser: 1,
-      maxRendersPerBrowser: 1000,
-      freshDocumentEvery: 50,
-      checkIntervalMs: 1000,
-      answerTimeoutMs: 5000,
-      creator: 'docrender render-service (print test)',
-      logger: quietLogger,
-    });
+    pool = await startPrintPool('docrender render-service (print test)');
   });
 
   afterAll(async () => {
@@ -84,7 +66,7 @@ describe('issue 4: documents are printed without a screen layout (laidOutForPrin
       ['invoice (QR code, header and footer)', example('invoice'), ['Inter-Bold', 'Inter-Regular']],
     ];
     for (const [name, compiled, fonts] of documents) {
-      const printed = await printOnPool(compiled);
+      const printed = await printCompiled(pool, compiled);
       expect({ name, fonts: await pdfFontNames(printed) }).toEqual({ name, fonts });
       const pages = await pagePngs(printed, 50);
       const expected = await pagePngs(await printedAsLoaded(compiled), 50);

@@ -1,10 +1,9 @@
 import { MessageName } from '@docrender/contracts';
 import { compileDocument, Template } from '@docrender/template-dsl';
 import { pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
-import { quietLogger, readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
-import { BrowserPool } from '../chromium/browser-pool';
-import { locateChromium } from '../chromium/chromium-executable';
-import { printPdfOnPage } from '../chromium/page-printer';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
+import type { BrowserPool } from '../chromium/browser-pool';
 import { withPdfMetadata } from './pdf-metadata';
 import { readPdfPageCount } from './pdf-page-count';
 import { readClassicTrailer } from './pdf-xref';
@@ -24,29 +23,12 @@ describe('issue 4: PDF metadata (title = document name, producer, creation date)
   async function chromiumPdf(name: string, tagged: boolean): Promise<{ pdf: Buffer; title: string }> {
     const { template, data } = exampleTemplate(name, tagged);
     const compiled = compileDocument({ template, data });
-    const pdf = await pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 60_000,
-      budgetMs: 60_000,
-      work: (page) =>
-        printPdfOnPage(page, { html: compiled.html, tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
-    });
+    const pdf = await printCompiled(pool, compiled);
     return { pdf, title: compiled.title };
   }
 
   beforeAll(async () => {
-    pool = await BrowserPool.start({
-      executablePath: locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
-      browsers: 1,
-      pagesPerBrowser: 1,
-      maxRendersPerBrowser: 1000,
-      freshDocumentEvery: 50,
-      checkIntervalMs: 1000,
-      answerTimeoutMs: 5000,
-      creator: PRODUCER,
-      logger: quietLogger,
-    });
+    pool = await startPrintPool(PRODUCER);
   });
 
   afterAll(async () => {
