@@ -56,7 +56,7 @@ export function firstPagePng(pdf: Buffer, dpi: number): Promise<Buffer> {
 export function pagePngs(pdf: Buffer, dpi: number): Promise<Buffer[]> {
   return withPdfFile(pdf, async (file) => {
     await run('pdftoppm', ['-png', '-r', String(dpi), file, `${file}-page`]);
-    const pages = (await readdir(path.dirname(file))).filter((name) => name.startsWith('document.pdf-page')).sort();
+    const pages = (await readdir(path.dirname(file))).filter((name) => name.startsWith(`${path.basename(file)}-page`)).sort();
     return Promise.all(pages.map((name) => readFile(path.join(path.dirname(file), name))));
   });
 }
