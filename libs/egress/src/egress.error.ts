@@ -6,6 +6,8 @@ export enum EgressRefusal {
   InvalidUrl = 'invalid-url',
   /** Not https (nor http while allowHttp is true). */
   SchemeNotAllowed = 'scheme-not-allowed',
+  /** The URL carries a user name or password (`https://user:pass@host/`): credentials do not belong in a callback URL. */
+  CredentialsInUrl = 'credentials-in-url',
   /** The host is, or resolves to, an address outside the public internet (or a cloud metadata address). */
   AddressNotAllowed = 'address-not-allowed',
 }
@@ -32,7 +34,7 @@ export class EgressRefusedError extends Error {
     /** The destination's origin, or '(invalid URL)'. */
     readonly target: string,
     detail: string,
-    /** The refused address and its class, for AddressNotAllowed. */
+    /** The refused address and its class, for AddressNotAllowed (`ip` is the name itself for `localhost` names). */
     readonly address?: { ip: string; class: AddressClass },
   ) {
     super(`Egress to ${target} refused (${reason}): ${detail}`);

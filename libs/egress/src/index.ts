@@ -1,5 +1,5 @@
 export * from './address-class';
 export * from './egress.error';
-export { checkUrl, isAddressAllowed } from './url-check';
-export type { CheckedUrl, EgressPolicy } from './url-check';
+export { checkUrl, checkUrlLiteral, isAddressAllowed } from './url-check';
+export type { CheckedUrl, EgressPolicy, LiteralCheckedUrl } from './url-check';
 export * from './guarded-fetch';

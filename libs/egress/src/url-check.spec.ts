@@ -1,7 +1,7 @@
 import dnsPromises from 'node:dns/promises';
 import { AddressClass } from './address-class';
 import { EgressFailedError, EgressFailure, EgressRefusal, EgressRefusedError } from './egress.error';
-import { checkUrl, EgressPolicy } from './url-check';
+import { checkUrl, checkUrlLiteral, EgressPolicy } from './url-check';
 
 const strict: EgressPolicy = { allowHttp: true, allowPrivate: false };
 
@@ -80,10 +80,23 @@ describe('checkUrl', () => {
     expect(error.message).toContain(cls);
   });
 
-  it('refuses a host name that resolves to loopback (localhost via the system resolver)', async () => {
-    const error = await refusal('http://localhost:3000/');
-    expect(error.reason).toBe(EgressRefusal.AddressNotAllowed);
-    expect(error.address?.class).toBe('loopback');
+  it('refuses localhost names as loopback before any lookup (RFC 6761), whatever a resolver would say', async () => {
+    const spy = resolveTo('localhost', ['93.184.215.14']);
+    for (const url of ['http://localhost:3000/', 'http://LOCALHOST./', 'https://api.localhost/hook']) {
+      const error = await refusal(url);
+      expect(error.reason).toBe(EgressRefusal.AddressNotAllowed);
+      expect(error.address?.class).toBe('loopback');
+    }
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('refuses credentials in the URL, after the scheme and address checks', async () => {
+    resolveTo('public.example', ['93.184.215.14']);
+    for (const url of ['https://user:secret@public.example/hook', 'https://user@public.example/', 'https://:secret@public.example/']) {
+      const error = await refusal(url);
+      expect(error.reason).toBe(EgressRefusal.CredentialsInUrl);
+      expect(error.message).not.toContain('secret');
+    }
   });
 
   it('refuses a host name when ANY of its addresses is not public', async () => {
@@ -147,5 +160,60 @@ describe('checkUrl', () => {
     const error = await refusal('http://user:secret@127.0.0.1:9000/hooks/tok_123?token=abc');
     expect(error.target).toBe('http://127.0.0.1:9000');
     expect(error.message).not.toMatch(/secret|tok_123|token=abc/);
+  });
+});
+
+describe('checkUrlLiteral (the rules that need no DNS, shared by enqueue and delivery)', () => {
+  afterEach(() => jest.restoreAllMocks());
+  const strictHttps: EgressPolicy = { allowHttp: false, allowPrivate: false };
+
+  it('accepts a host name without resolving it and returns it to be resolved later', () => {
+    const spy = resolveTo('unused.example', []);
+    expect(checkUrlLiteral('https://hooks.example.com/render?token=abc', strictHttps)).toMatchObject({ host: 'hooks.example.com', address: null });
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('returns an allowed address literal, canonical', () => {
+    expect(checkUrlLiteral('https://[2606:4700:4700:0::1111]/', strictHttps).address).toBe('2606:4700:4700::1111');
+    expect(checkUrlLiteral('http://0x7f.1/', { allowHttp: true, allowPrivate: true }).address).toBe('127.0.0.1');
+  });
+
+  it.each<[string, EgressRefusal, string | null]>([
+    ['http://hooks.example.com/', EgressRefusal.SchemeNotAllowed, null],
+    ['ftp://hooks.example.com/', EgressRefusal.SchemeNotAllowed, null],
+    ['https://127.0.0.1/', EgressRefusal.AddressNotAllowed, 'loopback'],
+    ['https://localhost/', EgressRefusal.AddressNotAllowed, 'loopback'],
+    ['https://[::1]/', EgressRefusal.AddressNotAllowed, 'loopback'],
+    ['https://[::ffff:127.0.0.1]/', EgressRefusal.AddressNotAllowed, 'loopback'],
+    ['https://2130706433/', EgressRefusal.AddressNotAllowed, 'loopback'],
+    ['https://0.0.0.0/', EgressRefusal.AddressNotAllowed, 'unspecified'],
+    ['https://[::]/', EgressRefusal.AddressNotAllowed, 'unspecified'],
+    ['https://10.0.0.1/', EgressRefusal.AddressNotAllowed, 'private'],
+    ['https://169.254.1.1/', EgressRefusal.AddressNotAllowed, 'link-local'],
+    ['https://169.254.169.254/', EgressRefusal.AddressNotAllowed, 'metadata'],
+    ['https://[::ffff:a9fe:a9fe]/', EgressRefusal.AddressNotAllowed, 'metadata'],
+    ['https://user:pw@hooks.example.com/', EgressRefusal.CredentialsInUrl, null],
+    ['not a url', EgressRefusal.InvalidUrl, null],
+  ])('refuses %s (%s %s) without a lookup', (url, reason, cls) => {
+    const spy = resolveTo('unused.example', []);
+    const error: unknown = (() => {
+      try {
+        checkUrlLiteral(url, strictHttps);
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(EgressRefusedError);
+    expect((error as EgressRefusedError).reason).toBe(reason);
+    expect((error as EgressRefusedError).address?.class ?? null).toBe(cls);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('allowPrivate admits localhost, loopback and private literals; never metadata', () => {
+    const open: EgressPolicy = { allowHttp: true, allowPrivate: true };
+    expect(checkUrlLiteral('http://localhost:3000/hook', open).address).toBeNull();
+    expect(checkUrlLiteral('http://127.0.0.1:3000/hook', open).address).toBe('127.0.0.1');
+    expect(() => checkUrlLiteral('http://169.254.169.254/', open)).toThrow(/metadata/);
   });
 });
