@@ -12,6 +12,7 @@ import {
   type JobAcceptedDto,
 } from '@docrender/contracts';
 import type { JobsSettings } from '@docrender/config';
+import type { EgressPolicy } from '@docrender/egress';
 import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
@@ -21,7 +22,8 @@ import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth';
 import { RenderTargetFactory } from '../render/render-target.factory';
 import { nestingDepth } from './document-measure';
-import { JOBS_SETTINGS } from './jobs.tokens';
+import { checkCallbackUrl } from './callback-url';
+import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 
 /** Where document `index` of job `jobId` waits for the job worker (the job row stores the prefix). */
 export const jobInputPrefix = (jobId: string): string => `jobs/${jobId}/input`;
@@ -43,9 +45,10 @@ export type EnqueueRequest = {
 type AnnounceOutcome = 'accepted' | 'queue-full';
 
 /**
- * Spec 4.5: accepts an async job. Everything that could make it fail later on its input is checked first (template
- * and version, language, the test-key cap of 10, 50 MB per document), so a rejected enqueue costs nothing and an
- * accepted job never fails on payload size. A document nesting deeper than 32 levels is recorded at once as blocked
+ * Spec 4.5: accepts an async job. Everything that could make it fail later on its input is checked first (the callback
+ * URL against the egress policy, template and version, language, the test-key cap of 10, 50 MB per document), so a
+ * rejected enqueue costs nothing, an accepted job never fails on payload size, and a callback URL the dispatcher would
+ * never call (a literal loopback, private or metadata address, http, credentials) is a 422 BindingError at once. A document nesting deeper than 32 levels is recorded at once as blocked
  * with a DangerousContent issue, as a sync render reports it. Then:
  * 1. the documents go to the blob store (`jobs/<jobId>/input/<index>.json`), never into a message;
  * 2. the job row and its job.run outbox message are committed in one transaction;
@@ -61,11 +64,13 @@ export class RenderJobEnqueueService {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(JOBS_SETTINGS) private readonly settings: JobsSettings,
+    @Inject(CALLBACK_EGRESS_POLICY) private readonly callbackPolicy: EgressPolicy,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async enqueue(request: EnqueueRequest): Promise<JobAcceptedDto> {
     const { caller, body } = request;
+    checkCallbackUrl(body.callbackUrl, this.callbackPolicy);
     const target = await this.targets.forStoredTemplate(caller, request.templateId, request.versionNumber, request.language);
     if (target.source === null) throw new Error('a stored-template target names its template');
     const documents = body.documents;

@@ -187,6 +187,29 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
     }
   });
 
+  it('4.5 / part 6: a callback URL the service would never call is 422 BindingError at enqueue, naming the setting, and nothing is stored', async () => {
+    const before = await db.dataSource.query(`SELECT count(*)::int AS count FROM render_jobs`);
+    for (const [url, setting] of [
+      ['http://127.0.0.1/hooks/render?token=abc', 'EGRESS_ALLOW_HTTP'],
+      ['https://127.0.0.1/hooks/render', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://localhost:8443/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://[::1]/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://[::ffff:7f00:1]/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://0.0.0.0/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://2130706433/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://10.1.2.3/hooks', 'EGRESS_ALLOW_PRIVATE'],
+      ['https://169.254.169.254/latest/meta-data/', 'never called'],
+      ['http://hooks.example.com/render', 'EGRESS_ALLOW_HTTP'],
+      ['https://user:pw@hooks.example.com/render', 'user name or password'],
+    ] as const) {
+      const res = await enqueue(`${templateId}/async`, { documents: documents(1), callbackUrl: url });
+      expect([url, res.status, res.body.error.code]).toEqual([url, 422, ErrorCode.BindingError]);
+      expect(res.body.error.message).toContain('callbackUrl');
+      expect(res.body.error.message).toContain(setting);
+    }
+    expect(await db.dataSource.query(`SELECT count(*)::int AS count FROM render_jobs`)).toEqual(before);
+  });
+
   it('4.5 / part 8: a document over 50 MB is 413 PayloadTooLarge and nothing is stored', async () => {
     const before = await db.dataSource.query(`SELECT count(*)::int AS count FROM render_jobs`);
     const big = { blob: 'x'.repeat(50 * 1024 * 1024) };

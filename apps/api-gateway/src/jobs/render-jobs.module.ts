@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { jobsSettings, loadSettings } from '@docrender/config';
+import { egressSettings, jobsSettings, loadSettings } from '@docrender/config';
 import { FontRepository } from '@docrender/persistence';
 import { DATA_SOURCE } from '@docrender/platform';
 import type { DataSource } from 'typeorm';
 import { RenderTargetFactory } from '../render/render-target.factory';
 import { RenderTemplateResolver } from '../render/render-template.resolver';
-import { JOBS_SETTINGS } from './jobs.tokens';
+import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';
 import { RenderJobStatusService } from './render-job-status.service';
 import { RenderJobsController } from './render-jobs.controller';
@@ -13,12 +13,14 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
 
 /**
  * Async render jobs on the gateway: enqueue (spec 4.5), status (4.6) and the relay of job.run outbox messages.
- * The template, version and language checks are the sync render's (RenderTargetFactory). JOBS_* settings are read at start.
+ * The template, version and language checks are the sync render's (RenderTargetFactory). JOBS_* and EGRESS_* settings are
+ * read at start.
  */
 @Module({
   controllers: [RenderJobsController],
   providers: [
     { provide: JOBS_SETTINGS, useFactory: () => loadSettings(jobsSettings, process.env) },
+    { provide: CALLBACK_EGRESS_POLICY, useFactory: () => loadSettings(egressSettings, process.env) },
     { provide: FontRepository, useFactory: (dataSource: DataSource) => new FontRepository(dataSource.manager), inject: [DATA_SOURCE] },
     RenderTemplateResolver,
     RenderTargetFactory,

@@ -18,7 +18,11 @@ export function ApiEnqueueEndpoint(): MethodDecorator {
     errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.'),
     errorResponse(404, 'TemplateNotFound (also for a template of another organisation), VersionNotFound, or NoPublishedVersion.'),
     errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON.'),
-    errorResponse(422, 'BindingError: the body could not be bound (documents, callbackUrl as an http(s) URL, includeDocument); the message names the field.'),
+    errorResponse(
+      422,
+      'BindingError: the body could not be bound (documents, includeDocument), or callbackUrl is one the service would never call ' +
+        '(not https, credentials in the URL, a loopback/private/link-local/unspecified/metadata address literal or localhost); the message names the field.',
+    ),
     errorResponse(503, 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.'),
   );
 }

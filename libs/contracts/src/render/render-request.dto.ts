@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, IsUrl } from 'class-validator';
+import { ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString } from 'class-validator';
 
 /** Spec 4.2 body. */
 export class RenderRequestDto {
@@ -27,9 +27,16 @@ export class ValidateRequestDto {
 
 /** Spec 4.5 body. */
 export class EnqueueRequestDto extends RenderRequestDto {
-  @ApiProperty({ description: 'URL that receives the callbacks (spec part 6).', example: 'https://example.com/hooks/render?token=abc' })
+  @ApiProperty({
+    format: 'uri',
+    description:
+      'Publicly reachable https URL that receives the callbacks (spec part 6). Refused with 422 BindingError at enqueue: ' +
+      'http (unless the installation sets EGRESS_ALLOW_HTTP), a user name or password in the URL, and an address literal ' +
+      'that is not public (loopback incl. localhost, private, link-local, unspecified: unless EGRESS_ALLOW_PRIVATE; cloud ' +
+      'metadata: always). Host names are resolved and checked again at each delivery.',
+    example: 'https://example.com/hooks/render?token=abc',
+  })
   @IsString({ message: 'callbackUrl is required and must be a string' })
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'callbackUrl must be an http(s) URL' })
   callbackUrl!: string;
 }
 
