@@ -25,7 +25,7 @@ export const jobsSettings = {
   ),
   outageRetryMs: setting.int(
     'JOBS_OUTAGE_RETRY_MS',
-    'How long a running job waits out an outage (PostgreSQL, RabbitMQ or the render service unreachable) before its message returns to the queue.',
+    'How long a running job waits out an outage (PostgreSQL, RabbitMQ or the render service unreachable) in the job worker; after that its message waits in RabbitMQ (AMQP_OUTAGE_WAIT_MS), not counted against AMQP_DELIVERY_LIMIT.',
     300_000,
     { min: 0, max: 86_400_000 },
   ),

@@ -27,6 +27,18 @@ export const messagingSettings = {
     5,
     { min: 0, max: 1000 },
   ),
+  outageWaitMs: setting.int(
+    'AMQP_OUTAGE_WAIT_MS',
+    'First wait of a message whose handler found a dependency unreachable (PostgreSQL, S3, RabbitMQ, the render service): it waits durably in a delay queue, not counted against AMQP_DELIVERY_LIMIT; each further wait doubles, up to AMQP_OUTAGE_WAIT_MAX_MS.',
+    1_000,
+    { min: 10, max: 600_000 },
+  ),
+  outageWaitMaxMs: setting.int(
+    'AMQP_OUTAGE_WAIT_MAX_MS',
+    'Longest wait of a message during a dependency outage (see AMQP_OUTAGE_WAIT_MS); a message is tried again at least this often until the dependency is back.',
+    30_000,
+    { min: 10, max: 3_600_000 },
+  ),
   jobQueueMaxLength: setting.int(
     'AMQP_JOB_QUEUE_MAX_LENGTH',
     'Ready messages the job.run queue holds; beyond it publishing fails with QueueFull (503 on enqueue). RabbitMQ quorum queues may accept one message over the bound.',

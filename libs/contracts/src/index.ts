@@ -3,6 +3,7 @@ export * from './environment';
 export * from './errors/error-code';
 export * from './errors/error-envelope.dto';
 export * from './errors/domain-error';
+export * from './errors/dependency-outage.error';
 export * from './issues/render-issue';
 export * from './paging/paged-result';
 export * from './paging/listing';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
 import { jobsSettings, loadSettings, messagingSettings } from '@docrender/config';
-import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { OutboxRelay } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER, signedLinkConfigFromEnv, ViewUrlSigner } from '@docrender/platform';
@@ -19,7 +19,8 @@ const LONGEST_OUTAGE_PAUSE_MS = 10_000;
  * Consumes job.run (a quorum queue with a delivery limit and a dead-letter exchange; manual ack after the job is
  * terminal; prefetch JOBS_CONCURRENT_JOBS) and runs each job with RenderJobHandler:
  * - an outage (PostgreSQL, RabbitMQ, the blob store or the render service unreachable) pauses the job and resumes it
- *   when the dependency is back, for up to JOBS_OUTAGE_RETRY_MS; then the message returns to the queue;
+ *   when the dependency is back, for up to JOBS_OUTAGE_RETRY_MS; then the message waits out the outage in RabbitMQ
+ *   (the shared outage policy of @docrender/messaging: not counted against its delivery limit);
  * - any other failure returns the message to the queue at once; after AMQP_DELIVERY_LIMIT redeliveries it is
  *   dead-lettered, and the dead-letter consumer ends the job (failed, with the reason);
  * - a second delivery of a job this process is running (RabbitMQ redelivered it after a connection loss) waits for
@@ -109,8 +110,8 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
           throw error;
         }
         if (Date.now() - started + pause > this.settings.outageRetryMs) {
-          this.logger.error('job paused by an outage for too long; its message returns to the queue', { jobId, outage, err: error });
-          throw error;
+          this.logger.error('job paused by an outage for too long; its message waits in RabbitMQ (not counted against its delivery limit)', { jobId, outage, err: error });
+          throw new DependencyOutageError(outage, `job ${jobId} interrupted by an outage: ${outage}`, { cause: error });
         }
         jobMetrics.outagePauses.inc();
         this.logger.warn('job paused by an outage; it resumes when the dependency answers', { jobId, outage, pauseMs: pause });

@@ -4,6 +4,15 @@ import type { DeadLetterReason } from '../message-bus';
 /** Header carrying the epoch milliseconds after which the requester no longer waits for a reply. */
 export const REPLY_DEADLINE_HEADER = 'x-reply-deadline';
 
+/** Header counting the outages a message waited out (it picks the next wait). */
+export const OUTAGE_WAITS_HEADER = 'x-outage-waits';
+
+/**
+ * Header carrying the failed deliveries of a message's earlier copies: a message that waits out an outage is
+ * published again (the broker counts the copy's deliveries from 0), and its failures before the outage still count.
+ */
+export const FAILED_DELIVERIES_HEADER = 'x-failed-deliveries';
+
 /** RabbitMQ's pseudo-queue for direct reply-to (no reply queue is declared). */
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
@@ -24,6 +33,29 @@ export function redeliveriesOf(message: Message): number {
   const count = headers(message.properties)['x-delivery-count'];
   if (typeof count === 'number') return count;
   return message.fields.redelivered ? 1 : 0;
+}
+
+function numberHeader(message: Message, name: string): number {
+  const value = headers(message.properties)[name];
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** Earlier failed deliveries of this message, its earlier copies' included (see FAILED_DELIVERIES_HEADER). */
+export function failedDeliveriesOf(message: Message): number {
+  return numberHeader(message, FAILED_DELIVERIES_HEADER) + redeliveriesOf(message);
+}
+
+export function outageWaitsOf(message: Message): number {
+  return numberHeader(message, OUTAGE_WAITS_HEADER);
+}
+
+/**
+ * The headers of the copy of `message` that waits out an outage: one more wait, the failures so far carried over,
+ * the broker's own delivery count and the bus's publish id left out (the copy gets its own).
+ */
+export function outageCopyHeaders(message: Message): Record<string, unknown> {
+  const { 'x-delivery-count': _count, 'x-publish-id': _publishId, ...kept } = headers(message.properties);
+  return { ...kept, [OUTAGE_WAITS_HEADER]: outageWaitsOf(message) + 1, [FAILED_DELIVERIES_HEADER]: failedDeliveriesOf(message) };
 }
 
 export function replyDeadlineOf(message: Message): number | null {
@@ -47,6 +79,8 @@ export function deadLetterReasonOf(message: Message, workQueue: string): DeadLet
   if (Array.isArray(deaths)) {
     const entry = deaths.find((death: unknown) => (death as { queue?: unknown }).queue === workQueue) as { reason?: unknown } | undefined;
     const reason = typeof entry?.reason === 'string' ? REASONS[entry.reason] : undefined;
+    // A copy that waited out an outage carries its earlier failures; the bus rejects it itself at the limit.
+    if (reason === 'rejected' && numberHeader(message, FAILED_DELIVERIES_HEADER) > 0) return 'delivery-limit';
     if (reason) return reason;
   }
   return 'rejected';

@@ -20,6 +20,7 @@ import {
   type RequestOptions,
   type Subscription,
 } from '../message-bus';
+import { dependencyOutageOf, outageWaitMs, type DependencyOutage } from '../dependency-outage';
 import type { MessagingLogger } from '../messaging-logger';
 import { queueBound } from '../queue-bounds';
 import {
@@ -28,6 +29,9 @@ import {
   deadLetterReasonOf,
   decodeBody,
   encodeBody,
+  failedDeliveriesOf,
+  outageCopyHeaders,
+  outageWaitsOf,
   redeliveriesOf,
   replyDeadlineOf,
 } from './amqp-envelope';
@@ -116,7 +120,7 @@ export class AmqpMessageBus implements MessageBus {
     this.assertOpen();
     const messageId = options.messageId ?? randomUUID();
     const delayMs = Math.max(0, Math.round(options.delayMs ?? 0));
-    await this.publishConfirmed(name, encodeBody(payload), { messageId, type: name }, delayMs);
+    await this.publishConfirmed(name, this.topology.workQueue(name), encodeBody(payload), { messageId, type: name }, delayMs);
   }
 
   request<N extends RequestMessageName>(name: N, payload: MessagePayloads[N], options: RequestOptions): Promise<MessageReplies[N]> {
@@ -136,7 +140,7 @@ export class AmqpMessageBus implements MessageBus {
         type: name,
         headers: { [REPLY_DEADLINE_HEADER]: Date.now() + options.timeoutMs },
       };
-      this.publishConfirmed(name, body, properties, 0).then(
+      this.publishConfirmed(name, this.topology.workQueue(name), body, properties, 0).then(
         (session) => {
           pending.publishedOn = session;
         },
@@ -152,16 +156,14 @@ export class AmqpMessageBus implements MessageBus {
 
   async consume<N extends MessageName>(name: N, handler: Handler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
     this.assertOpen();
-    return this.addConsumer(this.topology.workQueue(name), name, options, (message, channel, abandoned) =>
-      this.handleWork(name, handler, message, channel, abandoned),
-    );
+    const queue = this.topology.workQueue(name);
+    return this.addConsumer(queue, name, options, (message, channel, abandoned) => this.handleWork(name, queue, handler, message, channel, abandoned));
   }
 
   async consumeDeadLetters<N extends MessageName>(name: N, handler: DeadLetterHandler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
     this.assertOpen();
-    return this.addConsumer(this.topology.deadLetterQueue(name), name, options, (message, channel) =>
-      this.handleDeadLetter(name, handler, message, channel),
-    );
+    const queue = this.topology.deadLetterQueue(name);
+    return this.addConsumer(queue, name, options, (message, channel, abandoned) => this.handleDeadLetter(name, queue, handler, message, channel, abandoned));
   }
 
   async queueDepth(name: MessageName): Promise<number> {
@@ -351,17 +353,20 @@ export class AmqpMessageBus implements MessageBus {
 
   // ---- publishing ----------------------------------------------------------------------------------------------
 
-  /** Publishes with publisher confirms, retrying on the next connection when the confirm was lost; returns the session used. */
-  private async publishConfirmed(name: MessageName, body: Buffer, properties: Options.Publish, delayMs: number): Promise<Session> {
+  /**
+   * Publishes to `target` (a work or dead-letter queue; through its delay queue when `delayMs` > 0) with publisher
+   * confirms, retrying on the next connection when the confirm was lost; returns the session used.
+   */
+  private async publishConfirmed(name: MessageName, target: string, body: Buffer, properties: Options.Publish, delayMs: number): Promise<Session> {
     const deadline = Date.now() + this.settings.publishWaitMs;
     for (;;) {
       const session = await this.waitForSession(deadline);
       try {
-        let queue = this.topology.workQueue(name);
+        let queue = target;
         if (delayMs > 0) {
-          queue = this.topology.delayQueue(name, delayMs);
+          queue = this.topology.delayQueueFor(target, delayMs);
           if (!session.declaredDelayQueues.has(queue)) {
-            await this.topology.declareDelayQueue(session.publishChannel, name, delayMs);
+            await this.topology.declareDelayQueue(session.publishChannel, target, delayMs);
             session.declaredDelayQueues.add(queue);
           }
         }
@@ -531,12 +536,13 @@ export class AmqpMessageBus implements MessageBus {
 
   private async handleWork<N extends MessageName>(
     name: N,
+    queue: string,
     handler: Handler<N>,
     message: ConsumeMessage,
     channel: Channel,
     abandoned: AbortSignal,
   ): Promise<void> {
-    const context = { messageId: message.properties.messageId ?? '', redeliveries: redeliveriesOf(message), abandoned };
+    const context = { messageId: message.properties.messageId ?? '', redeliveries: failedDeliveriesOf(message), abandoned };
     const fields = { messageName: name, messageId: context.messageId, redeliveries: context.redeliveries };
     let payload: MessagePayloads[N];
     try {
@@ -557,8 +563,10 @@ export class AmqpMessageBus implements MessageBus {
       reply = await handler(payload, context);
     } catch (error) {
       if (abandoned.aborted) return this.logAbandoned(fields, error);
+      const outage = dependencyOutageOf(error);
+      if (outage) return this.waitOutOutage(name, queue, message, channel, abandoned, outage, fields);
       this.logHandlerFailure(fields, error);
-      this.settle(fields, () => channel.nack(message, false, true));
+      this.failed(message, channel, fields);
       return;
     }
     if (abandoned.aborted) return this.logAbandoned(fields, null);
@@ -573,9 +581,11 @@ export class AmqpMessageBus implements MessageBus {
 
   private async handleDeadLetter<N extends MessageName>(
     name: N,
+    queue: string,
     handler: DeadLetterHandler<N>,
     message: ConsumeMessage,
     channel: Channel,
+    abandoned: AbortSignal,
   ): Promise<void> {
     const reason = deadLetterReasonOf(message, this.topology.workQueue(name));
     const fields = { messageName: name, messageId: message.properties.messageId ?? '', reason, redeliveries: redeliveriesOf(message) };
@@ -590,11 +600,78 @@ export class AmqpMessageBus implements MessageBus {
     try {
       await handler(payload, { messageId: fields.messageId, reason });
     } catch (error) {
+      if (abandoned.aborted) return this.logAbandoned(fields, error);
+      const outage = dependencyOutageOf(error);
+      if (outage) return this.waitOutOutage(name, queue, message, channel, abandoned, outage, fields);
       this.logHandlerFailure(fields, error);
       this.settle(fields, () => channel.nack(message, false, true));
       return;
     }
     this.settle(fields, () => channel.ack(message));
+  }
+
+  /**
+   * The handler could not reach a dependency: not the message's fault. A copy of the message (same body, id and
+   * properties, one more outage wait, its earlier failures carried) waits in the delay queue in front of `queue`
+   * for AMQP_OUTAGE_WAIT_MS doubling up to AMQP_OUTAGE_WAIT_MAX_MS, then the original is acknowledged. The copy's
+   * delivery count starts afresh, so the outage spends nothing of the delivery limit. When the copy cannot be
+   * published (RabbitMQ itself is away), the original goes back to the queue as after any failure.
+   */
+  private async waitOutOutage(
+    name: MessageName,
+    queue: string,
+    message: ConsumeMessage,
+    channel: Channel,
+    abandoned: AbortSignal,
+    outage: DependencyOutage,
+    fields: { messageName: MessageName; messageId: string; redeliveries: number },
+  ): Promise<void> {
+    const waits = outageWaitsOf(message);
+    const waitMs = outageWaitMs(waits, this.settings);
+    const { properties } = message;
+    try {
+      await this.publishConfirmed(
+        name,
+        queue,
+        message.content,
+        {
+          messageId: properties.messageId as string | undefined,
+          correlationId: properties.correlationId as string | undefined,
+          replyTo: properties.replyTo as string | undefined,
+          type: properties.type as string | undefined,
+          headers: outageCopyHeaders(message),
+        },
+        waitMs,
+      );
+    } catch (error) {
+      this.logger.warn('dependency outage, and the message could not be set aside; it returns to the queue', {
+        ...fields,
+        dependency: outage.dependency,
+        errorMessage: error instanceof Error ? error.message : String(error),
+      });
+      this.settle(fields, () => channel.nack(message, false, true));
+      return;
+    }
+    if (abandoned.aborted) return this.logAbandoned(fields, null);
+    this.logger.warn('dependency outage: the message waits and is tried again (not counted against its delivery limit)', {
+      ...fields,
+      queue,
+      dependency: outage.dependency,
+      reason: outage.reason,
+      waitMs,
+      outageWaits: waits + 1,
+    });
+    this.settle(fields, () => channel.ack(message));
+  }
+
+  /**
+   * A handler failed on its own: the message returns to the queue and the broker counts the delivery. A copy that
+   * waited out an outage carries its earlier failures, which the broker does not see: at the limit the bus
+   * dead-letters it itself.
+   */
+  private failed(message: ConsumeMessage, channel: Channel, fields: { messageName: MessageName; messageId: string; redeliveries: number }): void {
+    const requeue = !(fields.redeliveries >= this.settings.deliveryLimit && fields.redeliveries > redeliveriesOf(message));
+    this.settle(fields, () => channel.nack(message, false, requeue));
   }
 
   /**

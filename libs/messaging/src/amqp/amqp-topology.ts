@@ -16,7 +16,8 @@ type QueueArguments = Record<string, string | number>;
  *   and dead-lettering into the dead-letter exchange; job.run and webhook.deliver are bounded;
  * - `P<N>.dead-letter`: its dead-letter queue, bound to the exchange `Pdocrender.dead-letter` with routing key N;
  * - `P<N>.delay.<ms>`: declared on first use, one per delay: messages wait there for their TTL and are then
- *   dead-lettered through the default exchange into `P<N>` (durable delayed delivery without plugins).
+ *   dead-lettered through the default exchange into `P<N>` (durable delayed delivery without plugins);
+ * - `P<N>.dead-letter.delay.<ms>`: the same in front of the dead-letter queue (a dead letter waiting out an outage).
  * Everything is durable; declaring is idempotent as long as the arguments do not change.
  */
 export class AmqpTopology {
@@ -35,7 +36,12 @@ export class AmqpTopology {
   }
 
   delayQueue(name: MessageName, delayMs: number): string {
-    return `${this.workQueue(name)}.delay.${delayMs}`;
+    return this.delayQueueFor(this.workQueue(name), delayMs);
+  }
+
+  /** The delay queue in front of `target` (a work or dead-letter queue). */
+  delayQueueFor(target: string, delayMs: number): string {
+    return `${target}.delay.${delayMs}`;
   }
 
   workQueueArguments(name: MessageName): QueueArguments {
@@ -64,11 +70,15 @@ export class AmqpTopology {
   }
 
   delayQueueArguments(name: MessageName, delayMs: number): QueueArguments {
+    return this.delayQueueArgumentsFor(this.workQueue(name), delayMs);
+  }
+
+  delayQueueArgumentsFor(target: string, delayMs: number): QueueArguments {
     return {
       'x-queue-type': 'quorum',
       'x-message-ttl': delayMs,
       'x-dead-letter-exchange': '',
-      'x-dead-letter-routing-key': this.workQueue(name),
+      'x-dead-letter-routing-key': target,
     };
   }
 
@@ -83,7 +93,8 @@ export class AmqpTopology {
     }
   }
 
-  async declareDelayQueue(channel: Channel, name: MessageName, delayMs: number): Promise<void> {
-    await channel.assertQueue(this.delayQueue(name, delayMs), { durable: true, arguments: this.delayQueueArguments(name, delayMs) });
+  /** Declares the delay queue in front of `target` (a work or dead-letter queue) for `delayMs`. */
+  async declareDelayQueue(channel: Channel, target: string, delayMs: number): Promise<void> {
+    await channel.assertQueue(this.delayQueueFor(target, delayMs), { durable: true, arguments: this.delayQueueArgumentsFor(target, delayMs) });
   }
 }

@@ -14,6 +14,7 @@ import {
   type RequestOptions,
   type Subscription,
 } from '../message-bus';
+import { dependencyOutageOf, outageWaitMs } from '../dependency-outage';
 import type { MessagingLogger } from '../messaging-logger';
 import { ALL_MESSAGE_NAMES, queueBound } from '../queue-bounds';
 import { InProcessQueue, type Envelope } from './in-process-queue';
@@ -135,16 +136,46 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   private createQueues(name: MessageName): Queues {
-    const deadLetters = new InProcessQueue({ maxLength: this.settings.deadLetterMaxLength, overflow: 'drop-head' }, this.settings.deliveryLimit, {
+    const deadLetters: InProcessQueue = new InProcessQueue({ maxLength: this.settings.deadLetterMaxLength, overflow: 'drop-head' }, this.settings.deliveryLimit, {
       handlerFailed: (envelope, error, final) => this.logFailure(name, envelope, error, final),
       deadLettered: (envelope, reason) =>
         this.logger.warn('dead letter discarded', { messageName: name, messageId: envelope.messageId, reason }),
+      setAsideForOutage: (envelope, error) => this.setAsideForOutage(name, deadLetters, envelope, error),
     });
-    const work = new InProcessQueue(queueBound(name, this.settings), this.settings.deliveryLimit, {
+    const work: InProcessQueue = new InProcessQueue(queueBound(name, this.settings), this.settings.deliveryLimit, {
       handlerFailed: (envelope, error, final) => this.logFailure(name, envelope, error, final),
       deadLettered: (envelope, reason) => this.deadLetter(name, envelope, reason),
+      setAsideForOutage: (envelope, error) => this.setAsideForOutage(name, work, envelope, error),
     });
     return { work, deadLetters };
+  }
+
+  /**
+   * The shared outage policy (as on AMQP): a handler that could not reach a dependency gets its message back after
+   * AMQP_OUTAGE_WAIT_MS, doubling up to AMQP_OUTAGE_WAIT_MAX_MS, with its delivery count unchanged.
+   */
+  private setAsideForOutage(name: MessageName, queue: InProcessQueue, envelope: Envelope, error: unknown): boolean {
+    const outage = dependencyOutageOf(error);
+    if (outage === null || this.closed) return false;
+    const waitMs = outageWaitMs(envelope.outageWaits, this.settings);
+    const later = { ...envelope, outageWaits: envelope.outageWaits + 1 };
+    this.logger.warn('dependency outage: the message waits and is tried again (not counted against its delivery limit)', {
+      messageName: name,
+      messageId: envelope.messageId,
+      redeliveries: envelope.redeliveries,
+      dependency: outage.dependency,
+      reason: outage.reason,
+      waitMs,
+      outageWaits: later.outageWaits,
+    });
+    const timer = setTimeout(() => {
+      this.delayTimers.delete(timer);
+      if (queue.enqueue(later)) return;
+      this.logger.warn('a message back from an outage wait found its queue full and is dead-lettered', { messageName: name, messageId: envelope.messageId });
+      this.deadLetter(name, later, 'max-length');
+    }, waitMs);
+    this.delayTimers.add(timer);
+    return true;
   }
 
   private queuesOf(name: MessageName): Queues {
@@ -154,7 +185,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   private envelope(messageId: string, payload: unknown): Envelope {
-    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null };
+    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null, outageWaits: 0 };
   }
 
   private enqueueOrThrow(name: MessageName, envelope: Envelope): void {

@@ -13,6 +13,8 @@ export type Envelope = {
   reply: ((body: string) => void) | null;
   /** Set on dead letters. */
   deadLetterReason: DeadLetterReason | null;
+  /** Dependency outages this message waited out (it picks the next wait). */
+  outageWaits: number;
 };
 
 type QueueConsumer = {
@@ -26,6 +28,11 @@ export type QueueEvents = {
   handlerFailed(envelope: Envelope, error: unknown, final: boolean): void;
   /** The message leaves the queue for good (`max-length`: dropped as the oldest; `delivery-limit`: out of attempts). */
   deadLettered(envelope: Envelope, reason: DeadLetterReason): void;
+  /**
+   * A handler threw: true when `error` is a dependency outage and the message was set aside to come back later
+   * (not counted as a failed delivery); false when it is the message's own failure.
+   */
+  setAsideForOutage(envelope: Envelope, error: unknown): boolean;
 };
 
 /**
@@ -114,6 +121,7 @@ export class InProcessQueue {
     try {
       await consumer.handle(envelope);
     } catch (error) {
+      if (this.events.setAsideForOutage(envelope, error)) return;
       const final = envelope.redeliveries >= this.deliveryLimit;
       this.events.handlerFailed(envelope, error, final);
       if (final) this.events.deadLettered(envelope, 'delivery-limit');

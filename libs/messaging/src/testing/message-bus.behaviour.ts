@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MessagingSettings } from '@docrender/config';
-import { MessageName, type DeliverWebhookCommand, type RunJobCommand } from '@docrender/contracts';
+import { DependencyOutageError, MessageName, type DeliverWebhookCommand, type RunJobCommand } from '@docrender/contracts';
 import {
   MessageBusUnavailableError,
   QueueFullError,
@@ -15,7 +15,14 @@ import { deferred, deliverWebhook, eventually, renderDocument, renderedResult, r
 export type OpenBus = (overrides: Partial<MessagingSettings>) => Promise<MessageBus>;
 
 /** A small delivery limit; the bound tests set small bounds themselves. */
-const TEST_SETTINGS: Partial<MessagingSettings> = { deliveryLimit: 2, jobQueueMaxLength: 100, webhookQueueMaxLength: 100, prefetch: 4 };
+const TEST_SETTINGS: Partial<MessagingSettings> = {
+  deliveryLimit: 2,
+  jobQueueMaxLength: 100,
+  webhookQueueMaxLength: 100,
+  prefetch: 4,
+  outageWaitMs: 50,
+  outageWaitMaxMs: 200,
+};
 
 /**
  * The MessageBus port's contract (message-bus.ts), run against both adapters: the in-process bus in a unit test and
@@ -133,6 +140,75 @@ export function describeMessageBusBehaviour(openBus: OpenBus): void {
     await sleep(200);
     expect(attempts).toEqual([0, 1]);
     expect(deadLetters).toEqual([]);
+  });
+
+  it('issue 18: an outage is not the message\'s fault: it waits with growing pauses, past the delivery limit, and is handled once the dependency is back', async () => {
+    const bus = await open({ deliveryLimit: 2 });
+    const seen: Array<{ at: number; redeliveries: number; messageId: string }> = [];
+    const deadLetters: string[] = [];
+    await bus.consume(MessageName.RunJob, async (_payload, context) => {
+      seen.push({ at: Date.now(), redeliveries: context.redeliveries, messageId: context.messageId });
+      if (seen.length <= 4) throw new DependencyOutageError('database', 'PostgreSQL unreachable');
+    });
+    await bus.consumeDeadLetters(MessageName.RunJob, async (payload) => {
+      deadLetters.push(payload.jobId);
+    });
+    await bus.publish(MessageName.RunJob, runJob('waits'), { messageId: 'waiting-message' });
+    await eventually('the delivery after four outages', () => seen.length === 5, 10_000);
+    await sleep(300);
+    expect(seen).toHaveLength(5);
+    expect(seen.map((s) => [s.redeliveries, s.messageId])).toEqual(Array.from({ length: 5 }, () => [0, 'waiting-message']));
+    const pauses = seen.slice(1).map((s, i) => s.at - seen[i].at);
+    [50, 100, 200, 200].forEach((wait, i) => expect(pauses[i]).toBeGreaterThanOrEqual(wait - 10));
+    expect(deadLetters).toEqual([]);
+  });
+
+  it('issue 18: a request whose handler meets an outage is answered by the delivery after the wait', async () => {
+    const bus = await open();
+    let tries = 0;
+    await bus.consume(MessageName.RenderDocument, async (payload) => {
+      tries++;
+      if (tries === 1) throw new DependencyOutageError('blob storage', 'S3 unreachable');
+      return renderedResult(payload.requestId);
+    });
+    await expect(bus.request(MessageName.RenderDocument, renderDocument('after-outage'), { timeoutMs: 5_000 })).resolves.toMatchObject({ documentName: 'after-outage' });
+    expect(tries).toBe(2);
+  });
+
+  it('issue 18: failures of the message itself still count across outage waits; at the limit it is dead-lettered (delivery-limit)', async () => {
+    const bus = await open({ deliveryLimit: 2 });
+    const redeliveries: number[] = [];
+    const deadLetters: Array<{ jobId: string; reason: DeadLetterReason }> = [];
+    await bus.consume(MessageName.RunJob, async (_payload, context) => {
+      redeliveries.push(context.redeliveries);
+      if (redeliveries.length % 2 === 0) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      throw new Error('poison');
+    });
+    await bus.consumeDeadLetters(MessageName.RunJob, async (payload, context) => {
+      deadLetters.push({ jobId: payload.jobId, reason: context.reason });
+    });
+    await bus.publish(MessageName.RunJob, runJob('poison-between-outages'));
+    await eventually('the dead letter', () => deadLetters.length === 1, 10_000);
+    expect(redeliveries).toEqual([0, 1, 1, 2, 2]);
+    expect(deadLetters).toEqual([{ jobId: 'poison-between-outages', reason: 'delivery-limit' }]);
+  });
+
+  it('issue 18: a dead-letter handler that cannot reach a dependency gets its dead letter again once it can (nothing dropped unrecorded)', async () => {
+    const bus = await open({ deliveryLimit: 0 });
+    const tries: string[] = [];
+    const recorded: Array<{ deliveryId: string; reason: DeadLetterReason }> = [];
+    await bus.consume(MessageName.DeliverWebhook, async () => {
+      throw new Error('poison');
+    });
+    await bus.consumeDeadLetters(MessageName.DeliverWebhook, async (payload, context) => {
+      tries.push(payload.deliveryId);
+      if (tries.length <= 3) throw Object.assign(new Error('Connection terminated unexpectedly'), { cause: new Error('socket hang up') });
+      recorded.push({ deliveryId: payload.deliveryId, reason: context.reason });
+    });
+    await bus.publish(MessageName.DeliverWebhook, deliverWebhook('dead-during-outage'));
+    await eventually('the dead letter recorded', () => recorded.length === 1, 10_000);
+    expect(tries).toEqual(['dead-during-outage', 'dead-during-outage', 'dead-during-outage', 'dead-during-outage']);
+    expect(recorded).toEqual([{ deliveryId: 'dead-during-outage', reason: 'delivery-limit' }]);
   });
 
   it('a message is acknowledged only after its handler resolved: cancel waits for the handler, nothing comes back', async () => {
