@@ -1,128 +1,96 @@
+import jsep from 'jsep';
 import { RenderIssueType } from '@docrender/contracts';
+import { BudgetExceeded, EvaluationBudget, Evaluation, ExpressionHost, Problem } from '../expression/expression-evaluator';
+import { Node } from '../expression/expression-syntax';
 import { IssueCollector } from '../issues/issue-collector';
-import { ActiveTranslations, interpolate } from '../i18n/translations';
-import { Argument, Binding, Expression, FormatterCall, TemplateSegments } from './binding-syntax';
-import { applyFormatter, FormatSettings } from './formatters';
-import { Lookup, Scope, step } from './scope';
+import { ActiveTranslations } from '../i18n/translations';
+import { Binding, TemplateSegments } from './binding-syntax';
+import { FormatSettings } from './formatters';
+import { Scope } from './scope';
 
 /** What bindings are evaluated with, for one document. */
-export interface BindingEnvironment {
+export interface BindingEnvironment extends ExpressionHost {
   settings: FormatSettings;
   translations: ActiveTranslations;
   issues: IssueCollector;
+  budget: EvaluationBudget;
 }
 
-const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/;
-
-function asNumber(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
-  return null;
+/** A fresh environment for one document. */
+export function bindingEnvironment(settings: FormatSettings, translations: ActiveTranslations, issues = new IssueCollector()): BindingEnvironment {
+  return { settings, translations, issues, budget: new EvaluationBudget() };
 }
 
-function evaluateExpression(expression: Expression, scope: Scope, env: BindingEnvironment, elementId: string | null): Lookup {
-  switch (expression.kind) {
-    case 'literal':
-      return { found: true, value: expression.value };
-    case 'path':
-      return scope.resolve(expression.segments);
-    case 'call': {
-      const args = expression.args.map((a) => evaluateArgument(a, scope, env, elementId));
-      if (expression.name === 't') {
-        const key = args[0]?.found ? String(args[0].value) : '';
-        const text = key ? env.translations.lookup(key) : undefined;
-        if (text === undefined) {
-          env.issues.add(
-            RenderIssueType.MissingBinding,
-            `The translation "${key}" is missing for language "${env.translations.language ?? 'default'}" and the default language.`,
-            elementId,
-          );
-          return { found: true, value: key };
-        }
-        const rest = args.slice(1).map((a) => (a.found ? valueAsText(a.value) : ''));
-        return { found: true, value: interpolate(text, rest) };
-      }
-      const list = args[0];
-      if (!list || !list.found) return { found: false };
-      if (!Array.isArray(list.value)) {
-        env.issues.add(
-          RenderIssueType.BindingFailedAtRender,
-          `${expression.name}() needs a list but "${describeArgument(expression.args[0]?.expression)}" is not one.`,
-          elementId,
-        );
-        return { found: true, value: null };
-      }
-      if (expression.name === 'count') return { found: true, value: list.value.length };
-      const field = args[1]?.found ? String(args[1].value) : null;
-      let total = 0;
-      let skipped = 0;
-      for (const item of list.value) {
-        const v = field === null ? { found: true as const, value: item } : step(item, field);
-        const n = v.found ? asNumber(v.value) : null;
-        if (n === null) skipped++;
-        else total += n;
-      }
-      if (skipped > 0) {
-        env.issues.add(
-          RenderIssueType.UnformattedValue,
-          `sum() skipped ${skipped} item(s) of "${describeArgument(expression.args[0]?.expression)}" without a numeric ${field ?? 'value'}.`,
-          elementId,
-        );
-      }
-      return { found: true, value: Math.round(total * 1e9) / 1e9 };
-    }
+const ISSUE_OF_PROBLEM: Record<Problem['kind'], RenderIssueType> = {
+  missing: RenderIssueType.MissingBinding,
+  type: RenderIssueType.BindingFailedAtRender,
+  format: RenderIssueType.UnformattedValue,
+  skipped: RenderIssueType.UnformattedValue,
+  translation: RenderIssueType.MissingBinding,
+};
+
+/** Reports the stop of a document's expressions once; later evaluations stay silent and empty. */
+export function reportBudget(env: BindingEnvironment, elementId: string | null, type: RenderIssueType): void {
+  if (env.budget.reported) return;
+  env.budget.reported = true;
+  env.issues.add(type, `Expressions stopped: ${new BudgetExceeded().message}; the remaining bindings and conditions of the document are left empty.`, elementId);
+}
+
+/**
+ * Evaluates an expression for its value, with its problems: a value missing from the data is a MissingBinding, a
+ * value of the wrong kind a BindingFailedAtRender, a formatter that cannot handle its value an UnformattedValue
+ * (and the value passes through unchanged). Each issue names the binding (`"{{ … }}"`) and the part at fault.
+ */
+export function evaluateBinding(binding: Binding, scope: Scope, env: BindingEnvironment, elementId: string | null): unknown {
+  if (env.budget.exhausted) return undefined;
+  const evaluation = new Evaluation(env);
+  let value: unknown;
+  try {
+    value = evaluation.eval(binding.expression, scope);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    reportBudget(env, elementId, RenderIssueType.BindingFailedAtRender);
+    return undefined;
   }
-}
-
-function evaluateArgument(argument: Argument, scope: Scope, env: BindingEnvironment, elementId: string | null): Lookup {
-  const lookup = evaluateExpression(argument.expression, scope, env, elementId);
-  if (argument.formatters.length === 0) return lookup;
-  const source = describeArgument(argument.expression);
-  return { found: true, value: applyFormatters(argument.formatters, lookup.found ? lookup.value : undefined, source, env, elementId) };
-}
-
-function applyFormatters(formatters: readonly FormatterCall[], input: unknown, source: string, env: BindingEnvironment, elementId: string | null): unknown {
-  let value = input;
-  for (const formatter of formatters) {
-    const outcome = applyFormatter(formatter, value, env.settings);
-    if (outcome.ok) {
-      value = outcome.value;
-    } else {
-      env.issues.add(
-        RenderIssueType.UnformattedValue,
-        `"{{ ${source} }}": ${outcome.reason}, so ${formatter.name} was not applied and the value is shown as is.`,
-        elementId,
-      );
-    }
+  const label = `"{{ ${binding.source} }}"`;
+  for (const problem of evaluation.problems) {
+    const description =
+      problem.kind === 'translation' || problem.kind === 'skipped'
+        ? `${problem.message}.`
+        : problem.kind === 'missing' && problem.message === `"${wholePath(binding.expression)}" has no value in the data`
+          ? `${label} has no value in the data.`
+          : `${label}: ${problem.message}.`;
+    // one cause per binding and kind: per-row values (the text that is not a number…) do not split the group
+    env.issues.add(ISSUE_OF_PROBLEM[problem.kind], description, elementId, `${problem.kind}\u0000${binding.source}`);
+  }
+  if (value === undefined && !evaluation.problems.some((p) => p.kind === 'missing' || p.kind === 'type')) {
+    env.issues.add(RenderIssueType.MissingBinding, `${label} has no value in the data.`, elementId);
   }
   return value;
 }
 
-function describeArgument(expression: Expression | undefined): string {
-  if (!expression) return '';
-  if (expression.kind === 'path') return expression.text;
-  if (expression.kind === 'literal') return String(expression.value);
-  return `${expression.name}(…)`;
-}
-
-function valueAsText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
-
-/**
- * Evaluates a binding with its formatters. A path with no value is a MissingBinding (unless a `default`
- * formatter supplies one); a formatter that cannot handle the value is an UnformattedValue and the value
- * passes through unchanged.
- */
-export function evaluateBinding(binding: Binding, scope: Scope, env: BindingEnvironment, elementId: string | null): unknown {
-  const lookup = evaluateExpression(binding.expression, scope, env, elementId);
-  if (!lookup.found && !binding.formatters.some((f) => f.name === 'default')) {
-    env.issues.add(RenderIssueType.MissingBinding, `"{{ ${binding.source} }}" has no value in the data.`, elementId);
+/** The path a binding reads when it is a plain path (with formatters), else null. */
+function wholePath(node: Node): string | null {
+  let n = node;
+  while (n.type === 'BinaryExpression' && (n as jsep.BinaryExpression).operator === '|') n = (n as jsep.BinaryExpression).left;
+  if (n.type !== 'Identifier' && n.type !== 'MemberExpression') return null;
+  const text: string[] = [];
+  for (let m: Node = n; ; ) {
+    if (m.type === 'Identifier') {
+      text.unshift((m as jsep.Identifier).name);
+      break;
+    }
+    if (m.type !== 'MemberExpression') return null;
+    const member = m as jsep.MemberExpression;
+    if (member.computed) {
+      if (member.property.type !== 'Literal') return null;
+      text.unshift(`[${(member.property as jsep.Literal).raw}]`);
+    } else {
+      text.unshift(`.${(member.property as jsep.Identifier).name}`);
+    }
+    m = member.object;
   }
-  return applyFormatters(binding.formatters, lookup.found ? lookup.value : undefined, binding.source, env, elementId);
+  return text.join('');
 }
 
 /** Turns a bound value into text; lists and objects cannot be shown and are reported. */
@@ -152,7 +120,15 @@ export function renderPlainText(segments: TemplateSegments, scope: Scope, env: B
 /** True when the binding is a bare page counter name (`pageNumber`, `totalPages`). */
 export function pageCounterOf(binding: Binding): 'pageNumber' | 'totalPages' | null {
   const e = binding.expression;
-  if (e.kind !== 'path' || e.segments.length !== 1) return null;
-  const name = e.segments[0];
+  if (e.type !== 'Identifier') return null;
+  const name = (e as jsep.Identifier).name;
   return name === 'pageNumber' || name === 'totalPages' ? name : null;
+}
+
+/** True when the binding's value is declared Markdown (`{{ notes | markdown }}`). */
+export function isMarkdownBinding(binding: Binding): boolean {
+  const e = binding.expression;
+  if (e.type !== 'BinaryExpression' || (e as jsep.BinaryExpression).operator !== '|') return false;
+  const right = (e as jsep.BinaryExpression).right;
+  return right.type === 'Identifier' && (right as jsep.Identifier).name === 'markdown';
 }

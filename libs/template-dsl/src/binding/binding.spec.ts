@@ -1,18 +1,14 @@
 import { RenderIssueType } from '@docrender/contracts';
 import { activeTranslations } from '../i18n/translations';
 import { IssueCollector } from '../issues/issue-collector';
-import { BindingEnvironment, renderPlainText } from './binding-evaluator';
+import { bindingEnvironment, renderPlainText } from './binding-evaluator';
 import { BindingSyntaxError, parseTemplateText } from './binding-syntax';
 import { FormatSettings } from './formatters';
 import { Scope } from './scope';
 
 function render(text: string, data: unknown, settings: Partial<FormatSettings> = {}, translations: unknown = null, language: string | null = null) {
   const issues = new IssueCollector();
-  const env: BindingEnvironment = {
-    settings: { locale: 'en-US', timeZone: 'UTC', currency: null, ...settings },
-    translations: activeTranslations(translations, language),
-    issues,
-  };
+  const env = bindingEnvironment({ locale: 'en-US', timeZone: 'UTC', currency: null, ...settings }, activeTranslations(translations, language), issues);
   const out = renderPlainText(parseTemplateText(text), Scope.of(data), env, 'el-1');
   return { out, issues: issues.toArray() };
 }
@@ -20,20 +16,17 @@ function render(text: string, data: unknown, settings: Partial<FormatSettings> =
 describe('binding syntax (spec 1.1 template DSL bindings)', () => {
   it('splits literal text and bindings with paths, indexes, quoted keys and formatters', () => {
     const segments = parseTemplateText("Hi {{ customer.name }} #{{ items[0]['sku-code'] | upper }}!");
-    expect(segments[0]).toBe('Hi ');
-    expect(segments[1]).toMatchObject({ expression: { kind: 'path', segments: ['customer', 'name'] }, formatters: [] });
-    expect(segments[3]).toMatchObject({
-      expression: { kind: 'path', segments: ['items', 0, 'sku-code'] },
-      formatters: [{ name: 'upper', args: [] }],
-    });
-    expect(segments[4]).toBe('!');
+    expect(segments.map((s) => (typeof s === 'string' ? s : s.source))).toEqual(['Hi ', 'customer.name', ' #', "items[0]['sku-code'] | upper", '!']);
+    expect(render("Hi {{ customer.name }} #{{ items[0]['sku-code'] | upper }}!", { customer: { name: 'Ada' }, items: [{ 'sku-code': 'ab-1' }] }).out).toBe('Hi Ada #AB-1!');
   });
 
   it('reads function calls whose arguments carry formatters', () => {
-    const [binding] = parseTemplateText("{{ t('due', dueDate | date('long'), 3) }}");
-    expect(binding).toMatchObject({
-      expression: { kind: 'call', name: 't', args: [{ expression: { kind: 'literal', value: 'due' } }, { formatters: [{ name: 'date', args: ['long'] }] }, {}] },
-    });
+    const translations = { defaultLanguage: 'en', languages: { en: { strings: { due: 'Due {0} ({1})' } } } };
+    expect(render("{{ t('due', dueDate | date('long'), 3) }}", { dueDate: '2026-12-31' }, {}, translations).out).toBe('Due December 31, 2026 (3)');
+  });
+
+  it('a "}}" inside a quoted string does not close the binding', () => {
+    expect(render("{{ '}}' + name }}", { name: 'x' }).out).toBe('}}x');
   });
 
   it('writes a literal "{{" for "\\{{"', () => {
@@ -42,12 +35,18 @@ describe('binding syntax (spec 1.1 template DSL bindings)', () => {
 
   it.each([
     ['{{ name', 'unclosed'],
-    ['{{ name | }}', 'formatter name'],
+    ['{{ name | }}', 'Expected expression after |'],
     ['{{ name | shout }}', 'unknown formatter "shout"'],
     ['{{ eval(1) }}', 'unknown function "eval"'],
+    ['{{ a.constructor.constructor("x")() }}', 'cannot be called'],
     ["{{ 'open }}", 'unterminated string'],
-    ['{{ a.}}', 'property name'],
-    ['{{ a[-1] }}', 'index'],
+    ['{{ a.}}', 'Unexpected'],
+    ['{{ a[-1] }}', 'not an index'],
+    ['{{ a b }}', 'one expression is expected'],
+    ['{{ this }}', '"this" is not available'],
+    ['{{ a = 1 }}', 'Unexpected'],
+    ['{{ (a, b) }}', 'only allowed after "in"'],
+    ['{{ x => 1 }}', 'only allowed as an argument'],
   ])('reports %j as a syntax error mentioning %j', (text, message) => {
     expect(() => parseTemplateText(text)).toThrow(BindingSyntaxError);
     expect(() => parseTemplateText(text)).toThrow(message);
@@ -136,7 +135,7 @@ describe('binding evaluation', () => {
 
   it('reports the same problem once with its number of occurrences', () => {
     const issues = new IssueCollector();
-    const env: BindingEnvironment = { settings: { locale: 'en-US', timeZone: 'UTC', currency: null }, translations: activeTranslations(null, null), issues };
+    const env = bindingEnvironment({ locale: 'en-US', timeZone: 'UTC', currency: null }, activeTranslations(null, null), issues);
     const segments = parseTemplateText('{{ item.price }}');
     for (let i = 0; i < 5; i++) renderPlainText(segments, Scope.of({}).with('item', {}), env, 'row');
     expect(issues.toArray()).toEqual([expect.objectContaining({ description: expect.stringContaining('(5 occurrences)') })]);

@@ -1,4 +1,11 @@
-import { FormatterCall, FormatterName } from './binding-syntax';
+export const FORMATTER_NAMES = ['number', 'currency', 'percent', 'date', 'time', 'datetime', 'upper', 'lower', 'default', 'markdown'] as const;
+export type FormatterName = (typeof FORMATTER_NAMES)[number];
+
+/** A formatter applied with `value | name(args)`. */
+export interface FormatterCall {
+  name: FormatterName;
+  args: (string | number)[];
+}
 
 /** Locale, time zone and default currency a document is formatted with. */
 export interface FormatSettings {
@@ -147,6 +154,8 @@ export function checkFormatterArguments(call: FormatterCall): string | null {
       return count === 0 ? null : `${call.name} takes no arguments`;
     case 'default':
       return count === 1 ? null : "default takes one value, e.g. default('—')";
+    case 'markdown':
+      return count === 0 ? null : 'markdown takes no arguments';
   }
 }
 
@@ -192,6 +201,9 @@ export function applyFormatter(call: FormatterCall, value: unknown, settings: Fo
   switch (name) {
     case 'default':
       return { ok: true, value: value === undefined || value === null || value === '' ? args[0] : value };
+    case 'markdown':
+      // Marks the value as Markdown for rich text (render/markdown.ts); the value itself is unchanged.
+      return { ok: true, value };
     case 'upper':
       return { ok: true, value: value === undefined || value === null ? value : String(value).toLocaleUpperCase(settings.locale) };
     case 'lower':

@@ -1,4 +1,5 @@
-import { PathSegment } from './binding-syntax';
+/** One step of a data path: a field name or a list index. */
+export type PathSegment = string | number;
 
 export type Lookup = { found: true; value: unknown } | { found: false };
 

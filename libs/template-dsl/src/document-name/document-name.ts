@@ -1,8 +1,7 @@
-import { BindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
+import { BindingEnvironment, bindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
 import { BindingSyntaxError, parseTemplateTextCached } from '../binding/binding-syntax';
 import { Scope } from '../binding/scope';
 import { activeTranslations } from '../i18n/translations';
-import { IssueCollector } from '../issues/issue-collector';
 
 const MAX_NAME_LENGTH = 200;
 /** Characters no file system accepts in a name, control characters, and bidirectional overrides (name spoofing). */
@@ -36,11 +35,7 @@ export function documentNameFor(pattern: string | null | undefined, scope: Scope
  * `fallback` when the pattern is empty, does not parse, or renders to nothing.
  */
 export function renderDocumentName(pattern: string | null | undefined, data: unknown, fallback: string): string {
-  const env: BindingEnvironment = {
-    settings: { locale: 'en-US', timeZone: 'UTC', currency: null },
-    translations: activeTranslations(null, null),
-    issues: new IssueCollector(),
-  };
+  const env = bindingEnvironment({ locale: 'en-US', timeZone: 'UTC', currency: null }, activeTranslations(null, null));
   const root = typeof data === 'object' && data !== null ? data : {};
   return documentNameFor(pattern, Scope.of(root), env, fallback);
 }

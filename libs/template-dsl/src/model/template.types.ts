@@ -54,7 +54,7 @@ export interface StyleProperties {
 export interface ElementBase {
   /** Stable identifier, unique in the template; render issues name it. */
   id: string;
-  /** Condition (filtrex syntax); the element is left out when it is false. */
+  /** Condition (an expression, docs/template-dsl.md "Expressions"); the element is left out when it is false. */
   visibleIf?: string;
   /** Named style(s) from `styles`, applied in order. */
   styleName?: string | string[];

@@ -1,5 +1,5 @@
 import { RenderIssue, RenderIssueType } from '@docrender/contracts';
-import { BindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
+import { BindingEnvironment, bindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
 import { Scope } from '../binding/scope';
 import { inspectData } from '../data/check-data';
 import { checkDataContract } from '../data/data-contract';
@@ -212,11 +212,11 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   const inspection = inspectData(input.data);
   issues.addAll(inspection.issues);
   const translations = activeTranslations(input.translations, input.language);
-  const env: BindingEnvironment = {
-    settings: { locale: translations.locale ?? template.locale ?? 'en-US', timeZone: template.timeZone ?? 'UTC', currency: template.currency ?? null },
+  const env: BindingEnvironment = bindingEnvironment(
+    { locale: translations.locale ?? template.locale ?? 'en-US', timeZone: template.timeZone ?? 'UTC', currency: template.currency ?? null },
     translations,
     issues,
-  };
+  );
   const ctx = new CompileContext(prepared, mode, env, input.images, input.allowHttpImages ?? false);
   const fallbackName = input.fallbackDocumentName ?? template.name ?? 'document';
   const { widthMm, heightMm, landscape, marginMm } = prepared.page;

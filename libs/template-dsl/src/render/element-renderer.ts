@@ -1,8 +1,10 @@
 import { RenderIssueType } from '@docrender/contracts';
-import { Binding, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
-import { bindingText, evaluateBinding, pageCounterOf, renderPlainText } from '../binding/binding-evaluator';
+import { TemplateSegments } from '../binding/binding-syntax';
+import { bindingText, evaluateBinding, isMarkdownBinding, pageCounterOf, renderPlainText, reportBudget } from '../binding/binding-evaluator';
 import { loopInfo, Scope } from '../binding/scope';
 import { evaluateCondition } from '../condition/condition-evaluator';
+import { BudgetExceeded, Evaluation } from '../expression/expression-evaluator';
+import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { Region } from '../model/template-walker';
 import {
   BarcodeElement,
@@ -67,32 +69,55 @@ export function textHtml(segments: TemplateSegments, scope: Scope, ctx: CompileC
 
 function isVisible(condition: string | undefined, scope: Scope, ctx: CompileContext, elementId: string): boolean {
   if (condition === undefined) return true;
-  const outcome = evaluateCondition(condition, scope);
-  if (outcome.ok) return outcome.visible;
-  ctx.issues.add(RenderIssueType.InvalidCondition, `The condition "${condition}" could not be evaluated: ${outcome.reason}; the element is left out.`, elementId);
-  return false;
+  const outcome = evaluateCondition(condition, scope, ctx.env);
+  if (!outcome.ok) {
+    if ('budgetExceeded' in outcome) reportBudget(ctx.env, elementId, RenderIssueType.InvalidCondition);
+    else ctx.issues.add(RenderIssueType.InvalidCondition, `The condition "${condition}" could not be evaluated: ${outcome.reason}; the element is left out.`, elementId);
+    return false;
+  }
+  for (const problem of outcome.problems) {
+    const hint = / has no value in the data$/.test(problem) ? ' (a condition can test for a value with exists(…) first)' : '';
+    ctx.issues.add(
+      RenderIssueType.InvalidCondition,
+      `The condition "${condition}" cannot be what was meant: ${problem}${hint}; the element is ${outcome.visible ? 'shown' : 'left out'}.`,
+      elementId,
+      `condition\u0000${condition}`,
+    );
+  }
+  return outcome.visible;
 }
 
-/** A list a table, repeater or chart iterates; null (after reporting) when there is none. */
+/** A list a table, repeater or chart iterates (a data path or an expression); null (after reporting) when there is none. */
 function resolveList(source: string, scope: Scope, ctx: CompileContext, elementId: string): unknown[] | null {
-  const parsed = parseTemplateTextCached(`{{ ${source} }}`);
-  const binding = Array.isArray(parsed) ? (parsed[0] as Binding | undefined) : undefined;
-  if (!binding || typeof binding === 'string' || binding.expression.kind !== 'path') return null;
-  const lookup = scope.resolve(binding.expression.segments);
-  if (!lookup.found) {
-    ctx.issues.add(RenderIssueType.MissingBinding, `The list "${source}" has no value in the data.`, elementId);
+  const tree = parseExpression(source);
+  if (tree instanceof ExpressionSyntaxError || ctx.env.budget.exhausted) return null;
+  const evaluation = new Evaluation(ctx.env);
+  let value: unknown;
+  try {
+    value = evaluation.eval(tree, scope);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    reportBudget(ctx.env, elementId, RenderIssueType.BindingFailedAtRender);
     return null;
   }
-  if (lookup.value === null) return [];
-  if (!Array.isArray(lookup.value)) {
+  for (const problem of evaluation.problems) {
+    const type = problem.kind === 'missing' || problem.kind === 'translation' ? RenderIssueType.MissingBinding : problem.kind === 'type' ? RenderIssueType.BindingFailedAtRender : RenderIssueType.UnformattedValue;
+    ctx.issues.add(type, `The list "${source}": ${problem.message}.`, elementId, `list\u0000${problem.kind}\u0000${source}`);
+  }
+  if (value === undefined) {
+    if (evaluation.problems.length === 0) ctx.issues.add(RenderIssueType.MissingBinding, `The list "${source}" has no value in the data.`, elementId);
+    return null;
+  }
+  if (value === null) return [];
+  if (!Array.isArray(value)) {
     ctx.issues.add(
       RenderIssueType.DataSourceNotEnumerable,
-      `"${source}" should be a list but is ${typeof lookup.value === 'object' ? 'an object' : `a ${typeof lookup.value}`}; nothing is repeated.`,
+      `"${source}" should be a list but is ${typeof value === 'object' ? 'an object' : `a ${typeof value}`}; nothing is repeated.`,
       elementId,
     );
     return null;
   }
-  return lookup.value;
+  return value;
 }
 
 export class ElementRenderer {
@@ -146,7 +171,8 @@ export class ElementRenderer {
     const { html, unsafeLinks } = renderMarkdown(segmentsOf(element.markdown), (binding) => {
       const counter = prep.region === 'body' ? null : pageCounterOf(binding);
       if (counter) return { html: `<span class="${counter}"></span>` };
-      return { text: bindingText(evaluateBinding(binding, scope, ctx.env, element.id), binding, ctx.env, element.id) };
+      const text = bindingText(evaluateBinding(binding, scope, ctx.env, element.id), binding, ctx.env, element.id);
+      return isMarkdownBinding(binding) ? { markdown: text } : { text };
     });
     for (const link of unsafeLinks) {
       ctx.issues.add(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import { Binding, TemplateSegments } from '../binding/binding-syntax';
 
@@ -59,33 +60,83 @@ function unlink(siblings: Token[], openIndex: number): void {
   siblings[openIndex].attrs = null;
 }
 
+const MarkdownToken = new md.core.State('', md, {}).Token;
+
+/** Markdown from data (`{{ notes | markdown }}`): the same subset; every link is seen, and checked, after parsing. */
+const dataMd = new MarkdownIt('commonmark', { html: false, linkify: false, typographer: false, breaks: true });
+dataMd.enable(['strikethrough']);
+dataMd.disable(['image']);
+dataMd.validateLink = (): boolean => true;
+
+/** Unlinks links whose target is not an allowed address; returns those targets. */
+function checkLinks(tokens: Token[]): string[] {
+  const unsafe: string[] = [];
+  forEachToken(tokens, (token, siblings, index) => {
+    if (token.type !== 'link_open') return;
+    const href = (token.attrGet('href') ?? '').trim();
+    if (SAFE_LINK.test(href)) token.attrSet('href', href);
+    else {
+      unsafe.push(href);
+      unlink(siblings, index);
+    }
+  });
+  return unsafe;
+}
+
+/** Data Markdown as HTML: block content (paragraphs, lists, headings) or, inside a paragraph, inline content. */
+function dataMarkdownHtml(text: string, block: boolean, unsafeLinks: string[]): string {
+  const tokens = block ? dataMd.parse(text, {}) : dataMd.parseInline(text, {});
+  unsafeLinks.push(...checkLinks(tokens));
+  return dataMd.renderer.render(tokens, dataMd.options, {});
+}
+
+export type BoundMarkdown = { text: string } | { html: string } | { markdown: string };
+
 /**
- * Renders Markdown with bindings. `valueOf(binding)` gives the text of a binding, or a raw HTML marker
- * (a page counter in a header/footer) which is spliced in after rendering.
+ * Renders Markdown with bindings. `valueOf(binding)` gives the text of a binding, a raw HTML marker (a page counter
+ * in a header/footer) spliced in after rendering, or Markdown from data, rendered on its own with the same safe
+ * subset (so it cannot open or close the template's own markup) and spliced in: as blocks when the binding is a
+ * paragraph of its own, inline otherwise.
  */
-export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Binding) => { text: string } | { html: string }): {
+export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Binding) => BoundMarkdown): {
   html: string;
   unsafeLinks: string[];
 } {
   const { source, bindings } = withPlaceholders(segments);
   const tokens = md.parse(source, {});
   const values = bindings.map((b) => valueOf(b));
+  const nonce = randomBytes(6).toString('hex');
+  const marker = new RegExp(`dslhtml${nonce}n(\\d+)x`, 'g');
   const htmlMarkers: string[] = [];
+  const unsafeLinks: string[] = [];
+  const markerFor = (html: string): string => {
+    htmlMarkers.push(html);
+    return `dslhtml${nonce}n${htmlMarkers.length - 1}x`;
+  };
+  // A Markdown binding that is a paragraph of its own becomes block content.
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (tokens[i].type !== 'paragraph_open' || tokens[i + 1].type !== 'inline' || tokens[i + 2].type !== 'paragraph_close') continue;
+    const alone = /^dslbind(\d+)x$/.exec(tokens[i + 1].content.trim());
+    const v = alone ? values[Number(alone[1])] : undefined;
+    if (!v || !('markdown' in v)) continue;
+    const block = new MarkdownToken('html_block', '', 0);
+    block.content = markerFor(dataMarkdownHtml(v.markdown, true, unsafeLinks));
+    tokens.splice(i, 3, block);
+  }
   const textOf = (index: string): string => {
     const v = values[Number(index)];
     if (!v) return '';
     if ('text' in v) return v.text;
-    htmlMarkers.push(v.html);
-    return `dslhtml${htmlMarkers.length - 1}x`;
+    if ('markdown' in v) return markerFor(dataMarkdownHtml(v.markdown, false, unsafeLinks));
+    return markerFor(v.html);
   };
-  const unsafeLinks: string[] = [];
   forEachToken(tokens, (token, siblings, index) => {
     if (token.type === 'text' || token.type === 'code_inline' || token.type === 'code_block' || token.type === 'fence') {
       token.content = token.content.replace(PLACEHOLDER, (_m, i: string) => textOf(i));
     } else if (token.type === 'link_open') {
       const href = (token.attrGet('href') ?? '').replace(PLACEHOLDER, (_m, i: string) => {
         const v = values[Number(i)];
-        return v && 'text' in v ? v.text : '';
+        return v && 'text' in v ? v.text : v && 'markdown' in v ? v.markdown : '';
       });
       if (SAFE_LINK.test(href.trim())) token.attrSet('href', href.trim());
       else {
@@ -95,7 +146,7 @@ export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Bi
     }
   });
   let html = md.renderer.render(tokens, md.options, {});
-  if (htmlMarkers.length > 0) html = html.replace(/dslhtml(\d+)x/g, (_m, i: string) => htmlMarkers[Number(i)] ?? '');
+  if (htmlMarkers.length > 0) html = html.replace(marker, (_m, i: string) => htmlMarkers[Number(i)] ?? '');
   return { html, unsafeLinks };
 }
 

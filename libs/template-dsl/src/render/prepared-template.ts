@@ -1,7 +1,7 @@
 import { ValidateFunction } from 'ajv';
 import { RenderIssueType } from '@docrender/contracts';
 import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
-import { pageCounterOf } from '../binding/binding-evaluator';
+import { isMarkdownBinding, pageCounterOf } from '../binding/binding-evaluator';
 import { compileDataSchema } from '../data/data-contract';
 import { builtinFamilyName, DEFAULT_FONT_FAMILY, FontFaceRef, FontStyle } from '../fonts/font-registry';
 import { Region, textFieldsOf } from '../model/template-walker';
@@ -239,7 +239,9 @@ class Preparer {
       case 'richText': {
         const parsed = parseTemplateTextCached(element.markdown);
         if (!(parsed instanceof BindingSyntaxError)) {
-          const faces = markdownFaces(parsed);
+          // Markdown from data may use any face of the subset.
+          const fromData = parsed.some((s) => typeof s !== 'string' && isMarkdownBinding(s));
+          const faces = fromData ? { bold: true, italic: true, boldItalic: true, code: true } : markdownFaces(parsed);
           this.face(region, font);
           if (faces.bold) this.face(region, { ...font, weight: 700 });
           if (faces.italic) this.face(region, { ...font, style: 'italic' });

@@ -11,7 +11,6 @@ const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
 const LENGTH_PATTERN = '^[0-9]+(\\.[0-9]+)?(pt|mm|cm|in|px|%)$';
 const GRID_TRACK_PATTERN = '^([0-9]+(\\.[0-9]+)?(pt|mm|cm|in|px|%|fr)|auto)$';
 const IDENTIFIER_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
-const DATA_PATH_PATTERN = '^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*|\\[[0-9]+\\])*$';
 const ELEMENT_ID_PATTERN = '^[A-Za-z][A-Za-z0-9_.-]{0,63}$';
 const STYLE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
 const FONT_FAMILY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$';
@@ -60,7 +59,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
     align: { enum: ['left', 'center', 'right'] },
   }, ['source']),
   tableElement: element('table', 'A table bound to a list: the header row repeats on every page; rows never split across pages.', {
-    source: ref('dataPath'),
+    source: ref('listSource'),
     as: ref('identifier'),
     columns: { type: 'array', minItems: 1, maxItems: 64, items: ref('tableColumn') },
     showHeader: { type: 'boolean' },
@@ -81,7 +80,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
     emptyText: text('Shown when the list is empty.'),
   }, ['source', 'columns']),
   repeaterElement: element('repeater', 'Repeats its elements for every item of a list.', {
-    source: ref('dataPath'),
+    source: ref('listSource'),
     as: ref('identifier'),
     elements: ref('elements'),
     layout: { enum: ['column', 'row', 'grid'] },
@@ -146,7 +145,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
   }, ['format', 'value']),
   chartElement: element('chart', 'A chart drawn as SVG at render time.', {
     chartType: { enum: ['bar', 'line', 'pie', 'doughnut'] },
-    source: ref('dataPath'),
+    source: ref('listSource'),
     labelField: { type: 'string', pattern: IDENTIFIER_PATTERN },
     series: {
       type: 'array',
@@ -236,9 +235,19 @@ export const templateJsonSchema = {
     },
     colour: { type: 'string', minLength: 1, maxLength: 200, description: 'CSS colour (name, hex, rgb/rgba, hsl/hsla) or a binding.' },
     identifier: { type: 'string', pattern: IDENTIFIER_PATTERN },
-    dataPath: { type: 'string', pattern: DATA_PATH_PATTERN, maxLength: 500 },
     elementId: { type: 'string', pattern: ELEMENT_ID_PATTERN },
-    condition: { type: 'string', minLength: 1, maxLength: 2000, description: 'filtrex expression, e.g. `total > 0 and customer.vatId`.' },
+    listSource: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: "The list to repeat: a data path (`items`) or an expression giving a list, e.g. `groupBy(items, 'vatRate')`.",
+    },
+    condition: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: "An expression of the template language (the same as in bindings), e.g. `status == 'paid' and total > 0`.",
+    },
     styleNames: {
       oneOf: [
         { type: 'string', pattern: STYLE_NAME_PATTERN },

@@ -1,6 +1,8 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { BindingSyntaxError, Expression, FormatterCall, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
-import { checkFormatterArguments, isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
+import { BindingSyntaxError, parseTemplateTextCached } from '../binding/binding-syntax';
+import { isMarkdownBinding } from '../binding/binding-evaluator';
+import { isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
+import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { compileDataSchema } from '../data/data-contract';
 import { colourFieldsOf, styleColourFields, textFieldsOf, walkElements } from '../model/template-walker';
 import { Template } from '../model/template.types';
@@ -87,31 +89,25 @@ function tooDeepAt(value: unknown): string | null {
   return null;
 }
 
-function bindingErrors(text: string, path: string): TemplateError[] {
+/**
+ * Template text whose bindings do not parse, or that declares Markdown outside rich text. Formatter names and
+ * literal arguments are checked with the expression (expression-syntax.ts), inside function arguments too.
+ */
+function bindingErrors(text: string, path: string, markdownAllowed = false): TemplateError[] {
   const parsed = parseTemplateTextCached(text);
   if (parsed instanceof BindingSyntaxError) {
     return [{ path, message: `binding syntax error at character ${parsed.offset + 1}: ${parsed.message}` }];
   }
-  return formatterErrors(parsed, path);
+  if (markdownAllowed) return [];
+  return parsed
+    .filter((s) => typeof s !== 'string' && isMarkdownBinding(s))
+    .map((s) => ({ path, message: `"{{ ${typeof s === 'string' ? s : s.source} }}": only rich text (richText.markdown) can show Markdown from data` }));
 }
 
-/** Formatter calls of a binding, including those inside function arguments. */
-function formatterCalls(formatters: readonly FormatterCall[], expression: Expression): FormatterCall[] {
-  const out = [...formatters];
-  if (expression.kind === 'call') for (const a of expression.args) out.push(...formatterCalls(a.formatters, a.expression));
-  return out;
-}
-
-function formatterErrors(segments: TemplateSegments, path: string): TemplateError[] {
-  const errors: TemplateError[] = [];
-  for (const segment of segments) {
-    if (typeof segment === 'string') continue;
-    for (const formatter of formatterCalls(segment.formatters, segment.expression)) {
-      const problem = checkFormatterArguments(formatter);
-      if (problem) errors.push({ path, message: `in "{{ ${segment.source} }}": ${problem}` });
-    }
-  }
-  return errors;
+/** A list source (a path or an expression) that does not parse. */
+function listSourceErrors(source: string, path: string): TemplateError[] {
+  const parsed = parseExpression(source);
+  return parsed instanceof ExpressionSyntaxError ? [{ path, message: `expression syntax error at character ${parsed.offset + 1}: ${parsed.message}` }] : [];
 }
 
 /** Checks that go beyond the schema: unique ids, known styles, bindings that parse, valid settings. */
@@ -151,7 +147,8 @@ function semanticErrors(template: Template): TemplateError[] {
     if (first) errors.push({ path: `${path}.id`, message: `the id "${element.id}" is already used by ${first}` });
     else firstPathOfId.set(element.id, path);
     if (element.type !== 'pageBreak') checkStyleNames(element.styleName, `${path}.styleName`);
-    for (const [fieldPath, text] of textFieldsOf(element, path)) errors.push(...bindingErrors(text, fieldPath));
+    for (const [fieldPath, text] of textFieldsOf(element, path)) errors.push(...bindingErrors(text, fieldPath, element.type === 'richText'));
+    if (element.type === 'table' || element.type === 'repeater' || element.type === 'chart') errors.push(...listSourceErrors(element.source, `${path}.source`));
     checkColourText(colourFieldsOf(element, path));
     if (element.type === 'table') {
       const columnIds = new Set<string>();

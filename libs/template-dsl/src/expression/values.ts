@@ -1,0 +1,67 @@
+/** Conversions and descriptions of data values shared by the evaluator and the functions. */
+
+const NUMERIC_STRING = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** A number, or numeric text ("12.50"); null for anything else. */
+export function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && NUMERIC_STRING.test(value)) return Number(value);
+  return null;
+}
+
+/** Removes binary floating-point noise from a computed number (0.1 + 0.2 is 0.3, 19.99 * 3 is 59.97). */
+export function cleanNumber(n: number): number {
+  return Number.isFinite(n) ? Number(n.toPrecision(15)) : n;
+}
+
+/** How a value is named in an issue: `text "abc"`, `the number 3`, `a list`… */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return 'an object';
+}
+
+/** The kind of a value for comparisons: values of different kinds are never equal. */
+export function kindOf(value: unknown): 'nothing' | 'null' | 'text' | 'number' | 'boolean' | 'list' | 'object' {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  return Array.isArray(value) ? 'list' : 'object';
+}
+
+export function isTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return Boolean(value);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A date value: ISO 8601 text (a calendar day when it has no time) or epoch milliseconds. */
+export function toDate(value: unknown): { date: Date; dateOnly: boolean } | null {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
+  }
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (DATE_ONLY.test(text)) {
+    const date = new Date(`${text}T00:00:00Z`);
+    return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : { date, dateOnly: true };
+  }
+  if (!ISO_DATE_TIME.test(text)) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
+}
+
+/** A date back as text: `2026-11-20` for a calendar day, full ISO 8601 (UTC) otherwise. */
+export function dateText(date: Date, dateOnly: boolean): string {
+  const iso = date.toISOString();
+  return dateOnly ? iso.slice(0, 10) : iso;
+}
