@@ -6,6 +6,8 @@ export type GatewayProcess = {
   /** http://127.0.0.1:<port> */
   baseUrl: string;
   port: number;
+  /** The process id (e.g. to read its memory from /proc). */
+  pid: number;
   /** Everything the process wrote so far (JSON log lines), for failure messages. */
   output(): string;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
@@ -24,6 +26,7 @@ export async function startGateway(settings: Record<string, string>): Promise<Ga
   const gateway: GatewayProcess = {
     baseUrl,
     port,
+    pid: child.pid,
     output: () => child.output(),
     stop: async () => {
       await child.stop('SIGTERM', 10_000);

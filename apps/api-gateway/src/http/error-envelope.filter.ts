@@ -9,8 +9,8 @@ import { GATEWAY_LOGGER } from './tokens';
 function codeForHttpStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
-      // Nest turns body-parser SyntaxErrors (malformed JSON) and URIErrors (bad %-encoding) into plain 400s; our own
-      // business-rule 400s are DomainErrors. A plain 400 is therefore a request that could not be bound (spec 7.2).
+      // Nest turns URIErrors (bad %-encoding) into plain 400s; our own business-rule 400s are DomainErrors. A plain 400
+      // is therefore a request that could not be bound (spec 7.2).
       return ErrorCode.BindingError;
     case 401:
       return ErrorCode.Unauthorized;
@@ -28,8 +28,6 @@ function codeForHttpStatus(status: number): ErrorCode {
       return status >= 500 ? ErrorCode.InternalError : ErrorCode.BindingError;
   }
 }
-
-type BodyParserError = Error & { type?: string; status?: number; expose?: boolean };
 
 /**
  * Writes every rejection as the spec 7.1 envelope `{ error: { code, message } }` with the status of the one
@@ -50,26 +48,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    // A request answered before its body was read in full (401 before the body, 413 at a cap): the rest of the body
+    // is not read, so the connection cannot carry another request.
+    if (!req.complete) res.setHeader('Connection', 'close');
     res.status(ERROR_HTTP_STATUS[code]).set(headers).json(body);
   }
 
   private describe(exception: unknown, req: Request): { code: ErrorCode; message: string; headers: Record<string, string>; errorId?: string } {
     if (exception instanceof DomainError) {
       return { code: exception.code, message: exception.message, headers: exception.headers };
-    }
-    const parserError = exception as BodyParserError;
-    if (parserError?.type === 'entity.parse.failed') {
-      return { code: ErrorCode.BindingError, message: `request body is not valid JSON: ${parserError.message}`, headers: {} };
-    }
-    if (parserError?.type === 'entity.too.large') {
-      return { code: ErrorCode.PayloadTooLarge, message: 'request body exceeds the size limit', headers: {} };
-    }
-    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-      return { code: ErrorCode.BindingError, message: `request body could not be decoded: ${parserError.message}`, headers: {} };
-    }
-    // Any other client error of the body parser (a broken gzip stream, an aborted upload, …): http-errors with a 4xx.
-    if (parserError?.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-      return { code: codeForHttpStatus(parserError.status), message: `request body could not be read: ${parserError.message}`, headers: {} };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

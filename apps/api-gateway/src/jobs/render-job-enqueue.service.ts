@@ -8,7 +8,6 @@ import {
   MessageName,
   renderIssue,
   RenderIssueType,
-  type EnqueueRequestDto,
   type JobAcceptedDto,
 } from '@docrender/contracts';
 import type { JobsSettings } from '@docrender/config';
@@ -20,8 +19,8 @@ import { DATA_SOURCE, LOGGER } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth';
+import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
 import { RenderTargetFactory } from '../render/render-target.factory';
-import { nestingDepth } from './document-measure';
 import { checkCallbackUrl } from './callback-url';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 
@@ -39,16 +38,18 @@ export type EnqueueRequest = {
   versionNumber: number | null;
   persist: boolean;
   language: string | null;
-  body: EnqueueRequestDto;
+  /** Read and bound like a sync render's body: each document a slice of the raw body, sizes already checked. */
+  body: EnqueueBody;
 };
 
 type AnnounceOutcome = 'accepted' | 'queue-full';
 
 /**
- * Spec 4.5: accepts an async job. Everything that could make it fail later on its input is checked first (the callback
- * URL against the egress policy, template and version, language, the test-key cap of 10, 50 MB per document), so a
- * rejected enqueue costs nothing, an accepted job never fails on payload size, and a callback URL the dispatcher would
- * never call (a literal loopback, private or metadata address, http, credentials) is a 422 BindingError at once. A document nesting deeper than 32 levels is recorded at once as blocked
+ * Spec 4.5: accepts an async job. Everything that could make it fail later on its input is checked first (50 MB per
+ * document while the body is read, the callback URL against the egress policy, template and version, language, the
+ * test-key cap of 10), so a rejected enqueue costs nothing, an accepted job never fails on payload size, and a
+ * callback URL the dispatcher would never call (a literal loopback, private or metadata address, http, credentials)
+ * is a 422 BindingError at once. A document nesting deeper than 32 levels is recorded at once as blocked
  * with a DangerousContent issue, as a sync render reports it. Then:
  * 1. the documents go to the blob store (`jobs/<jobId>/input/<index>.json`), never into a message;
  * 2. the job row and its job.run outbox message are committed in one transaction;
@@ -77,14 +78,7 @@ export class RenderJobEnqueueService {
     if (caller.environment === Environment.Test && documents.length > Limits.testKeyBatchCap) {
       throw new DomainError(ErrorCode.ValidationError, `a test key enqueues at most ${Limits.testKeyBatchCap} documents per job; got ${documents.length}`);
     }
-    const depths = documents.map((d) => nestingDepth(d));
-    const texts = documents.map((d, i) => (depths[i] > Limits.maxNestingDepth ? null : JSON.stringify(d)));
-    texts.forEach((text, index) => {
-      const bytes = text === null ? 0 : Buffer.byteLength(text, 'utf8');
-      if (bytes > Limits.maxDocumentBytes) {
-        throw new DomainError(ErrorCode.PayloadTooLarge, `documents[${index}] is ${bytes} bytes of JSON; the limit is ${Limits.maxDocumentBytes} bytes (50 MB) per document`);
-      }
-    });
+    const texts = documents.map((d) => (tooDeep(d) ? null : textOf(body.raw, d)));
 
     const jobId = randomUUID();
     const inputBlobKey = jobInputPrefix(jobId);
@@ -101,13 +95,12 @@ export class RenderJobEnqueueService {
           environment: caller.environment,
           language: target.language,
           persist: request.persist,
-          includeDocument: body.includeDocument ?? false,
+          includeDocument: body.includeDocument,
           callbackUrl: body.callbackUrl,
           inputBlobKey,
           requestedCount: documents.length,
         });
-        for (const [documentIndex, depth] of depths.entries()) {
-          if (depth <= Limits.maxNestingDepth) continue;
+        for (const { index: documentIndex } of documents.filter(tooDeep)) {
           const issue = renderIssue(RenderIssueType.DangerousContent, `the document nests more than ${Limits.maxNestingDepth} levels deep`, null, documentIndex);
           await jobs.recordDocumentResult({ jobId, documentIndex, outcome: 'blocked', documentId: null, issues: [issue] });
         }

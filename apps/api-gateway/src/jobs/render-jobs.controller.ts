@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EnqueueRequestDto, ErrorCode, RateLimitCategory, type JobAcceptedDto, type JobStatusDto } from '@docrender/contracts';
+import type { Request } from 'express';
+import { ErrorCode, RateLimitCategory, type JobAcceptedDto, type JobStatusDto } from '@docrender/contracts';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { resourceId, templateIdOf, versionNumberOf } from '../listing/path-params';
+import { RenderBodyParser } from '../render/body/render-body.parser';
 import { RenderQueryDto } from '../render/render-request.dto';
 import { ApiTemplateIdParam, ApiVersionParam } from '../render/render.openapi';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';
@@ -20,6 +22,7 @@ export class RenderJobsController {
   constructor(
     private readonly enqueuer: RenderJobEnqueueService,
     private readonly statuses: RenderJobStatusService,
+    private readonly bodies: RenderBodyParser,
   ) {}
 
   @Post(':templateId/async')
@@ -31,9 +34,9 @@ export class RenderJobsController {
     @CurrentCaller() caller: Caller,
     @Param('templateId') templateId: string,
     @Query() query: RenderQueryDto,
-    @Body() body: EnqueueRequestDto,
+    @Req() req: Request,
   ): Promise<JobAcceptedDto> {
-    return this.enqueuer.enqueue({ caller, templateId: templateIdOf(templateId), versionNumber: null, persist: query.persist ?? true, language: query.language ?? null, body });
+    return this.enqueue(caller, templateIdOf(templateId), null, query, req);
   }
 
   @Post(':templateId/versions/:version/async')
@@ -47,10 +50,16 @@ export class RenderJobsController {
     @Param('templateId') templateId: string,
     @Param('version') version: string,
     @Query() query: RenderQueryDto,
-    @Body() body: EnqueueRequestDto,
+    @Req() req: Request,
   ): Promise<JobAcceptedDto> {
     const template = templateIdOf(templateId);
-    return this.enqueuer.enqueue({ caller, templateId: template, versionNumber: versionNumberOf(version, template), persist: query.persist ?? true, language: query.language ?? null, body });
+    return this.enqueue(caller, template, versionNumberOf(version, template), query, req);
+  }
+
+  /** The body is read here, after the key and the rate limit (the guards), through the same reader as a sync render. */
+  private async enqueue(caller: Caller, templateId: string, versionNumber: number | null, query: RenderQueryDto, req: Request): Promise<JobAcceptedDto> {
+    const body = await this.bodies.enqueueBody(req);
+    return this.enqueuer.enqueue({ caller, templateId, versionNumber, persist: query.persist ?? true, language: query.language ?? null, body });
   }
 
   @Get('jobs/:jobId')

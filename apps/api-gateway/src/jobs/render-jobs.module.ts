@@ -3,6 +3,7 @@ import { egressSettings, jobsSettings, loadSettings } from '@docrender/config';
 import { FontRepository } from '@docrender/persistence';
 import { DATA_SOURCE } from '@docrender/platform';
 import type { DataSource } from 'typeorm';
+import { RequestBodyModule } from '../render/body/request-body.module';
 import { RenderTargetFactory } from '../render/render-target.factory';
 import { RenderTemplateResolver } from '../render/render-template.resolver';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
@@ -17,6 +18,7 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
  * read at start.
  */
 @Module({
+  imports: [RequestBodyModule],
   controllers: [RenderJobsController],
   providers: [
     { provide: JOBS_SETTINGS, useFactory: () => loadSettings(jobsSettings, process.env) },

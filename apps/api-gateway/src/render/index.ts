@@ -1,2 +1,3 @@
 export * from './render.module';
-export { jsonBodyParserType, isRenderBodyRequest } from './body/render-body.routes';
+export { RequestBodyModule } from './body/request-body.module';
+export { RenderBodyParser } from './body/render-body.parser';

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Patch, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ErrorCode,
   ErrorEnvelopeDto,
@@ -21,6 +22,7 @@ import { pagedResultOf } from '../listing/paged-result.dto';
 import { resourceId, templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RateLimited } from '../rate-limit/api-rate-limit.decorator';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { RenderBodyParser } from '../render/body/render-body.parser';
 import { PreviewImageService } from './preview-image.service';
 import { LATEST, TemplatesService } from './templates.service';
 
@@ -40,6 +42,7 @@ export class TemplatesController {
   constructor(
     private readonly templates: TemplatesService,
     private readonly previews: PreviewImageService,
+    private readonly bodies: RenderBodyParser,
   ) {}
 
   @Get('templates')
@@ -100,6 +103,7 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Get a version (4.10)' })
   @ApiParam({ name: 'templateId', format: 'uuid' })
   @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiBody({ type: UpdateDocumentNameTemplateDto })
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   version(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<TemplateVersionDto> {
@@ -115,14 +119,16 @@ export class TemplatesController {
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }`.' })
-  updateDocumentNameTemplate(
+  async updateDocumentNameTemplate(
     @CurrentCaller() caller: Caller,
     @Param('templateId') id: string,
     @Param('versionNumber') versionNumber: string,
-    @Body() body: UpdateDocumentNameTemplateDto,
+    @Req() req: Request,
   ): Promise<TemplateVersionDto> {
     const template = templateIdOf(id);
-    return this.templates.updateDocumentNameTemplate(caller, template, versionNumberOf(versionNumber, template), body.documentNameTemplate);
+    const version = versionNumberOf(versionNumber, template);
+    const body = await this.bodies.documentNameTemplateBody(req);
+    return this.templates.updateDocumentNameTemplate(caller, template, version, body.documentNameTemplate);
   }
 
   @Get('templates/:templateId/versions/:versionNumber/preview-image')

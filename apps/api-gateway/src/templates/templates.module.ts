@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FontRepository, SignedLinkQuery, TemplateListingQuery, TemplateVersionListingQuery } from '@docrender/persistence';
 import { signedLinkConfigFromEnv } from '@docrender/platform';
 import { queryProvider } from '../listing/query-provider';
+import { RequestBodyModule } from '../render/body/request-body.module';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';
 import { PreviewImageUrlSigner } from './preview-image-url.signer';
@@ -10,6 +11,7 @@ import { TemplatesService } from './templates.service';
 
 /** Spec 4.7–4.12. Exports TemplatesService (organisation-scoped template and version lookups with the spec's 404 codes). */
 @Module({
+  imports: [RequestBodyModule],
   controllers: [TemplatesController, PreviewImageFileController],
   providers: [
     TemplatesService,

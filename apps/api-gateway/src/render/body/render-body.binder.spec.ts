@@ -1,9 +1,20 @@
 import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
 import { scanJsonBody } from './json-body.scanner';
-import { bindRenderBody, bindStatelessRenderBody, bindValidateBody, DOCUMENTS_MEMBER, textOf, tooDeep } from './render-body.binder';
+import {
+  bindDocumentNameTemplateBody,
+  bindEnqueueBody,
+  bindRenderBody,
+  bindStatelessRenderBody,
+  bindValidateBody,
+  DOCUMENTS_MEMBER,
+  textOf,
+  tooDeep,
+} from './render-body.binder';
 
 const raw = (text: string): Buffer => Buffer.from(text, 'utf8');
 const render = (text: string) => bindRenderBody(raw(text), scanJsonBody(raw(text), [DOCUMENTS_MEMBER]));
+const enqueue = (text: string) => bindEnqueueBody(raw(text), scanJsonBody(raw(text), [DOCUMENTS_MEMBER]));
+const documentName = (text: string) => bindDocumentNameTemplateBody(raw(text), scanJsonBody(raw(text), []));
 const stateless = (text: string) => bindStatelessRenderBody(raw(text), scanJsonBody(raw(text), []));
 
 function rejection(bind: () => unknown): { code: ErrorCode; message: string } {
@@ -90,5 +101,45 @@ describe('render body binding', () => {
     [`{"template":${'['.repeat(200)}${']'.repeat(200)},"data":{}}`, 'template: must be a JSON object (the template DSL), got array'],
   ])('4.3: 422 BindingError for %j', (text, message) => {
     expect(rejection(() => stateless(text))).toEqual({ code: ErrorCode.BindingError, message });
+  });
+
+  it('4.5: binds an enqueue body like a render body, plus callbackUrl; a deep document stays a slice (DangerousContent later)', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const body = enqueue(`{"documents":[{"n":1},{"d":${deep}}],"callbackUrl":"https://hooks.example.com/r?x=1","includeDocument":true}`);
+    expect([body.callbackUrl, body.includeDocument, body.documents.map(tooDeep)]).toEqual(['https://hooks.example.com/r?x=1', true, [false, true]]);
+  });
+
+  it.each([
+    ['{"documents":[{}]}', 'callbackUrl: is required and must be a string'],
+    ['{"documents":[{}],"callbackUrl":7}', 'callbackUrl: must be a string, got number'],
+    ['{"documents":[{}],"callbackUrl":"https://x.example.com/\\u0000"}', 'callbackUrl: must not contain the NUL character (U+0000)'],
+    ['{"documents":[{}],"callbackUrl":"https://x.example.com/\\ud800"}', 'callbackUrl: must not contain a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair)'],
+    [`{"documents":[{}],"callbackUrl":"https://x.example.com/${'a'.repeat(2100)}"}`, 'callbackUrl: is 2122 characters long; the limit is 2048'],
+    [`{"documents":[{}],"callbackUrl":"https://x.example.com/","extra":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'extra: nests 5000 levels deep; the limit is 32'],
+  ])('4.5 / 7.2: 422 BindingError naming the field (case %#)', (text, message) => {
+    expect(rejection(() => enqueue(text))).toEqual({ code: ErrorCode.BindingError, message });
+  });
+
+  it('4.11: binds documentNameTemplate, a string or null', () => {
+    expect(documentName('{"documentNameTemplate":"Invoice {{ number }}"}')).toEqual({ documentNameTemplate: 'Invoice {{ number }}' });
+    expect(documentName('{"documentNameTemplate":null}')).toEqual({ documentNameTemplate: null });
+  });
+
+  it.each([
+    ['{}', 'documentNameTemplate: is required (a string, or null to clear it)'],
+    ['{"documentNameTemplate":1}', 'documentNameTemplate: must be a string, got number'],
+    ['{"documentNameTemplate":"a\\u0000b"}', 'documentNameTemplate: must not contain the NUL character (U+0000)'],
+    [`{"documentNameTemplate":"${'x'.repeat(501)}"}`, 'documentNameTemplate: is 501 characters long; the limit is 500'],
+    [`{"documentNameTemplate":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`, 'documentNameTemplate: nests 100000 levels deep; the limit is 32'],
+  ])('4.11 / 7.2: 422 BindingError naming the field (case %#)', (text, message) => {
+    expect(rejection(() => documentName(text))).toEqual({ code: ErrorCode.BindingError, message });
+  });
+
+  it('7.2: a string option that is not UTF-8 is 422 naming it', () => {
+    const bytes = Buffer.concat([Buffer.from('{"documentNameTemplate":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    expect(rejection(() => bindDocumentNameTemplateBody(bytes, scanJsonBody(bytes, [])))).toEqual({
+      code: ErrorCode.BindingError,
+      message: 'documentNameTemplate: is not valid UTF-8',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { DomainError, ErrorCode } from '@docrender/contracts';
+import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
 import { readRequestBody } from './request-body.reader';
 import { SCAN_ON_EVENT_LOOP_MAX_BYTES } from './json-scan.pool';
 
@@ -16,7 +16,7 @@ describe('readRequestBody', () => {
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      outcome = readRequestBody(req, maxBytes).then(
+      outcome = readRequestBody(req, { maxBytes, splitKeys: ['documents'] }).then(
         (body) => ({ body, shared: body.buffer instanceof SharedArrayBuffer }),
         (error: unknown) => {
           if (!(error instanceof DomainError)) throw error;
@@ -78,6 +78,16 @@ describe('readRequestBody', () => {
     await expect(send(bomb, { 'content-encoding': 'gzip' })).resolves.toMatchObject({
       code: ErrorCode.PayloadTooLarge,
       message: 'request body exceeds 1048576 bytes (counted after decompression)',
+    });
+  });
+
+  it('8: 413 PayloadTooLarge as soon as one document of a compressed body passes 50 MB, before the body ends', async () => {
+    maxBytes = 1024 * 1024 * 1024;
+    const over = Limits.maxDocumentBytes + 1024 * 1024;
+    const text = Buffer.concat([Buffer.from('{"documents":[{},{"a":"'), Buffer.alloc(over, 0x78), Buffer.from('"}]}')]);
+    await expect(send(zlib.gzipSync(text), { 'content-encoding': 'gzip' })).resolves.toEqual({
+      code: ErrorCode.PayloadTooLarge,
+      message: `documents[1] is over ${Limits.maxDocumentBytes} bytes of JSON; the limit is ${Limits.maxDocumentBytes} bytes (50 MB) per document`,
     });
   });
 

@@ -1,9 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { DomainError, ErrorCode } from '@docrender/contracts';
-import { mediaTypeOf } from './render-body.routes';
+import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
 import { SCAN_ON_EVENT_LOOP_MAX_BYTES } from './json-scan.pool';
+import { ValueSizeGuard } from './value-size.guard';
+
+/** The media type of a Content-Type header, lower case, without parameters; null when absent. */
+export function mediaTypeOf(contentType: string | undefined): string | null {
+  if (contentType === undefined) return null;
+  return contentType.split(';', 1)[0].trim().toLowerCase();
+}
 
 function decompressorFor(contentEncoding: string | undefined): Transform | null {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
@@ -49,16 +55,28 @@ function assemble(chunks: Buffer[], total: number): Buffer {
   return body;
 }
 
+const documentTooLarge = (name: string): DomainError =>
+  new DomainError(ErrorCode.PayloadTooLarge, `${name} is over ${Limits.maxDocumentBytes} bytes of JSON; the limit is ${Limits.maxDocumentBytes} bytes (50 MB) per document`);
+
+export type BodyLimits = {
+  /** The route's cap on the whole body, counted after decompression. */
+  maxBytes: number;
+  /** Members whose array elements are documents (each held to the per-document limit rather than the member). */
+  splitKeys: readonly string[];
+};
+
 /**
  * Reads a JSON request body as bytes: UTF-8 `application/json` (or no Content-Type), optionally gzip, deflate or br
- * compressed, at most `maxBytes` after decompression (413 PayloadTooLarge past it, without reading further). Nothing
- * is parsed here. Throws 422 BindingError for another media type, charset or encoding, a corrupt compressed body,
- * or a body that stops before its end.
+ * compressed, inflated as a stream and counted while it inflates. It stops reading and answers 413 PayloadTooLarge
+ * once the body passes the route's `maxBytes`, or once one top-level member or one document (an element of a
+ * `splitKeys` member) passes the 50 MB per-document limit (spec 8), so memory never exceeds what the route allows.
+ * Nothing is parsed here. Throws 422 BindingError for another media type, charset or encoding, a corrupt compressed
+ * body, or a body that stops before its end. Called only after the API key was checked (the controllers' guards):
+ * no body byte of an unauthenticated request is read.
  */
-export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  if (req.readableEnded) {
-    return Promise.reject(new Error('the request body was already consumed: the global JSON body parser must skip render routes (jsonBodyParserType)'));
-  }
+export function readRequestBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+  const { maxBytes } = limits;
+  if (req.readableEnded) return Promise.reject(new Error('the request body was already consumed'));
   try {
     checkContentType(req.headers['content-type']);
   } catch (error) {
@@ -76,6 +94,7 @@ export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise
   const source: Readable = decompressor ?? req;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const guard = new ValueSizeGuard(limits.splitKeys, Limits.maxDocumentBytes);
     let total = 0;
     let settled = false;
     const finish = (error: Error | null): void => {
@@ -91,6 +110,7 @@ export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise
         decompressor.destroy();
       }
       if (error) {
+        chunks.length = 0;
         req.pause();
         reject(error);
       } else {
@@ -99,8 +119,10 @@ export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise
     };
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
-      if (total > maxBytes) finish(tooLarge(maxBytes));
-      else chunks.push(chunk);
+      if (total > maxBytes) return finish(tooLarge(maxBytes));
+      const oversized = guard.feed(chunk);
+      if (oversized !== null) return finish(documentTooLarge(oversized));
+      chunks.push(chunk);
     };
     const onEnd = (): void => finish(null);
     const onSourceError = (error: Error): void =>

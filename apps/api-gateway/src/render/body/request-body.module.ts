@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { loadSettings, renderApiSettings } from '@docrender/config';
+import { RENDER_API_SETTINGS } from '../render.tokens';
+import { RenderBodyParser } from './render-body.parser';
+
+/**
+ * The gateway's request bodies (render-body.parser.ts) for every module with a JSON body: render, validate,
+ * stateless render, async enqueue, the document-name PATCH. RENDER_API_* settings are read at start.
+ */
+@Module({
+  providers: [{ provide: RENDER_API_SETTINGS, useFactory: () => loadSettings(renderApiSettings, process.env) }, RenderBodyParser],
+  exports: [RENDER_API_SETTINGS, RenderBodyParser],
+})
+export class RequestBodyModule {}

@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { ErrorCode, Limits, RenderIssueType } from '@docrender/contracts';
+import { startTestInfrastructure, type TestInfrastructure } from '@docrender/testing';
+import { createTemplate, createTenant, type Tenant } from './gateway-fixtures';
+import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+
+jest.setTimeout(300_000);
+
+const MIB = 1024 * 1024;
+
+/** Resident memory of a process in bytes (Linux /proc). */
+function rssOf(pid: number): number {
+  const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kib === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib) * 1024;
+}
+
+/**
+ * A gzip body that inflates to `prefix`, then `inflatedMiB` MiB of 'x', then `suffix`: one gzip member per MiB
+ * (RFC 1952 allows a stream of members), so the test builds a 1 GB bomb from one compressed MiB in milliseconds.
+ */
+function gzipBomb(prefix: string, inflatedMiB: number, suffix: string): Buffer {
+  const mib = zlib.gzipSync(Buffer.alloc(MIB, 0x78), { level: 9 });
+  return Buffer.concat([zlib.gzipSync(Buffer.from(prefix)), ...Array.from({ length: inflatedMiB }, () => mib), zlib.gzipSync(Buffer.from(suffix))]);
+}
+
+type Answer = { status: number; body: string; ms: number; peakRssGrowth: number };
+
+/**
+ * Sends `body` with node:http (which reports the answer as soon as it comes, even while the body is still being
+ * written) and samples the gateway's RSS every 5 ms until the answer is complete.
+ */
+async function sendMeasured(gateway: GatewayProcess, method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<Answer> {
+  const baseline = rssOf(gateway.pid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(gateway.pid))), 5);
+  const started = performance.now();
+  try {
+    const answer = await new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+      const req = http.request(`${gateway.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (res) => {
+        const ms = performance.now() - started;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms }));
+        res.on('error', reject);
+      });
+      // The gateway may answer and close before the whole body is written: that is the point, not a failure.
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      req.end(body);
+    });
+    peak = Math.max(peak, rssOf(gateway.pid));
+    return { ...answer, peakRssGrowth: peak - baseline };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+const codeOf = (answer: Answer): unknown => (JSON.parse(answer.body) as { error?: { code?: unknown } }).error?.code;
+const report = (what: string, a: Answer): void =>
+  console.log(`${what}: ${a.status} ${String(codeOf(a))} after ${a.ms.toFixed(0)} ms, gateway RSS +${(a.peakRssGrowth / MIB).toFixed(1)} MiB`);
+
+/**
+ * Issue 17 item 1 and its proof rows: one way in for every request body, after the key, inflated as a stream and
+ * counted while it inflates, held to the route's cap and the 50 MB per-document limit of spec 8 on every route.
+ */
+describe('issue 17 / spec 8: request bodies are read after the key, inflated as a stream and bounded (gateway process)', () => {
+  let infra: TestInfrastructure;
+  let gateway: GatewayProcess;
+  let tenant: Tenant;
+  let templateId: string;
+  let versionPath: string;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    infra = await startTestInfrastructure('edge-bodies');
+    gateway = await startGateway({ ...infra.env, RATE_LIMIT_ENABLED: 'false', DB_POOL_SIZE: '3' });
+    tenant = await createTenant(infra.db.database, 'Edge bodies');
+    templateId = (await createTemplate(infra.db.database, tenant, { name: 'Invoice', versions: [{ publish: true }] })).template.id;
+    versionPath = `/v1/templates/${templateId}/versions/1/document-name-template`;
+    // Warm the routes once, so the measurements below see the bodies, not first-call set-up.
+    for (const path of [`/v1/render/${templateId}/validate`, `/v1/render/${templateId}/async`]) {
+      await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.testKey}`, 'content-type': 'application/json' }, body: '{}' });
+    }
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await infra?.teardown();
+  });
+
+  describe('unauthenticated: 401 without reading (or inflating) the body', () => {
+    // The issue's row: 597 KiB of gzip inflating to 600 MiB ended the process; 64 MiB cost 644 ms and +219 MB.
+    const bomb = gzipBomb('{"documents":[{"a":"', 600, '"}],"callbackUrl":"https://hooks.example.com/"}');
+
+    it.each([
+      ['POST', 'async enqueue', () => `/v1/render/${templateId}/async`],
+      ['PATCH', 'document-name template', () => versionPath],
+      ['POST', 'validate', () => `/v1/render/${templateId}/validate`],
+    ])('%s %s: 401 Unauthorized, gateway RSS growth under 100 MB and the answer within 1 s (generous wall-clock bound)', async (method, _what, path) => {
+      const answer = await sendMeasured(gateway, method, path(), bomb, { 'content-encoding': 'gzip' });
+      report(`unauthenticated ${(bomb.length / 1024).toFixed(0)} KiB gzip bomb to ${method} ${path()}`, answer);
+      expect([answer.status, codeOf(answer)]).toEqual([401, ErrorCode.Unauthorized]);
+      expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+      expect(answer.ms).toBeLessThan(1000);
+    });
+
+    it('an unknown path reads no body: 404 EntityNotFound for the bomb, RSS growth under 100 MB', async () => {
+      const answer = await sendMeasured(gateway, 'POST', '/v1/no-such-thing', bomb, { 'content-encoding': 'gzip' });
+      report('gzip bomb to an unknown path', answer);
+      expect([answer.status, codeOf(answer)]).toEqual([404, ErrorCode.EntityNotFound]);
+      expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+    });
+  });
+
+  describe('with a test key: a bomb stops at the 50 MB document limit while it inflates', () => {
+    // The issue's row: 972 KB of gzip (10^9 bytes inflated) to validate: 413 after 9.1 s and RSS +1.5 GB.
+    const documentBomb = gzipBomb('{"documents":[{"a":"', 954, '"}],"callbackUrl":"https://hooks.example.com/"}');
+
+    it.each([
+      ['validate', () => `/v1/render/${templateId}/validate`],
+      ['render', () => `/v1/render/${templateId}`],
+      ['async enqueue', () => `/v1/render/${templateId}/async`],
+    ])('%s: 413 PayloadTooLarge naming documents[0], gateway RSS growth under 100 MB, answer within 1 s (generous wall-clock bound)', async (what, path) => {
+      const answer = await sendMeasured(gateway, 'POST', path(), documentBomb, { 'content-encoding': 'gzip', authorization: `Bearer ${tenant.testKey}` });
+      report(`${(documentBomb.length / 1024).toFixed(0)} KiB gzip inflating to 10^9 bytes, test key, ${what}`, answer);
+      expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
+      expect(JSON.parse(answer.body).error.message).toContain('documents[0]');
+      expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+      expect(answer.ms).toBeLessThan(1000);
+    });
+
+    it('the document-name PATCH stops at its 1 MiB cap', async () => {
+      const answer = await sendMeasured(gateway, 'PATCH', versionPath, gzipBomb('{"documentNameTemplate":"', 100, '"}'), {
+        'content-encoding': 'gzip',
+        authorization: `Bearer ${tenant.testKey}`,
+      });
+      expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
+      expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+    });
+  });
+
+  describe('spec 8: one statement of each limit, the same on every route', () => {
+    /** A document of exactly 50 MB + 1 byte whose extra byte is a space (the issue's row: 413 on validate, 202 on async). */
+    const overByASpace = (): Buffer => {
+      const prefix = '{"a":"';
+      const document = `${prefix}${'x'.repeat(Limits.maxDocumentBytes - prefix.length - 2)}" }`;
+      expect(Buffer.byteLength(document)).toBe(Limits.maxDocumentBytes + 1);
+      return zlib.gzipSync(`{"documents":[${document}],"callbackUrl":"https://hooks.example.com/"}`, { level: 1 });
+    };
+
+    it.each([
+      ['validate', () => `/v1/render/${templateId}/validate`],
+      ['async enqueue', () => `/v1/render/${templateId}/async`],
+    ])('%s: a 52,428,801-byte document is 413 PayloadTooLarge', async (_what, path) => {
+      const answer = await sendMeasured(gateway, 'POST', path(), overByASpace(), { 'content-encoding': 'gzip', authorization: `Bearer ${tenant.testKey}` });
+      expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
+    });
+
+    const post = (path: string, body: string) =>
+      fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.prodKey}`, 'content-type': 'application/json' }, body });
+
+    it('async enqueue: a document 100,000 levels deep is accepted and recorded as blocked with DangerousContent (as a sync render reports it)', async () => {
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const res = await post(`/v1/render/${templateId}/async`, `{"documents":[{"ok":1},{"deep":${deep}}],"callbackUrl":"https://hooks.example.com/"}`);
+      const body = (await res.json()) as { jobId: string };
+      expect(res.status).toBe(202);
+      const results = await infra.db.database.renderJobs.listDocumentResults(body.jobId);
+      expect(results).toEqual([expect.objectContaining({ documentIndex: 1, outcome: 'blocked', issues: [expect.objectContaining({ type: RenderIssueType.DangerousContent })] })]);
+    });
+
+    it.each([
+      ['async enqueue, a 5,000-deep extra member', () => `/v1/render/${templateId}/async`, `{"documents":[{}],"callbackUrl":"https://hooks.example.com/","extra":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'extra: nests 5000 levels deep'],
+      ['render, a 5,000-deep extra member', () => `/v1/render/${templateId}`, `{"documents":[{}],"extra":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`, 'extra: nests 5000 levels deep'],
+    ])('%s: 422 BindingError naming it', async (_what, path, body, message) => {
+      const res = await post(path(), body);
+      expect([res.status, await res.json()]).toEqual([422, { error: { code: ErrorCode.BindingError, message: expect.stringContaining(message) } }]);
+    });
+
+    it('PATCH document-name template 100,000 levels deep: 422 BindingError naming documentNameTemplate', async () => {
+      const res = await fetch(`${gateway.baseUrl}${versionPath}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${tenant.prodKey}`, 'content-type': 'application/json' },
+        body: `{"documentNameTemplate":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      });
+      expect([res.status, await res.json()]).toEqual([422, { error: { code: ErrorCode.BindingError, message: 'documentNameTemplate: nests 100000 levels deep; the limit is 32' } }]);
+    });
+  });
+});
