@@ -14,5 +14,7 @@ export {
   CompileInput,
   ValidateInput,
   CompiledDocument,
+  PageVariant,
+  PAGE_STYLE_ID,
 } from './render/compile-document';
 export { renderDocumentName } from './document-name/document-name';

@@ -1,4 +1,19 @@
-import { StyleProperties, Template, TemplateElement } from './template.types';
+import { PageBackground, PageBand, PageBandVariant, PageSetup, StyleProperties, Template, TemplateElement, Watermark } from './template.types';
+
+/** The page roles a band may have a variant for. */
+export const BAND_ROLES = ['first', 'last', 'odd', 'even'] as const;
+export type BandRole = (typeof BAND_ROLES)[number];
+
+/** The element lists of a band: its own (key null) and those of its role variants, with their JSON path suffixes. */
+export function bandVariants(band: PageBand | undefined): { role: BandRole | null; variant: PageBandVariant; path: string }[] {
+  if (!band) return [];
+  const out: { role: BandRole | null; variant: PageBandVariant; path: string }[] = [{ role: null, variant: band, path: '' }];
+  for (const role of BAND_ROLES) {
+    const variant = band[role];
+    if (variant) out.push({ role, variant, path: `.${role}` });
+  }
+  return out;
+}
 
 /** Where an element sits: the page body, or the header or footer band. */
 export type Region = 'body' | 'header' | 'footer';
@@ -36,6 +51,18 @@ export function childrenOf(element: TemplateElement): TemplateElement[] {
   }
 }
 
+/** The page backgrounds of a page setup (one object or a list). */
+export function pageBackgroundsOf(page: PageSetup | undefined): PageBackground[] {
+  const b = page?.background;
+  return b === undefined ? [] : Array.isArray(b) ? b : [b];
+}
+
+/** The template's watermarks (one object or a list). */
+export function watermarksOf(page: PageSetup | undefined): Watermark[] {
+  const w = page?.watermark;
+  return w === undefined ? [] : Array.isArray(w) ? w : [w];
+}
+
 /** Visits every element of the template, parents before children, in document order. */
 export function walkElements(template: Template, visit: (v: ElementVisit) => void): void {
   const walk = (elements: readonly TemplateElement[], path: string, region: Region, ancestors: TemplateElement[]): void => {
@@ -47,8 +74,8 @@ export function walkElements(template: Template, visit: (v: ElementVisit) => voi
     });
   };
   walk(template.body, '$.body', 'body', []);
-  if (template.page?.header) walk(template.page.header.elements, '$.page.header.elements', 'header', []);
-  if (template.page?.footer) walk(template.page.footer.elements, '$.page.footer.elements', 'footer', []);
+  for (const v of bandVariants(template.page?.header)) walk(v.variant.elements, `$.page.header${v.path}.elements`, 'header', []);
+  for (const v of bandVariants(template.page?.footer)) walk(v.variant.elements, `$.page.footer${v.path}.elements`, 'footer', []);
 }
 
 /** Template text fields of an element (text that may hold bindings), with their JSON paths. */

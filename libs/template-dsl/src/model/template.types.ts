@@ -48,6 +48,10 @@ export interface StyleProperties {
   borderRadius?: Length;
   padding?: Spacing;
   margin?: Spacing;
+  /** Extra space between characters (a length, e.g. "0.5pt"). */
+  letterSpacing?: Length;
+  /** `normal` (default: spaces collapse, lines wrap), `preserve` (spaces and line breaks kept, lines wrap), `nowrap` (no wrapping). */
+  whiteSpace?: 'normal' | 'preserve' | 'nowrap';
 }
 
 /** Fields every element has. */
@@ -63,6 +67,18 @@ export interface ElementBase {
   width?: Length;
   /** Keep the element on one page when it fits. */
   keepTogether?: boolean;
+  /** Keep the element on the same page as the next one (default true for headings). */
+  keepWithNext?: boolean;
+  /** Start a new page before / after the element (body flow only). */
+  pageBreakBefore?: boolean;
+  pageBreakAfter?: boolean;
+  /** Place the element on the current page at this distance from the page's top left corner (not from the margins). */
+  position?: ElementPosition;
+}
+
+export interface ElementPosition {
+  x: Length;
+  y: Length;
 }
 
 export interface TextElement extends ElementBase {
@@ -70,12 +86,17 @@ export interface TextElement extends ElementBase {
   text: TemplateText;
   /** Heading level 1-6 (document structure in tagged PDFs); plain paragraph when absent. */
   heading?: 1 | 2 | 3 | 4 | 5 | 6;
+  /** Fewest lines of the paragraph left at the bottom of a page / carried to the top of the next (default 2). */
+  orphans?: number;
+  widows?: number;
 }
 
 export interface RichTextElement extends ElementBase {
   type: 'richText';
   /** Safe Markdown subset with bindings; raw HTML is shown as text. */
   markdown: TemplateText;
+  orphans?: number;
+  widows?: number;
 }
 
 export type ImageFit = 'contain' | 'cover' | 'fill';
@@ -127,6 +148,9 @@ export interface TableElement extends ElementBase {
   borders?: TableBorders;
   borderColor?: string;
   emptyText?: TemplateText;
+  /** Fewest rows left at the bottom of a page before a break / carried to the next page (default 1). */
+  orphans?: number;
+  widows?: number;
 }
 
 export interface RepeaterElement extends ElementBase {
@@ -193,7 +217,8 @@ export interface BoxElement extends ElementBase {
   elements?: TemplateElement[];
 }
 
-export interface PageBreakElement extends Omit<ElementBase, 'width' | 'keepTogether' | 'style' | 'styleName'> {
+export interface PageBreakElement
+  extends Omit<ElementBase, 'width' | 'keepTogether' | 'style' | 'styleName' | 'keepWithNext' | 'pageBreakBefore' | 'pageBreakAfter' | 'position'> {
   type: 'pageBreak';
 }
 
@@ -258,7 +283,24 @@ export type TemplateElement =
 
 export type ElementType = TemplateElement['type'];
 
-export type PaperSize = 'A3' | 'A4' | 'A5' | 'Letter' | 'Legal';
+export type PaperSize =
+  | 'A3'
+  | 'A4'
+  | 'A5'
+  | 'A6'
+  | 'B4'
+  | 'B5'
+  | 'Letter'
+  | 'Legal'
+  | 'Tabloid'
+  | 'Label4x6in'
+  | 'Label100x150mm'
+  | 'EnvelopeDL'
+  | 'EnvelopeC5'
+  | 'EnvelopeC6';
+
+/** Which pages a band, background or watermark is for: first beats last, last beats odd/even, those beat all. */
+export type PageRole = 'all' | 'first' | 'last' | 'odd' | 'even';
 
 export interface CustomPaperSize {
   width: Length;
@@ -275,15 +317,40 @@ export interface PageMargins {
 export interface PageBackground {
   /** Same forms as an image source. */
   source: TemplateText;
-  pages?: 'all' | 'first';
+  pages?: PageRole;
   fit?: 'cover' | 'contain' | 'stretch';
 }
 
-export interface PageBand {
-  /** Height of the band; default the page margin it sits in. The margin grows to fit a taller band. */
-  height?: Length;
+export interface PageBandVariant {
   verticalAlign?: VerticalAlign;
   elements: TemplateElement[];
+}
+
+export interface PageBand extends PageBandVariant {
+  /** Height of the band; default the page margin it sits in. The margin grows to fit a taller band. */
+  height?: Length;
+  /** Variants for page roles (same height); the band's own elements are for the other pages. */
+  first?: PageBandVariant;
+  last?: PageBandVariant;
+  odd?: PageBandVariant;
+  even?: PageBandVariant;
+}
+
+export interface Watermark {
+  /** Text (with bindings) or an image source (same forms as an image); one of the two. */
+  text?: TemplateText;
+  image?: TemplateText;
+  pages?: PageRole;
+  /** Degrees, counter-clockwise positive; default 35 (bottom left to top right). */
+  angle?: number;
+  /** 0 to 1; default 0.16. */
+  opacity?: number;
+  /** Text colour; default red. */
+  color?: string;
+  /** Text size in points; default fits the page. */
+  fontSize?: number;
+  /** Image width; default half the page width. */
+  width?: Length;
 }
 
 export interface PageSetup {
@@ -291,7 +358,8 @@ export interface PageSetup {
   orientation?: 'portrait' | 'landscape';
   /** One length for all sides, or per side; default 20mm. */
   margins?: Length | PageMargins;
-  background?: PageBackground;
+  background?: PageBackground | PageBackground[];
+  watermark?: Watermark | Watermark[];
   header?: PageBand;
   footer?: PageBand;
 }

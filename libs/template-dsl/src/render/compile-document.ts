@@ -16,13 +16,16 @@ import {
 } from '../fonts/font-registry';
 import { activeTranslations } from '../i18n/translations';
 import { IssueCollector } from '../issues/issue-collector';
-import { Region } from '../model/template-walker';
-import { PageBand, Template } from '../model/template.types';
+import { bandVariants, pageBackgroundsOf, Region, watermarksOf } from '../model/template-walker';
+import { forPage, repeatedRoles } from './page-roles';
+import { PageBackground, PageBand, PageBandVariant, Template, Watermark } from '../model/template.types';
+import { parseColour } from '../style/colour';
+import { lengthCss } from '../style/length';
 import { CompileContext, CompileMode } from './compile-context';
 import { ElementRenderer } from './element-renderer';
 import { escapeHtml } from './html';
 import { classifyImageReference, ImageResolution } from './images';
-import { PreparedTemplate, prepareTemplate, segmentsOf, UsedFace } from './prepared-template';
+import { familyCss, PreparedTemplate, prepareTemplate, segmentsOf, UsedFace } from './prepared-template';
 
 export interface CompileInput {
   template: Template;
@@ -62,8 +65,26 @@ export interface CompiledDocument {
   documentName: string;
   /** Always false: the HTML needs no JavaScript. */
   needsJavaScript: boolean;
+  /**
+   * Null when every page prints alike (`headerHtml` and `footerHtml` on every page). Otherwise the pages differ
+   * (first/last/odd/even headers, footers, backgrounds or watermarks, or band conditions on `pageNumber` or
+   * `totalPages`): what page `pageNumber` of `totalPages` gets. The printer counts the pages, prints the pages that
+   * are alike together and puts the pages in order (docs/decisions/0011-page-roles.md).
+   */
+  pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   issues: RenderIssue[];
 }
+
+/** What one page prints with when pages differ. */
+export interface PageVariant {
+  headerHtml: string | null;
+  footerHtml: string | null;
+  /** CSS for the element `#${PAGE_STYLE_ID}` of the document while this page prints: its background, its watermark. */
+  pageCss: string;
+}
+
+/** The id of the (empty) style element a printer fills with a page variant's `pageCss`. */
+export const PAGE_STYLE_ID = 'docrender-page';
 
 /** Layout rules shared by the body and the header/footer documents. */
 const BASE_CSS = [
@@ -80,6 +101,8 @@ const BASE_CSS = [
   'th,td{padding:2pt 4pt;text-align:left;vertical-align:top;font-weight:inherit;overflow-wrap:anywhere}',
   '.tot{break-inside:avoid;break-before:avoid}',
   '.pb{break-before:page}',
+  '.nb{white-space:nowrap}',
+  '.kr{break-inside:avoid}',
   '.md p,.md ul,.md ol,.md blockquote,.md pre{margin:0 0 .5em}',
   '.md>:last-child{margin-bottom:0}',
   '.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-weight:700;margin:0 0 .4em}',
@@ -151,19 +174,24 @@ function fontFaceCss(
   return css;
 }
 
-function pageCss(prepared: PreparedTemplate, backgroundDataUri: string | null): string {
+/** The CSS of a page background over the whole sheet, for `selector` (`@page`, `@page :first`). */
+function backgroundCss(prepared: PreparedTemplate, background: PageBackground, dataUri: string, selector: string): string {
+  const { widthMm: w, heightMm: h, marginMm: m } = prepared.page;
+  // The page background paints the whole sheet but is positioned from the page area (CSS Paged Media),
+  // so it is shifted by the margins. An SVG wrapper applies the fit.
+  const fit = { cover: 'xMidYMid slice', contain: 'xMidYMid meet', stretch: 'none' }[background.fit ?? 'cover'];
+  const svg =
+    `<svg xmlns='http://www.w3.org/2000/svg' width='${w}mm' height='${h}mm' viewBox='0 0 ${w} ${h}'>` +
+    `<image href='${dataUri}' x='0' y='0' width='${w}' height='${h}' preserveAspectRatio='${fit}'/></svg>`;
+  return `${selector}{background:url("${svgDataUri(svg)}") -${m.left}mm -${m.top}mm/${w}mm ${h}mm no-repeat}\n`;
+}
+
+function pageCss(prepared: PreparedTemplate, staticBackground: { background: PageBackground; dataUri: string } | null): string {
   const { widthMm: w, heightMm: h, marginMm: m } = prepared.page;
   let css = `@page{size:${w}mm ${h}mm;margin:${m.top}mm ${m.right}mm ${m.bottom}mm ${m.left}mm}\n`;
-  const background = prepared.template.page?.background;
-  if (background && backgroundDataUri) {
-    // The page background paints the whole sheet but is positioned from the page area (CSS Paged Media),
-    // so it is shifted by the margins. An SVG wrapper applies the fit.
-    const fit = { cover: 'xMidYMid slice', contain: 'xMidYMid meet', stretch: 'none' }[background.fit ?? 'cover'];
-    const svg =
-      `<svg xmlns='http://www.w3.org/2000/svg' width='${w}mm' height='${h}mm' viewBox='0 0 ${w} ${h}'>` +
-      `<image href='${backgroundDataUri}' x='0' y='0' width='${w}' height='${h}' preserveAspectRatio='${fit}'/></svg>`;
-    const selector = background.pages === 'first' ? '@page :first' : '@page';
-    css += `${selector}{background:url("${svgDataUri(svg)}") -${m.left}mm -${m.top}mm/${w}mm ${h}mm no-repeat}\n`;
+  if (staticBackground) {
+    const selector = staticBackground.background.pages === 'first' ? '@page :first' : '@page';
+    css += backgroundCss(prepared, staticBackground.background, staticBackground.dataUri, selector);
   }
   return css;
 }
@@ -176,29 +204,89 @@ function watermarkCss(text: string, family: string): string {
   );
 }
 
+/** A template watermark (page.watermark), resolved for this document. */
+interface ResolvedWatermark {
+  watermark: Watermark;
+  cls: string;
+  markup: string;
+  css: string;
+}
+
+function resolveWatermarks(prepared: PreparedTemplate, scope: Scope, ctx: CompileContext): ResolvedWatermark[] {
+  const out: ResolvedWatermark[] = [];
+  const all = watermarksOf(prepared.template.page);
+  const repeated = new Set(repeatedRoles(all, (w) => w.pages ?? 'all'));
+  all.forEach((watermark, i) => {
+    if (repeated.has(i)) return;
+    const cls = `uw${i}`;
+    let colour = '#c80000';
+    if (watermark.color !== undefined) {
+      const text = renderPlainText(segmentsOf(watermark.color), scope, ctx.env, null).trim();
+      const parsed = parseColour(text);
+      if (parsed) colour = parsed;
+      else ctx.issues.add(RenderIssueType.InvalidColor, `The watermark colour "${text.slice(0, 60)}" is not a colour; red is used.`, null);
+    }
+    const turn = `translate(-50%,-50%) rotate(${-(watermark.angle ?? 35)}deg)`;
+    let markup = '';
+    let css = `.${cls}{position:fixed;top:50%;left:50%;transform:${turn};opacity:${watermark.opacity ?? 0.16};z-index:999;pointer-events:none`;
+    if (watermark.text !== undefined) {
+      const text = renderPlainText(segmentsOf(watermark.text), scope, ctx.env, null);
+      const size = watermark.fontSize ?? Math.max(24, Math.min(110, Math.floor(760 / Math.max(4, Array.from(text).length))));
+      css += `;font-family:${familyCss(prepared.base.font.family)};font-size:${size}pt;font-weight:700;color:${colour};white-space:pre;line-height:1.1`;
+      markup = `<div class="${cls}">${escapeHtml(text)}</div>`;
+    } else {
+      const source = renderPlainText(segmentsOf(watermark.image ?? ''), scope, ctx.env, null);
+      const src = ctx.resolveImage(source, 'image', null);
+      const width = lengthCss(watermark.width) ?? `${Math.round(prepared.page.widthMm / 2)}mm`;
+      css += `;width:${width}`;
+      if (src) markup = `<img class="${cls}" src="${escapeHtml(src)}" alt="">`;
+      css += '}\n' + `img.${cls}{display:block;height:auto}`;
+    }
+    out.push({ watermark, cls, markup, css: `${css}}\n` });
+  });
+  return out;
+}
+
 interface BandOutput {
   markup: string;
   style: string;
 }
 
+/** What `pageNumber` and `totalPages` are in band text: replaced by the spans Chromium fills, wherever they end up. */
+const COUNTER_TEXT = { pageNumber: '\ue000pageNumber\ue001', totalPages: '\ue000totalPages\ue001' };
+const COUNTER_IN_HTML = /\ue000(pageNumber|totalPages)\ue001/g;
+const COUNTER_OR_TAG = /<[^>]*>|\ue000(pageNumber|totalPages)\ue001/g;
+
 function renderBand(
   region: Exclude<Region, 'body'>,
   band: PageBand | undefined,
+  variant: PageBandVariant | undefined,
   renderer: ElementRenderer,
   scope: Scope,
   ctx: CompileContext,
 ): BandOutput | null {
-  if (!band) return null;
+  if (!band || !variant) return null;
   const prepared = ctx.prepared;
   const heightMm = (region === 'header' ? prepared.page.headerHeightMm : prepared.page.footerHeightMm) ?? 0;
   const { left, right } = prepared.page.marginMm;
-  const content = renderer.renderAll(band.elements, scope);
+  const bandScope = scope.with('pageNumber', COUNTER_TEXT.pageNumber).with('totalPages', COUNTER_TEXT.totalPages);
+  // counters in text become spans; in an attribute (alt text, a colour) they cannot, and are left out
+  const content = renderer
+    .renderAll(variant.elements, bandScope)
+    .replace(COUNTER_OR_TAG, (match, name: string | undefined) => (name ? `<span class="${name}"></span>` : match.replace(COUNTER_IN_HTML, '')));
   // Chromium lays the header and footer templates out in one document: their class names must differ.
   const bandClass = region === 'header' ? 'hband' : 'fband';
   const bandCss =
     `.${bandClass}{width:100%;height:${heightMm}mm;padding:0 ${right}mm 0 ${left}mm;display:flex;flex-direction:column;` +
-    `justify-content:${BAND_ALIGN[band.verticalAlign ?? 'middle']};overflow:hidden;${prepared.base.declarations}}`;
+    `justify-content:${BAND_ALIGN[variant.verticalAlign ?? band.verticalAlign ?? 'middle']};overflow:hidden;${prepared.base.declarations}}`;
   return { markup: `<div class="${bandClass}">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
+}
+
+/** The band variant of a page. */
+function bandFor(band: PageBand | undefined, pageNumber: number, totalPages: number): PageBandVariant | undefined {
+  if (!band) return undefined;
+  const variants = bandVariants(band);
+  return forPage(variants, (v) => v.role ?? 'all', pageNumber, totalPages)?.variant;
 }
 
 interface CompileOutcome extends CompiledDocument {
@@ -220,7 +308,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   const ctx = new CompileContext(prepared, mode, env, input.images, input.allowHttpImages ?? false);
   const fallbackName = input.fallbackDocumentName ?? template.name ?? 'document';
   const { widthMm, heightMm, landscape, marginMm } = prepared.page;
-  const page = { widthMm, heightMm, landscape, marginMm: { ...marginMm } };
+  const pageOut = { widthMm, heightMm, landscape, marginMm: { ...marginMm } };
   const usable = inspection.usable;
   const scope = Scope.of(usable ? inspection.value : {});
 
@@ -232,59 +320,101 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   const lang = escapeHtml(env.settings.locale);
 
   let body = '';
+  const bands: BandOutput[] = [];
   let header: BandOutput | null = null;
   let footer: BandOutput | null = null;
-  let backgroundDataUri: string | null = null;
+  let renderer: ElementRenderer | null = null;
+  const backgrounds: { background: PageBackground; dataUri: string | null }[] = [];
+  let watermarks: ResolvedWatermark[] = [];
+  const page = template.page;
   if (usable) {
-    const renderer = new ElementRenderer(ctx);
-    const background = template.page?.background;
-    if (background) {
+    renderer = new ElementRenderer(ctx);
+    const all = pageBackgroundsOf(page);
+    const repeated = new Set(repeatedRoles(all, (b) => b.pages ?? 'all'));
+    for (const background of all.filter((_b, i) => !repeated.has(i))) {
       const source = renderPlainText(segmentsOf(background.source), scope, env, null);
-      backgroundDataUri = ctx.resolveImage(source, 'background', null);
+      backgrounds.push({ background, dataUri: ctx.resolveImage(source, 'background', null) });
     }
+    watermarks = resolveWatermarks(prepared, scope, ctx);
     body = renderer.renderAll(template.body, scope);
-    header = renderBand('header', template.page?.header, renderer, scope, ctx);
-    footer = renderBand('footer', template.page?.footer, renderer, scope, ctx);
+    // every variant once, for its issues and the characters its fonts need; when pages are alike, the only one
+    for (const region of ['header', 'footer'] as const) {
+      for (const v of bandVariants(page?.[region])) {
+        if (prepared.pagesDiffer) ctx.pageCounters = { pageNumber: 1, totalPages: 1 };
+        const out = renderBand(region, page?.[region], v.variant, renderer, scope, ctx);
+        ctx.pageCounters = null;
+        if (!out) continue;
+        bands.push(out);
+        if (!prepared.pagesDiffer && region === 'header') header = out;
+        if (!prepared.pagesDiffer && region === 'footer') footer = out;
+      }
+    }
   }
 
   const watermark = mode === 'render' && input.watermark ? input.watermark : null;
   const customFonts = input.customFonts ?? [];
-  const allText = codePointsBeyondLatin1(`${body}${header?.markup ?? ''}${footer?.markup ?? ''}${watermark ?? ''}`);
-  const bodyFaces: UsedFace[] = watermark
-    ? [...prepared.faces.body, { ...prepared.base.font, weight: 700, style: 'normal', elementId: null }]
-    : prepared.faces.body;
+  const allText = codePointsBeyondLatin1(`${body}${bands.map((b) => b.markup).join('')}${watermarks.map((w) => w.markup).join('')}${watermark ?? ''}`);
+  const bodyFaces: UsedFace[] =
+    watermark || watermarks.some((w) => w.watermark.text !== undefined)
+      ? [...prepared.faces.body, { ...prepared.base.font, weight: 700, style: 'normal', elementId: null }]
+      : prepared.faces.body;
   const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode);
-  const headerFonts = header ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
-  const footerFonts = footer ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode) : '';
+  const hasBand = (region: 'header' | 'footer'): boolean => page?.[region] !== undefined;
+  const headerFonts = hasBand('header') ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
+  const footerFonts = hasBand('footer') ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode) : '';
 
   const result: CompileOutcome = {
     html: '',
     headerHtml: null,
     footerHtml: null,
-    page,
+    page: pageOut,
     tagged: template.tagged ?? false,
     title,
     documentName,
     needsJavaScript: false,
+    pageVariant: null,
     issues: issues.toArray(),
     imageReferences: [...ctx.imageReferences],
   };
   if (mode !== 'render') return result;
 
+  const staticBackground = !prepared.pagesDiffer && backgrounds.length === 1 && backgrounds[0].dataUri ? { background: backgrounds[0].background, dataUri: backgrounds[0].dataUri } : null;
   const style =
     bodyFonts +
-    pageCss(prepared, backgroundDataUri) +
+    pageCss(prepared, staticBackground) +
     `${BASE_CSS}\nbody{margin:0;${prepared.base.declarations}}\n` +
     (watermark ? watermarkCss(watermark, prepared.base.font.family) : '') +
+    watermarks.map((w) => w.css).join('') +
     prepared.registries.body.css();
   result.html =
     '<!DOCTYPE html>\n' +
     `<html lang="${lang}"><head><meta charset="utf-8">\n` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'">\n` +
-    `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style></head>\n` +
-    `<body>${watermark ? `<div class="wm">${escapeHtml(watermark)}</div>` : ''}${body}</body></html>\n`;
-  if (header) result.headerHtml = `<style>\n${headerFonts}${header.style}</style>${header.markup}`;
-  if (footer) result.footerHtml = `<style>\n${footerFonts}${footer.style}</style>${footer.markup}`;
+    `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style>${prepared.pagesDiffer ? `<style id="${PAGE_STYLE_ID}"></style>` : ''}</head>\n` +
+    `<body>${watermark ? `<div class="wm">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}${body}</body></html>\n`;
+  const bandHtml = (fonts: string, band: BandOutput | null): string | null => (band ? `<style>\n${fonts}${band.style}</style>${band.markup}` : null);
+  result.headerHtml = bandHtml(headerFonts, header);
+  result.footerHtml = bandHtml(footerFonts, footer);
+  if (prepared.pagesDiffer && usable) {
+    result.pageVariant = (pageNumber, totalPages) => {
+      // issues were collected above; a page's own rendering reports into nothing
+      const pageCtx = new CompileContext(prepared, mode, { ...env, issues: new IssueCollector() }, input.images, input.allowHttpImages ?? false);
+      pageCtx.pageCounters = { pageNumber, totalPages };
+      const pageRenderer = new ElementRenderer(pageCtx);
+      const bandOf = (region: 'header' | 'footer', fonts: string): string | null =>
+        bandHtml(fonts, renderBand(region, page?.[region], bandFor(page?.[region], pageNumber, totalPages), pageRenderer, scope, pageCtx));
+      const background = forPage(backgrounds, (b) => b.background.pages ?? 'all', pageNumber, totalPages);
+      const shown = forPage(watermarks, (w) => w.watermark.pages ?? 'all', pageNumber, totalPages);
+      const hidden = watermarks.filter((w) => w !== shown).map((w) => `.${w.cls}`);
+      return {
+        headerHtml: bandOf('header', headerFonts),
+        footerHtml: bandOf('footer', footerFonts),
+        pageCss:
+          (background?.dataUri ? backgroundCss(prepared, background.background, background.dataUri, '@page') : '') +
+          (hidden.length > 0 ? `${hidden.join(',')}{display:none}\n` : ''),
+      };
+    };
+  }
   return result;
 }
 
@@ -325,8 +455,8 @@ function looksUpImages(prepared: PreparedTemplate): boolean {
     const segments = segmentsOf(source);
     return segments.every((s) => typeof s === 'string') && classifyImageReference(segments.join('')).kind === 'data';
   };
-  const background = prepared.template.page?.background;
-  if (background !== undefined && !inline(background.source)) return true;
+  if (pageBackgroundsOf(prepared.template.page).some((b) => !inline(b.source))) return true;
+  if (watermarksOf(prepared.template.page).some((w) => w.image !== undefined && !inline(w.image))) return true;
   for (const element of prepared.elements.keys()) if (element.type === 'image' && !inline(element.source)) return true;
   return false;
 }

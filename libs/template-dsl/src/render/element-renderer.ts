@@ -61,15 +61,24 @@ export function textHtml(segments: TemplateSegments, scope: Scope, ctx: CompileC
       continue;
     }
     const counter = region === 'body' ? null : pageCounterOf(segment);
-    if (counter) out += `<span class="${counter}"></span>`;
-    else out += escapeHtml(bindingText(evaluateBinding(segment, scope, ctx.env, elementId), segment, ctx.env, elementId));
+    if (counter) {
+      out += `<span class="${counter}"></span>`;
+      continue;
+    }
+    const text = escapeHtml(bindingText(evaluateBinding(segment, scope, ctx.env, elementId), segment, ctx.env, elementId));
+    // a number never breaks between its sign, currency and digits
+    out += NUMBER_LIKE.test(text) ? `<span class="nb">${text}</span>` : text;
   }
   return out;
 }
 
+/** A formatted amount: digits with signs, currency symbols or codes, separators and spaces, nothing else. */
+const NUMBER_LIKE = /^(?=.*\d)(?=.*[\s\u2212+-])[\d\s\p{Sc}\u2212+\-.,'\u2019%A-Z]{2,40}$/u;
+
 function isVisible(condition: string | undefined, scope: Scope, ctx: CompileContext, elementId: string): boolean {
   if (condition === undefined) return true;
-  const outcome = evaluateCondition(condition, scope, ctx.env);
+  const counters = ctx.pageCounters;
+  const outcome = evaluateCondition(condition, counters ? scope.with('pageNumber', counters.pageNumber).with('totalPages', counters.totalPages) : scope, ctx.env);
   if (!outcome.ok) {
     if ('budgetExceeded' in outcome) reportBudget(ctx.env, elementId, RenderIssueType.InvalidCondition);
     else ctx.issues.add(RenderIssueType.InvalidCondition, `The condition "${condition}" could not be evaluated: ${outcome.reason}; the element is left out.`, elementId);
@@ -223,9 +232,16 @@ export class ElementRenderer {
     if (items.length === 0 && element.emptyText !== undefined) {
       html += `<tr><td colspan="${columns.length}">${textHtml(segmentsOf(element.emptyText), scope, ctx, id, prep.region)}</td></tr>`;
     }
+    // orphans/widows: the first and last rows are kept in bodies that do not break
+    const keptHead = Math.min(element.orphans ?? 1, items.length);
+    const keptTail = Math.max(keptHead, items.length - (element.widows ?? 1));
     items.forEach((item, i) => {
       const rowScope = scope.with(alias, item).with('loop', loopInfo(i, items.length));
       const rowStyle = i % 2 === 1 ? t.alternateRow : t.row;
+      if (i === 0 && keptHead > 1) html += '</tbody><tbody class="kr">';
+      if ((i === keptHead && keptHead > 1) || (i === keptTail && items.length - keptTail > 1)) {
+        html += `</tbody><tbody${i === keptTail && items.length - keptTail > 1 ? ' class="kr"' : ''}>`;
+      }
       html += `<tr${attrs(rowStyle, rowScope, ctx, id)}>`;
       for (const { column, index } of columns) {
         html += `<td${attrs(t.cells[index], rowScope, ctx, id)}>${textHtml(segmentsOf(column.value), rowScope, ctx, id, prep.region)}</td>`;

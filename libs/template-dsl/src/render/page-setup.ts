@@ -6,8 +6,17 @@ const PAPER_MM: Record<PaperSize, [number, number]> = {
   A3: [297, 420],
   A4: [210, 297],
   A5: [148, 210],
+  A6: [105, 148],
+  B4: [250, 353],
+  B5: [176, 250],
   Letter: [215.9, 279.4],
   Legal: [215.9, 355.6],
+  Tabloid: [279.4, 431.8],
+  Label4x6in: [101.6, 152.4],
+  Label100x150mm: [100, 150],
+  EnvelopeDL: [110, 220],
+  EnvelopeC5: [162, 229],
+  EnvelopeC6: [114, 162],
 };
 
 const DEFAULT_MARGIN_MM = 20;

@@ -4,13 +4,14 @@ import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '.
 import { isMarkdownBinding, pageCounterOf } from '../binding/binding-evaluator';
 import { compileDataSchema } from '../data/data-contract';
 import { builtinFamilyName, DEFAULT_FONT_FAMILY, FontFaceRef, FontStyle } from '../fonts/font-registry';
-import { Region, textFieldsOf } from '../model/template-walker';
+import { bandVariants, pageBackgroundsOf, Region, textFieldsOf, watermarksOf } from '../model/template-walker';
 import { Length, StyleProperties, TableElement, Template, TemplateElement } from '../model/template.types';
 import { validateTemplate } from '../schema/validate-template';
 import { DynamicColour, familyListCss, fontWeightNumber, mergeStyles, StyleRegistry, styleCss } from '../style/style-css';
 import { lengthCss, lengthMm } from '../style/length';
 import { markdownFaces } from './markdown';
 import { PageGeometry, resolvePageSetup } from './page-setup';
+import { pagesDiffer, repeatedRoles } from './page-roles';
 
 /** A problem known from the template alone, reported with every document rendered from it. */
 export interface StaticIssue {
@@ -60,6 +61,8 @@ export interface PreparedTemplate {
   base: ClassedStyle & { declarations: string; font: FontFaceRef };
   elements: Map<TemplateElement, ElementPrep>;
   staticIssues: StaticIssue[];
+  /** Whether pages differ (page roles, band conditions on page counters): see CompiledDocument.pageVariant. */
+  pagesDiffer: boolean;
   /** Faces used per region (family as written when not built in; built-in names canonical). */
   faces: Record<Region, UsedFace[]>;
   dataValidator: ValidateFunction | null;
@@ -225,16 +228,19 @@ class Preparer {
       fontFamily: font.family,
     };
     if (element.type !== 'pageBreak') {
-      extra.push(...this.widthDeclarations(element.width, parent, element.id, availableMm));
+      const lineInRow = element.type === 'line' && element.orientation !== 'vertical' && element.width === undefined && lengthCss(element.length) !== null;
+      if (!lineInRow || parent?.type !== 'row') extra.push(...this.widthDeclarations(element.width, parent, element.id, availableMm));
       if (element.keepTogether) extra.push('break-inside:avoid');
       const widthMm = lengthMm(element.width, availableMm);
       if (widthMm !== null) prep.widthMm = Math.min(widthMm, availableMm);
+      extra.push(...this.flowDeclarations(element, region, breakAllowed));
     }
     if (region === 'body') this.checkPageCounters(element);
 
     switch (element.type) {
       case 'text':
         this.face(region, font);
+        extra.push(...linesKept(element.orphans, element.widows));
         break;
       case 'richText': {
         const parsed = parseTemplateTextCached(element.markdown);
@@ -248,6 +254,7 @@ class Preparer {
           if (faces.boldItalic) this.face(region, { ...font, weight: 700, style: 'italic' });
           if (faces.code) this.face(region, { family: 'Roboto Mono', weight: 400, style: 'normal' });
         }
+        extra.push(...linesKept(element.orphans, element.widows));
         break;
       }
       case 'image': {
@@ -322,7 +329,8 @@ class Preparer {
           extra.push(`border-left:${thickness} ${lineStyle} currentcolor`, 'width:0', `height:${length ?? '10mm'}`);
         } else {
           extra.push(`border-top:${thickness} ${lineStyle} currentcolor`, 'height:0');
-          if (length) extra.push(`width:${length}`, 'max-width:100%');
+          // in a row the length is the line's flex basis, as a width is for other elements
+          if (length) extra.push(...(parent?.type === 'row' && element.width === undefined ? [`flex:0 0 ${length}`] : []), `width:${length}`, 'max-width:100%');
         }
         prep.root = this.classed(region, mergeStyles(ownStyle, colour), extra, element.id);
         this.elements.set(element, prep);
@@ -419,6 +427,31 @@ class Preparer {
     return table.columns.map((c) => lengthCss(c.width));
   }
 
+  /** Page-flow declarations: keep-with-next, forced breaks, absolute placement (reported where they cannot work). */
+  flowDeclarations(element: Exclude<TemplateElement, { type: 'pageBreak' }>, region: Region, breakAllowed: boolean): string[] {
+    const out: string[] = [];
+    const keepWithNext = element.keepWithNext ?? (element.type === 'text' && element.heading !== undefined);
+    if (keepWithNext) out.push('break-after:avoid');
+    for (const [field, side] of [['pageBreakBefore', 'before'], ['pageBreakAfter', 'after']] as const) {
+      if (!element[field]) continue;
+      if (breakAllowed) out.push(`break-${side}:page`);
+      else this.issue(RenderIssueType.InvalidLayout, `${field} only works in the page body or in a column repeater; it is ignored here.`, element.id);
+    }
+    if (element.position) {
+      const x = lengthCss(element.position.x);
+      const y = lengthCss(element.position.y);
+      if (region !== 'body') {
+        this.issue(RenderIssueType.InvalidLayout, 'position only places elements of the page body; in a header or footer it is ignored.', element.id);
+      } else if (x === null || y === null || x.endsWith('%') || y.endsWith('%')) {
+        this.issue(RenderIssueType.InvalidLayout, 'position needs absolute lengths (not percentages); it is ignored.', element.id);
+      } else {
+        const m = this.page.marginMm;
+        out.push('position:absolute', `left:calc(${x} - ${m.left}mm)`, `top:calc(${y} - ${m.top}mm)`, 'margin:0');
+      }
+    }
+    return out;
+  }
+
   checkPageCounters(element: TemplateElement): void {
     for (const [, text] of textFieldsOf(element, '')) {
       const parsed = parseTemplateTextCached(text);
@@ -433,6 +466,11 @@ class Preparer {
       }
     }
   }
+}
+
+/** CSS orphans/widows of a paragraph, when the template sets them (Chromium's default is 2 each). */
+function linesKept(orphans: number | undefined, widows: number | undefined): string[] {
+  return [...(orphans === undefined ? [] : [`orphans:${orphans}`]), ...(widows === undefined ? [] : [`widows:${widows}`])];
 }
 
 const preparedByTemplate = new WeakMap<object, PreparedTemplate>();
@@ -459,8 +497,25 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
   preparer.face('body', baseFont);
   const contentMm = geometry.contentWidthMm;
   preparer.prepareElements(template.body, 'body', null, baseFont, true, contentMm);
-  if (template.page?.header) preparer.prepareElements(template.page.header.elements, 'header', null, baseFont, false, contentMm);
-  if (template.page?.footer) preparer.prepareElements(template.page.footer.elements, 'footer', null, baseFont, false, contentMm);
+  for (const v of bandVariants(template.page?.header)) preparer.prepareElements(v.variant.elements, 'header', null, baseFont, false, contentMm);
+  for (const v of bandVariants(template.page?.footer)) preparer.prepareElements(v.variant.elements, 'footer', null, baseFont, false, contentMm);
+
+  const differ = pagesDiffer(template);
+  if (differ && template.tagged) {
+    preparer.issue(
+      RenderIssueType.RenderLayoutDegraded,
+      'Pages that differ (first/last/odd/even variants, or conditions on page counters) are printed in groups and put together, which drops the tags: the PDF is not tagged.',
+      null,
+    );
+  }
+  const backgrounds = pageBackgroundsOf(template.page);
+  for (const i of repeatedRoles(backgrounds, (b) => b.pages ?? 'all')) {
+    preparer.issue(RenderIssueType.InvalidLayout, `Page background ${i + 1} is for the same pages as an earlier one; it is not used.`, null);
+  }
+  const watermarks = watermarksOf(template.page);
+  for (const i of repeatedRoles(watermarks, (w) => w.pages ?? 'all')) {
+    preparer.issue(RenderIssueType.InvalidLayout, `Watermark ${i + 1} is for the same pages as an earlier one; it is not used.`, null);
+  }
 
   let dataValidator: ValidateFunction | null = null;
   if (template.dataSchema !== undefined) {
@@ -474,6 +529,7 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
     base: { cls: null, dynamic: baseCss.dynamic, declarations: baseCss.declarations, font: baseFont },
     elements: preparer.elements,
     staticIssues: preparer.staticIssues,
+    pagesDiffer: differ,
     faces: {
       body: [...preparer.faces.body.values()],
       header: [...preparer.faces.header.values()],

@@ -25,7 +25,19 @@ const commonElementProperties: Record<string, JsonSchema> = {
   style: ref('style'),
   width: ref('length'),
   keepTogether: { type: 'boolean', description: 'Keep the element on one page when it fits.' },
+  keepWithNext: { type: 'boolean', description: 'Keep the element on the same page as the next one (default true for headings).' },
+  pageBreakBefore: { type: 'boolean', description: 'Start a new page before the element (page body only).' },
+  pageBreakAfter: { type: 'boolean', description: 'Start a new page after the element (page body only).' },
+  position: {
+    type: 'object',
+    description: 'Place the element at this distance from the top left corner of the sheet (not the margins), on the page where it stands.',
+    additionalProperties: false,
+    required: ['x', 'y'],
+    properties: { x: ref('length'), y: ref('length') },
+  },
 };
+
+const lineCount = (description: string): JsonSchema => ({ type: 'integer', minimum: 1, maximum: 20, description });
 
 function element(
   type: string,
@@ -47,9 +59,13 @@ const elementDefinitions: Record<string, JsonSchema> = {
   textElement: element('text', 'A paragraph or heading with inline bindings.', {
     text: text('Text with {{ bindings }}; line breaks are kept.'),
     heading: { type: 'integer', minimum: 1, maximum: 6 },
+    orphans: lineCount('Fewest lines left at the bottom of a page (default 2).'),
+    widows: lineCount('Fewest lines carried to the top of the next page (default 2).'),
   }, ['text']),
   richTextElement: element('richText', 'Safe Markdown subset (emphasis, lists, headings, links, code, quotes); raw HTML is shown as text.', {
     markdown: text('Markdown with {{ bindings }}.'),
+    orphans: lineCount('Fewest lines of a paragraph left at the bottom of a page (default 2).'),
+    widows: lineCount('Fewest lines of a paragraph carried to the top of the next page (default 2).'),
   }, ['markdown']),
   imageElement: element('image', 'An image from a data URI, an https URL, or an organisation asset ("asset:<name>").', {
     source: text('data:image/… URI, https URL, asset:<name>, or a binding producing one.'),
@@ -78,6 +94,8 @@ const elementDefinitions: Record<string, JsonSchema> = {
     borders: { enum: ['all', 'horizontal', 'outer', 'none'] },
     borderColor: ref('colour'),
     emptyText: text('Shown when the list is empty.'),
+    orphans: lineCount('Fewest rows left at the bottom of a page before the table breaks (default 1).'),
+    widows: lineCount('Fewest rows carried to the next page when the table breaks (default 1).'),
   }, ['source', 'columns']),
   repeaterElement: element('repeater', 'Repeats its elements for every item of a list.', {
     source: ref('listSource'),
@@ -278,6 +296,8 @@ export const templateJsonSchema = {
         borderRadius: ref('length'),
         padding: ref('spacing'),
         margin: ref('spacing'),
+        letterSpacing: ref('length'),
+        whiteSpace: { enum: ['normal', 'preserve', 'nowrap'], description: 'normal: spaces collapse; preserve: spaces kept; nowrap: no line wrapping.' },
       },
     },
     tableColumn: {
@@ -311,7 +331,7 @@ export const templateJsonSchema = {
       properties: {
         size: {
           oneOf: [
-            { enum: ['A3', 'A4', 'A5', 'Letter', 'Legal'] },
+            { enum: ['A3', 'A4', 'A5', 'A6', 'B4', 'B5', 'Letter', 'Legal', 'Tabloid', 'Label4x6in', 'Label100x150mm', 'EnvelopeDL', 'EnvelopeC5', 'EnvelopeC6'] },
             {
               type: 'object',
               additionalProperties: false,
@@ -331,18 +351,48 @@ export const templateJsonSchema = {
             },
           ],
         },
-        background: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['source'],
-          properties: {
-            source: text('Same forms as an image source.'),
-            pages: { enum: ['all', 'first'] },
-            fit: { enum: ['cover', 'contain', 'stretch'] },
-          },
-        },
+        background: { oneOf: [ref('pageBackground'), { type: 'array', minItems: 1, maxItems: 5, items: ref('pageBackground') }] },
+        watermark: { oneOf: [ref('watermark'), { type: 'array', minItems: 1, maxItems: 5, items: ref('watermark') }] },
         header: ref('pageBand'),
         footer: ref('pageBand'),
+      },
+    },
+    pageRole: {
+      enum: ['all', 'first', 'last', 'odd', 'even'],
+      description: 'The pages it is for; on each page the most specific applies: first, then last, then odd/even, then all.',
+    },
+    pageBackground: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['source'],
+      properties: {
+        source: text('Same forms as an image source.'),
+        pages: ref('pageRole'),
+        fit: { enum: ['cover', 'contain', 'stretch'] },
+      },
+    },
+    watermark: {
+      type: 'object',
+      description: 'Text or an image (one of the two) over the page content, centred and turned.',
+      additionalProperties: false,
+      properties: {
+        text: text('Text with {{ bindings }}.'),
+        image: text('Same forms as an image source.'),
+        pages: ref('pageRole'),
+        angle: { type: 'number', minimum: -180, maximum: 180, description: 'Degrees counter-clockwise; default 35.' },
+        opacity: { type: 'number', minimum: 0, maximum: 1, description: 'Default 0.16.' },
+        color: ref('colour'),
+        fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 400, description: 'Points; default fits the page.' },
+        width: ref('length'),
+      },
+    },
+    pageBandVariant: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['elements'],
+      properties: {
+        verticalAlign: { enum: ['top', 'middle', 'bottom'] },
+        elements: ref('elements'),
       },
     },
     pageBand: {
@@ -353,6 +403,10 @@ export const templateJsonSchema = {
         height: ref('length'),
         verticalAlign: { enum: ['top', 'middle', 'bottom'] },
         elements: ref('elements'),
+        first: ref('pageBandVariant'),
+        last: ref('pageBandVariant'),
+        odd: ref('pageBandVariant'),
+        even: ref('pageBandVariant'),
       },
     },
   },

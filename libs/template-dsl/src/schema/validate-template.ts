@@ -4,7 +4,7 @@ import { isMarkdownBinding } from '../binding/binding-evaluator';
 import { isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
 import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { compileDataSchema } from '../data/data-contract';
-import { colourFieldsOf, styleColourFields, textFieldsOf, walkElements } from '../model/template-walker';
+import { colourFieldsOf, pageBackgroundsOf, styleColourFields, textFieldsOf, walkElements, watermarksOf } from '../model/template-walker';
 import { Template } from '../model/template.types';
 import { templateJsonSchema } from './template-json-schema';
 
@@ -134,7 +134,15 @@ function semanticErrors(template: Template): TemplateError[] {
     errors.push({ path: '$.currency', message: `"${template.currency}" is not an ISO 4217 currency code` });
   }
   if (template.title !== undefined) errors.push(...bindingErrors(template.title, '$.title'));
-  if (template.page?.background) errors.push(...bindingErrors(template.page.background.source, '$.page.background.source'));
+  const backgrounds = pageBackgroundsOf(template.page);
+  backgrounds.forEach((b, i) => errors.push(...bindingErrors(b.source, Array.isArray(template.page?.background) ? `$.page.background[${i}].source` : '$.page.background.source')));
+  watermarksOf(template.page).forEach((w, i) => {
+    const path = Array.isArray(template.page?.watermark) ? `$.page.watermark[${i}]` : '$.page.watermark';
+    if ((w.text === undefined) === (w.image === undefined)) errors.push({ path, message: 'needs either "text" or "image"' });
+    if (w.text !== undefined) errors.push(...bindingErrors(w.text, `${path}.text`));
+    if (w.image !== undefined) errors.push(...bindingErrors(w.image, `${path}.image`));
+    if (w.color !== undefined) checkColourText([[`${path}.color`, w.color]]);
+  });
   checkColourText(styleColourFields(template.defaultStyle, '$.defaultStyle'));
   for (const [name, style] of Object.entries(styles)) checkColourText(styleColourFields(style, `$.styles.${name}`));
   if (template.dataSchema !== undefined) {

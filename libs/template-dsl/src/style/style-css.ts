@@ -63,6 +63,8 @@ const SIDES = [
  * The CSS of a style. `familyCss` maps a template family name to the CSS family list to write (the
  * caller resolves built-in, custom and unresolved families).
  */
+const WHITE_SPACE: Record<string, string> = { normal: 'pre-line', preserve: 'pre-wrap', nowrap: 'pre' };
+
 export function styleCss(style: StyleProperties, familyCss: (family: string) => string): StyleCss {
   const decl: string[] = [];
   const dynamic: DynamicColour[] = [];
@@ -88,6 +90,9 @@ export function styleCss(style: StyleProperties, familyCss: (family: string) => 
   if (style.verticalAlign !== undefined) decl.push(`vertical-align:${style.verticalAlign}`);
   if (style.lineHeight !== undefined) decl.push(`line-height:${style.lineHeight}`);
   if (style.textDecoration !== undefined) decl.push(`text-decoration:${style.textDecoration}`);
+  const letterSpacing = lengthCss(style.letterSpacing);
+  if (letterSpacing !== null) decl.push(`letter-spacing:${letterSpacing}`);
+  if (style.whiteSpace !== undefined) decl.push(`white-space:${WHITE_SPACE[style.whiteSpace]}`);
   for (const [key, side] of SIDES) {
     const border = mergeStyles({ border: style.border }, { border: style[key] }).border;
     if (!border || Object.keys(border).length === 0) continue;

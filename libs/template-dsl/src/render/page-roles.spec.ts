@@ -1,0 +1,84 @@
+import { RenderIssueType } from '@docrender/contracts';
+import { Template } from '../model/template.types';
+import { validateTemplate } from '../schema/validate-template';
+import { compileDocument } from './compile-document';
+
+const types = (template: Template): [RenderIssueType, string | null][] =>
+  compileDocument({ template, data: {} }).issues.map((i) => [i.type, i.elementId]);
+
+describe('issue 20: page roles and page counters in bands', () => {
+  const template: Template = {
+    page: {
+      header: {
+        elements: [{ type: 'text', id: 'rest', text: 'Continued' }],
+        first: { elements: [{ type: 'text', id: 'head-first', text: 'Letterhead' }] },
+        last: { elements: [{ type: 'text', id: 'head-last', text: 'Last page' }] },
+      },
+      footer: { elements: [{ type: 'text', id: 'later', visibleIf: 'pageNumber > 1', text: 'Page {{ pageNumber }} of {{ totalPages }}' }] },
+    },
+    body: [{ type: 'text', id: 'b', text: 'x' }],
+  };
+
+  it('item 1: first beats last, last beats the default; conditions read the page counters (no InvalidCondition)', () => {
+    const compiled = compileDocument({ template, data: {} });
+    expect(compiled.issues).toEqual([]);
+    const variant = compiled.pageVariant;
+    if (!variant) throw new Error('the pages of this template differ');
+    expect(variant(1, 1).headerHtml).toContain('Letterhead');
+    expect(variant(2, 3).headerHtml).toContain('Continued');
+    expect(variant(3, 3).headerHtml).toContain('Last page');
+    expect(variant(1, 3).footerHtml).not.toContain('Page');
+    expect(variant(2, 3).footerHtml).toContain('Page <span class="pageNumber"></span> of <span class="totalPages"></span>');
+  });
+
+  it('item 1: t() with the page counters as arguments gives the counters, not "Page of", on a band alike on every page', () => {
+    const compiled = compileDocument({
+      template: { page: { footer: { elements: [{ type: 'text', id: 'f', text: "{{ t('p', pageNumber, totalPages) }}" }] } }, body: [] },
+      data: {},
+      translations: { defaultLanguage: 'en', languages: { en: { strings: { p: 'Page {0} of {1}' } } } },
+    });
+    expect(compiled.pageVariant).toBeNull();
+    expect(compiled.footerHtml).toContain('Page <span class="pageNumber"></span> of <span class="totalPages"></span>');
+  });
+
+  it('item 6: what cannot be honoured is reported naming the element', () => {
+    expect(
+      types({
+        tagged: true,
+        page: {
+          header: { elements: [{ type: 'text', id: 'placed', text: 'x', position: { x: '1mm', y: '1mm' }, pageBreakAfter: true }], odd: { elements: [] } },
+          watermark: [{ text: 'A' }, { text: 'B' }],
+        },
+        body: [{ type: 'row', id: 'r', elements: [{ type: 'text', id: 'in-row', text: 'x', pageBreakBefore: true }] }],
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        [RenderIssueType.InvalidLayout, 'placed'],
+        [RenderIssueType.InvalidLayout, 'in-row'],
+        [RenderIssueType.InvalidLayout, null],
+        [RenderIssueType.RenderLayoutDegraded, null],
+      ]),
+    );
+  });
+
+  it('item 4: a watermark has text or an image, not both and not neither', () => {
+    const result = validateTemplate({ page: { watermark: { pages: 'all' } }, body: [] });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors).toEqual([{ path: '$.page.watermark', message: 'needs either "text" or "image"' }]);
+  });
+
+  it('item 5: a line keeps its length in a row; text keeps spaces and spacing; page breaks before and after', () => {
+    const html = compileDocument({
+      template: {
+        body: [
+          { type: 'row', id: 'r', elements: [{ type: 'line', id: 'l', length: '30mm' }, { type: 'text', id: 't', text: 'a   b', style: { whiteSpace: 'preserve', letterSpacing: '2pt' } }] },
+          { type: 'text', id: 'p', text: 'x', pageBreakBefore: true, pageBreakAfter: true },
+        ],
+      },
+      data: {},
+    }).html;
+    expect(html).toContain('flex:0 0 30mm;width:30mm');
+    expect(html).toContain('letter-spacing:2pt;white-space:pre-wrap');
+    expect(html).toContain('break-before:page;break-after:page');
+  });
+});
