@@ -20,12 +20,22 @@ export function startPrintPool(creator: string): Promise<BrowserPool> {
 }
 
 /** A compiled document printed on the pool the way the render service prints it (before the metadata update). */
-export function printCompiled(pool: BrowserPool, compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'>): Promise<Buffer> {
+export function printCompiled(
+  pool: BrowserPool,
+  compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> & Partial<Pick<CompiledDocument, 'pageVariant'>>,
+): Promise<Buffer> {
   return pool.run({
     isolation: 'reused-page',
     javaScript: false,
     deadline: Date.now() + 60_000,
     budgetMs: 60_000,
-    work: (page) => printPdfOnPage(page, { html: compiled.html, tagged: compiled.tagged, headerHtml: compiled.headerHtml, footerHtml: compiled.footerHtml }),
+    work: (page) =>
+      printPdfOnPage(page, {
+        html: compiled.html,
+        tagged: compiled.tagged,
+        headerHtml: compiled.headerHtml,
+        footerHtml: compiled.footerHtml,
+        pageVariant: compiled.pageVariant ?? null,
+      }),
   });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@docrender/observability';
+import type { PageVariant } from '@docrender/template-dsl';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { BrowserPool } from './browser-pool';
 import { printPdfOnPage, screenshotFirstPageOnPage } from './page-printer';
@@ -11,6 +12,8 @@ export type PrintPdfRequest = {
   /** Chromium header/footer templates, or null. */
   headerHtml: string | null;
   footerHtml: string | null;
+  /** Null when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
+  pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
   javaScript: boolean;
   /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */
@@ -27,6 +30,8 @@ export type ScreenshotRequest = {
   /** Chromium header/footer templates, drawn into the picture as on the printed page, or null. */
   headerHtml: string | null;
   footerHtml: string | null;
+  /** When pages differ: the first page's bands and page style (CompiledDocument.pageVariant). */
+  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   deadline: number;
   budgetMs: number;
 };
@@ -77,6 +82,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           tagged: request.tagged,
           headerHtml: request.headerHtml,
           footerHtml: request.footerHtml,
+          pageVariant: request.pageVariant,
         }),
     });
   }
@@ -96,6 +102,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           marginMm: request.marginMm,
           headerHtml: request.headerHtml,
           footerHtml: request.footerHtml,
+          pageVariant: request.pageVariant,
         }),
     });
   }

@@ -1,4 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer';
+import { PDFDocument } from 'pdf-lib';
+import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 
 export type PdfPrintOptions = {
@@ -9,6 +11,8 @@ export type PdfPrintOptions = {
   /** Chromium header/footer templates repeated on every page (they sit in the page margins), or null. */
   headerHtml: string | null;
   footerHtml: string | null;
+  /** Null or absent when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
+  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
 };
 
 export type PageScreenshotOptions = {
@@ -21,6 +25,8 @@ export type PageScreenshotOptions = {
   /** Chromium header/footer templates, drawn in the top and bottom margins as on paper, or null. */
   headerHtml: string | null;
   footerHtml: string | null;
+  /** When pages differ (CompiledDocument.pageVariant): the first page's bands and page style come from here. */
+  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
 };
 
 const EMPTY_BAND = '<span></span>';
@@ -44,16 +50,22 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
   // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
-  const bands = options.headerHtml !== null || options.footerHtml !== null;
+  if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
+  return printPageVariants(devTools, options.tagged, options.pageVariant);
+}
+
+/** One Page.printToPDF of the loaded document: every page, or those of `pageRanges` ("1,3-4"). */
+async function printOnce(devTools: CDPSession, tagged: boolean, headerHtml: string | null, footerHtml: string | null, pageRanges: string): Promise<Buffer> {
+  const bands = headerHtml !== null || footerHtml !== null;
   const { data } = await devTools.send('Page.printToPDF', {
     transferMode: 'ReturnAsBase64',
     printBackground: true,
     preferCSSPageSize: true,
-    generateTaggedPDF: options.tagged,
+    generateTaggedPDF: tagged,
     generateDocumentOutline: false,
     displayHeaderFooter: bands,
-    headerTemplate: bands ? (options.headerHtml ?? EMPTY_BAND) : '',
-    footerTemplate: bands ? (options.footerHtml ?? EMPTY_BAND) : '',
+    headerTemplate: bands ? (headerHtml ?? EMPTY_BAND) : '',
+    footerTemplate: bands ? (footerHtml ?? EMPTY_BAND) : '',
     landscape: false,
     scale: 1,
     paperWidth: 8.5,
@@ -62,9 +74,44 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     marginBottom: 0,
     marginLeft: 0,
     marginRight: 0,
-    pageRanges: '',
+    pageRanges,
   });
   return Buffer.from(data, 'base64');
+}
+
+/**
+ * Pages that differ (first/last/odd/even bands, backgrounds, watermarks; band conditions on the page counters):
+ * Chromium prints one header and one footer template for every page, so the document is printed once without bands
+ * to count its pages, then once per group of pages that print alike (`pageRanges`, which keeps the real page numbers
+ * and page count in the bands), with that group's bands and page style; the pages are then put in order (pdf-lib).
+ * The layout is the same in every print: bands sit in the margins and page styles only paint (backgrounds,
+ * watermarks shown or hidden). Costs one print more than the number of groups (docs/decisions/0011-page-roles.md).
+ */
+async function printPageVariants(devTools: CDPSession, tagged: boolean, variantOf: (pageNumber: number, totalPages: number) => PageVariant): Promise<Buffer> {
+  const totalPages = await readPdfPageCount(await printOnce(devTools, false, null, null, ''));
+  const groups = new Map<string, { variant: PageVariant; pages: number[] }>();
+  for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) {
+    const variant = variantOf(pageNumber, totalPages);
+    const key = JSON.stringify(variant);
+    const group = groups.get(key);
+    if (group) group.pages.push(pageNumber);
+    else groups.set(key, { variant, pages: [pageNumber] });
+  }
+  const merged = await PDFDocument.create({ updateMetadata: false });
+  const placed = new Map<number, Awaited<ReturnType<typeof merged.copyPages>>[number]>();
+  for (const { variant, pages } of groups.values()) {
+    await devTools.send('Runtime.evaluate', { expression: setPageStyle(variant.pageCss) });
+    const printed = await PDFDocument.load(await printOnce(devTools, tagged, variant.headerHtml, variant.footerHtml, pages.join(',')), { updateMetadata: false });
+    const copies = await merged.copyPages(printed, printed.getPageIndices());
+    copies.forEach((page, i) => placed.set(pages[i], page));
+  }
+  for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) merged.addPage(placed.get(pageNumber));
+  return Buffer.from(await merged.save({ useObjectStreams: false }));
+}
+
+/** DevTools expression: the page style element of a document whose pages differ gets this page group's CSS. */
+function setPageStyle(css: string): string {
+  return `(() => { const style = document.getElementById(${JSON.stringify(PAGE_STYLE_ID)}); if (style) style.textContent = ${JSON.stringify(css)}; })()`;
 }
 
 /**
@@ -129,6 +176,12 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   await page.setViewport({ width: widthPx, height: heightPx, deviceScaleFactor: 1 });
   await page.emulateMediaType('print');
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
+  if (options.pageVariant) {
+    // the first page's variant needs the page count (is page 1 also the last?)
+    const variant = options.pageVariant(1, await printedPageCount(page));
+    await page.evaluate(setPageStyle(variant.pageCss));
+    options = { ...options, headerHtml: variant.headerHtml, footerHtml: variant.footerHtml, pageVariant: null };
+  }
   const bands = options.headerHtml !== null || options.footerHtml !== null;
   const usesTotalPages = /\btotalPages\b/.test(`${options.headerHtml ?? ''}${options.footerHtml ?? ''}`);
   // printed before the margins are added below, which would change the layout

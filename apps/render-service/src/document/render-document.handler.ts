@@ -132,6 +132,7 @@ export class RenderDocumentHandler {
         html: compiled.html,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
+        pageVariant: compiled.pageVariant,
         title: compiled.title,
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,

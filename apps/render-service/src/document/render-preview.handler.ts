@@ -76,6 +76,7 @@ export class RenderPreviewHandler {
         marginMm: compiled.page.marginMm,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
+        pageVariant: compiled.pageVariant,
         deadline,
         budgetMs: this.options.budgetMs,
       });

@@ -1,0 +1,154 @@
+import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
+import { decodePng } from '../../test/png-pixels';
+import { pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
+import type { BrowserPool } from './browser-pool';
+
+/** Text of page `n` (1-based) of pdftotext's output, pages separated by form feeds. */
+function page(text: string, n: number): string {
+  return text.split('\f')[n - 1] ?? '';
+}
+
+const PX_PER_MM = 100 / 25.4;
+
+/**
+ * One A5 document with most of issue 20's page features: a first-page letterhead and a continuation header, an even
+ * page footer, a footer line shown from page 2 (`pageNumber > 1`), a translated "Page {0} of {1}" with the page
+ * counters as arguments, a first-page watermark and another one for the other pages, an address block placed on the
+ * sheet, and a heading that would otherwise be the last line of page 1.
+ */
+const template: Template = {
+  currency: 'USD',
+  page: {
+    size: 'A5',
+    margins: { top: '25mm', right: '15mm', bottom: '20mm', left: '15mm' },
+    header: {
+      elements: [{ type: 'text', id: 'continuation', text: 'Continuation header {{ company }}' }],
+      first: { elements: [{ type: 'text', id: 'letterhead', text: 'LETTERHEAD {{ company }}', style: { fontSize: 14, fontWeight: 700 } }] },
+    },
+    footer: {
+      elements: [
+        { type: 'text', id: 'page-of', text: "{{ t('page', pageNumber, totalPages) }}", style: { fontSize: 8 } },
+        { type: 'text', id: 'from-two', visibleIf: 'pageNumber > 1', text: 'Follow-on page', style: { fontSize: 8 } },
+      ],
+      even: {
+        elements: [{ type: 'text', id: 'even-footer', text: 'Even page footer {{ pageNumber }}', style: { fontSize: 8 } }],
+      },
+    },
+    watermark: [
+      { text: 'DRAFT', pages: 'first', angle: 30, opacity: 0.2, color: '#0000aa' },
+      { text: 'COPY', pages: 'all' },
+    ],
+  },
+  body: [
+    {
+      type: 'box',
+      id: 'address-window',
+      position: { x: '20mm', y: '45mm' },
+      width: '80mm',
+      height: '20mm',
+      style: { backgroundColor: '#0000ff' },
+    },
+    { type: 'spacer', id: 'fill', height: '152mm' },
+    { type: 'text', id: 'section-2', heading: 2, text: 'Section two', style: { fontSize: 12, fontWeight: 700 } },
+    { type: 'box', id: 'section-2-body', keepTogether: true, height: '30mm', elements: [{ type: 'text', id: 's2', text: 'Body of section two.' }] },
+    { type: 'text', id: 'amount', text: 'Amount due {{ amount | currency }}', style: { letterSpacing: '1pt', whiteSpace: 'preserve' } },
+    { type: 'spacer', id: 'fill-2', height: '150mm' },
+    { type: 'text', id: 'closing', text: 'The end' },
+  ],
+};
+
+const translations = { defaultLanguage: 'en', languages: { en: { strings: { page: 'Page {0} of {1}' } } } };
+
+describe('issue 20: pages (page roles, page counters in bands, watermarks, placement, keep-with-next, page sizes)', () => {
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    pool = await startPrintPool('page-roles-test');
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('issue 20 items 1, 2, 4, 5: each page gets its role\'s header, footer and watermark, counters work in t() and visibleIf, the address block sits where placed, a heading is not left last on a page', async () => {
+    const compiled = compileDocument({ template, data: { company: 'ACME', amount: -1234.5 }, translations, language: 'en' });
+    expect(compiled.issues).toEqual([]);
+    expect(compiled.pageVariant).not.toBeNull();
+    const pdf = await printCompiled(pool, compiled);
+    expect((await pdfInfo(pdf)).Pages).toBe('3');
+    const text = await pdfText(pdf, { raw: true });
+
+    // headers: the letterhead on page 1 only, the continuation header on the others
+    expect(page(text, 1)).toContain('LETTERHEAD ACME');
+    expect(page(text, 1)).not.toContain('Continuation header');
+    for (const n of [2, 3]) {
+      expect(page(text, n)).toContain('Continuation header ACME');
+      expect(page(text, n)).not.toContain('LETTERHEAD');
+    }
+    // footers: page 2 is even; pages 1 and 3 have the translated counter, page 3 the line shown from page 2 on
+    expect(page(text, 1)).toContain('Page 1 of 3');
+    expect(page(text, 1)).not.toContain('Follow-on page');
+    expect(page(text, 2)).toContain('Even page footer 2');
+    expect(page(text, 2)).not.toContain('Page 2 of 3');
+    expect(page(text, 3)).toContain('Page 3 of 3');
+    expect(page(text, 3)).toContain('Follow-on page');
+    // watermarks: DRAFT on the first page, COPY on every other
+    expect(page(text, 1)).toContain('DRAFT');
+    expect(page(text, 1)).not.toContain('COPY');
+    for (const n of [2, 3]) {
+      expect(page(text, n)).toContain('COPY');
+      expect(page(text, n)).not.toContain('DRAFT');
+    }
+    // keep-with-next (default for headings): the heading moves to page 2 with the block that follows it
+    expect(page(text, 1)).not.toContain('Section two');
+    expect(page(text, 2)).toContain('Section two');
+    // the amount stays in one piece: sign, currency and digits
+    expect(page(text, 2).replace(/\s+/g, ' ')).toMatch(/-\s?\$\s?1,\s?2\s?3\s?4\s?\.\s?5\s?0/);
+
+    // the address block: 20 mm from the left edge, 45 mm from the top edge of the sheet, 80 × 20 mm
+    const [first] = await pagePngs(pdf, 100);
+    const { width, height, rgb } = decodePng(first);
+    let [minX, minY, maxX, maxY] = [width, height, -1, -1];
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 3;
+        if (rgb[i] < 60 && rgb[i + 1] < 60 && rgb[i + 2] > 200) {
+          minX = Math.min(minX, x);
+          minY = Math.min(minY, y);
+          maxX = Math.max(maxX, x);
+          maxY = Math.max(maxY, y);
+        }
+      }
+    }
+    expect(Math.abs(minX / PX_PER_MM - 20)).toBeLessThan(0.6);
+    expect(Math.abs(minY / PX_PER_MM - 45)).toBeLessThan(0.6);
+    expect(Math.abs((maxX + 1) / PX_PER_MM - 100)).toBeLessThan(0.6);
+    expect(Math.abs((maxY + 1) / PX_PER_MM - 65)).toBeLessThan(0.6);
+  });
+
+  it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {
+    const sizes: [PaperSize, 'portrait' | 'landscape', number, number][] = [
+      ['A6', 'portrait', 105, 148],
+      ['B5', 'portrait', 176, 250],
+      ['Label4x6in', 'portrait', 101.6, 152.4],
+      ['Label100x150mm', 'portrait', 100, 150],
+      ['EnvelopeDL', 'landscape', 220, 110],
+      ['EnvelopeC6', 'landscape', 162, 114],
+      ['Tabloid', 'portrait', 279.4, 431.8],
+    ];
+    for (const [size, orientation, widthMm, heightMm] of sizes) {
+      const compiled = compileDocument({
+        template: { page: { size, orientation, margins: '5mm' }, body: [{ type: 'text', id: 't', text: size }] },
+        data: {},
+      });
+      const info = await pdfInfo(await printCompiled(pool, compiled));
+      const [, w, h] = /([\d.]+) x ([\d.]+) pts/.exec(info['Page size']) ?? [];
+      expect({ size, w: Math.round((Number(w) * 25.4) / 72), h: Math.round((Number(h) * 25.4) / 72) }).toEqual({
+        size,
+        w: Math.round(widthMm),
+        h: Math.round(heightMm),
+      });
+    }
+  });
+});
