@@ -37,7 +37,7 @@ const boundaries = {
 const appEntryPoints = ['@docrender/api-gateway', '@docrender/render-service', '@docrender/job-worker', '@docrender/webhook-dispatcher'];
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', 'tools/build.mjs', 'tools/jest/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/api-gateway/test/generated-client/**', 'tools/build.mjs', 'tools/jest/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   ...nx.configs['flat/base'],
   ...tseslint.configs.recommended,
   {

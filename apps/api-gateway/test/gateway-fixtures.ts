@@ -1,4 +1,5 @@
 import { DocumentType, Environment } from '@docrender/contracts';
+import { expectAnswerMatchesContract } from '@docrender/testing';
 import { provisionOrganisation, type Database, type StoredDocumentRecord, type TemplateRow, type TemplateVersionRecord } from '@docrender/persistence';
 import type { BlobStore } from '@docrender/storage';
 
@@ -96,13 +97,14 @@ export async function createDocument(
 
 export type HttpAnswer = { status: number; headers: Headers; body: Buffer; json<T = Record<string, unknown>>(): T };
 
-/** A small HTTP client for one gateway and one key (null: no Authorization header). */
+/** A small HTTP client for one gateway and one key (null: no Authorization header); every answer must match docs/openapi.json. */
 export function client(baseUrl: string, key: string | null) {
   const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> => {
     const headers: Record<string, string> = { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...init.headers };
     if (init.body !== undefined) headers['content-type'] ??= 'application/json';
     const response = await fetch(path.startsWith('http') ? path : `${baseUrl}${path}`, { method, headers, body: init.body });
     const body = Buffer.from(await response.arrayBuffer());
+    expectAnswerMatchesContract({ method, url: response.url, status: response.status, headers: response.headers, body });
     return { status: response.status, headers: response.headers, body, json: <T>() => JSON.parse(body.toString('utf8')) as T };
   };
   return {

@@ -9,6 +9,7 @@ import {
   type RenderEnvelopeDto,
   type RenderIssueDto,
 } from '@docrender/contracts';
+import { expectAnswerMatchesContract } from '@docrender/testing';
 import { createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { readPdf, startRenderStack, type Gateway, type RenderStack } from './render-stack';
 
@@ -85,6 +86,7 @@ describe('render, stateless render and validate over HTTP against the real stack
       body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     const bytes = Buffer.from(await response.arrayBuffer());
+    expectAnswerMatchesContract({ method: 'POST', url: response.url, status: response.status, headers: response.headers, body: bytes });
     return { status: response.status, headers: response.headers, body: bytes, json: <T>() => JSON.parse(bytes.toString('utf8')) as T };
   }
 

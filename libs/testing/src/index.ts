@@ -4,3 +4,4 @@ export * from './network/tcp-fault-proxy';
 export * from './postgres';
 export * from './processes';
 export * from './stack';
+export * from './openapi/contract-answers';

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, ErrorEnvelopeDto, RateLimitCategory, StoredDocumentDto, type ListQuery, type PagedResult } from '@docrender/contracts';
 import type { Request, Response } from 'express';
 import { ApiBearerKey } from '../auth/api-auth.decorator';
@@ -35,7 +35,7 @@ export class DocumentsController {
   @UseGuards(ApiKeyGuard, RateLimitGuard)
   @RateLimited(RateLimitCategory.Read)
   @ApiBearerKey()
-  @ApiOperation({ summary: 'List documents (4.13)', description: 'Only renders made with persist=true appear.' })
+  @ApiOperation({ summary: 'List documents', description: 'Only renders made with persist=true appear.' })
   @ApiListing('documents')
   @ApiOkResponse({ type: StoredDocumentPageDto })
   list(@CurrentCaller() caller: Caller, @ListQueryParams('documents') query: ListQuery): Promise<PagedResult<StoredDocumentDto>> {
@@ -46,7 +46,7 @@ export class DocumentsController {
   @UseGuards(ApiKeyGuard, RateLimitGuard)
   @RateLimited(RateLimitCategory.Read)
   @ApiBearerKey()
-  @ApiOperation({ summary: 'Get a document (4.14)', description: 'Metadata only; viewUrl is a signed link valid 7 days, empty when the PDF was purged.' })
+  @ApiOperation({ summary: 'Get a document', description: 'Metadata only; viewUrl is a signed link valid 7 days, empty when the PDF was purged.' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: StoredDocumentDto })
   @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'DocumentNotFound: missing or owned by another organisation.' })
@@ -58,15 +58,20 @@ export class DocumentsController {
   @UseGuards(DocumentFileAccessGuard)
   @RateLimited(RateLimitCategory.Read)
   @ApiBearerAuth()
+  @ApiSecurity('signedLink')
   @ApiOperation({
-    summary: 'Download a document PDF (4.15)',
+    summary: 'Download a document PDF',
     description: 'With the bearer key, or without it through the signed viewUrl (its `expires` and `signature` query parameters).',
   })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiQuery({ name: 'expires', required: false, type: Number, description: 'From viewUrl: Unix seconds after which the link stops working.' })
+  @ApiQuery({ name: 'expires', required: false, type: 'integer', description: 'From viewUrl: Unix seconds after which the link stops working.' })
   @ApiQuery({ name: 'signature', required: false, type: String, description: 'From viewUrl.' })
-  @ApiProduces('application/pdf')
-  @ApiResponse({ status: 200, description: 'The PDF bytes (Content-Type application/pdf).' })
+  @ApiResponse({
+    status: 200,
+    description: 'The PDF bytes, shown inline with the document name as filename.',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    headers: { 'Content-Disposition': { description: 'inline; filename="<documentName>.pdf"', schema: { type: 'string' } } },
+  })
   @ApiResponse({
     status: 401,
     type: ErrorEnvelopeDto,

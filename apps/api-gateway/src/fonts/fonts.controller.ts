@@ -25,7 +25,7 @@ export class FontsController {
   @RateLimited(RateLimitCategory.Read)
   @ApiBearerKey()
   @ApiOperation({
-    summary: 'List font families (4.18)',
+    summary: 'List font families',
     description:
       'Families a template may use as fontFamily: built-in (bundled, always available) and the organisation’s custom families, each with the weight/style variants it has files for. A custom family without a file for a requested variant gives an UnresolvedFont issue.',
   })

@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ErrorEnvelopeDto, FieldKind, Limits, LISTINGS, OPERATORS_OF_KIND, SortDirection, type ListingName } from '@docrender/contracts';
+import { ErrorEnvelopeDto, FieldKind, FilterOperator, Limits, LISTINGS, OPERATORS_OF_KIND, SortDirection, type ListingName } from '@docrender/contracts';
 import type { Request } from 'express';
-import { parseListQuery } from './list-query.parser';
+import { MAX_FILTERS, parseListQuery } from './list-query.parser';
 
 /** The query string exactly as sent: the indexed filter names must not depend on Express's query-parser setting. */
 function searchParamsOf(request: Request): URLSearchParams {
@@ -29,39 +29,67 @@ function describeFilterable(listing: ListingName): string {
     .join(', ');
 }
 
+/** How many indexed filter slots the document declares; the parser takes up to MAX_FILTERS the same way. */
+const DECLARED_FILTER_SLOTS = 3;
+
+/** The filter parameters `filters[i].field`, `.op`, `.value` of one slot, with the endpoint's fields and operators as enums. */
+function filterSlot(listing: ListingName, index: number): MethodDecorator[] {
+  const filterable = LISTINGS[listing].filterable as Record<string, { kind: FieldKind }>;
+  const operators = [...new Set(Object.values(filterable).flatMap((def) => OPERATORS_OF_KIND[def.kind]))];
+  const more = index === 0 ? ` Further filters use filters[1], filters[2]… (up to filters[${MAX_FILTERS - 1}]), combined with AND.` : '';
+  return [
+    ApiQuery({
+      name: `filters[${index}].field`,
+      required: false,
+      enum: Object.keys(filterable),
+      description: `Field to filter on: ${describeFilterable(listing)}.${more}`,
+    }),
+    ApiQuery({
+      name: `filters[${index}].op`,
+      required: false,
+      schema: { type: 'string', enum: operators, default: FilterOperator.Eq },
+      description: 'Operator; which ones a field takes depends on its kind (Id eq; Text eq, contains; Ordered eq, gt, gte, lt, lte; Enum eq, neq).',
+    }),
+    ApiQuery({
+      name: `filters[${index}].value`,
+      required: false,
+      type: String,
+      description: 'Comparison value; datetimes in ISO 8601 (UTC when no zone is given). Required when the field is given.',
+    }),
+  ];
+}
+
 /** OpenAPI for the listing query parameters of one endpoint and its 400 answer for bad filters. */
 export function ApiListing(listing: ListingName): MethodDecorator {
   const contract = LISTINGS[listing];
   const searchable = contract.searchable as boolean;
   return applyDecorators(
-    ApiQuery({ name: 'skip', required: false, type: Number, description: 'Records to skip (offset paging). Default 0.' }),
+    ApiQuery({
+      name: 'skip',
+      required: false,
+      schema: { type: 'integer', minimum: 0, default: 0 },
+      description: 'Records to skip (offset paging); a negative value counts as 0.',
+    }),
     ApiQuery({
       name: 'take',
       required: false,
-      type: Number,
-      description: `Page size. Default ${Limits.defaultTake}; clamped to ${Limits.minTake}..${Limits.maxTake}; the applied value is echoed.`,
+      schema: { type: 'integer', default: Limits.defaultTake },
+      description: `Page size; clamped to ${Limits.minTake}..${Limits.maxTake}; the applied value is echoed.`,
     }),
     ApiQuery({
       name: 'sortBy',
       required: false,
-      enum: [...contract.sortable],
-      description: `Default \`${contract.sortable[0]}\`. An unrecognised value silently falls back to the default.`,
+      schema: { type: 'string', enum: [...contract.sortable], default: contract.sortable[0] },
+      description: 'An unrecognised value silently falls back to the default.',
     }),
-    ApiQuery({ name: 'sortDirection', required: false, enum: SortDirection, description: 'Default asc.' }),
+    ApiQuery({ name: 'sortDirection', required: false, schema: { type: 'string', enum: Object.values(SortDirection), default: SortDirection.Asc } }),
     ApiQuery({
       name: 'search',
       required: false,
       type: String,
       description: searchable ? 'Case-insensitive contains-match over the text fields.' : `Accepted and ignored: ${LISTING_NAMES[listing]} have no search.`,
     }),
-    ApiQuery({
-      name: 'filters[0].field',
-      required: false,
-      type: String,
-      description: `Field to filter on; repeat with filters[1]…, combined with AND. Filterable: ${describeFilterable(listing)}.`,
-    }),
-    ApiQuery({ name: 'filters[0].op', required: false, type: String, description: 'Operator (default eq): Id eq; Text eq, contains; Ordered eq, gt, gte, lt, lte; Enum eq, neq.' }),
-    ApiQuery({ name: 'filters[0].value', required: false, type: String, description: 'Comparison value; datetimes in ISO 8601 (UTC when no zone is given).' }),
+    ...Array.from({ length: DECLARED_FILTER_SLOTS }, (_, index) => filterSlot(listing, index)).flat(),
     ApiResponse({
       status: 400,
       type: ErrorEnvelopeDto,

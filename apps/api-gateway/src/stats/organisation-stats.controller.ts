@@ -16,7 +16,7 @@ export class OrganisationStatsController {
   @Get('stats')
   @UseGuards(ApiKeyGuard)
   @ApiBearerKey()
-  @ApiOperation({ summary: 'Organisation usage and credit (4.16)', description: 'The organisation comes from the key. Not rate-limited.' })
+  @ApiOperation({ summary: 'Organisation usage and credit', description: 'The organisation comes from the key. Not rate-limited.' })
   @ApiOkResponse({ type: OrganisationStatsDto })
   get(@CurrentCaller() caller: Caller): Promise<OrganisationStatsDto> {
     return this.stats.stats(caller);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, ErrorEnvelopeDto } from '@docrender/contracts';
 import type { Response } from 'express';
 import { resourceId, versionNumberOf } from '../listing/path-params';
@@ -12,13 +12,13 @@ export class PreviewImageFileController {
   constructor(private readonly previews: PreviewImageService) {}
 
   @Get('templates/:templateId/versions/:versionNumber/preview-image/file')
+  @ApiSecurity('signedLink')
   @ApiOperation({ summary: 'Download a preview image through its signed link', description: 'The `url` returned by the preview-image endpoint; valid for an hour.' })
   @ApiParam({ name: 'templateId', format: 'uuid' })
-  @ApiParam({ name: 'versionNumber', type: Number })
-  @ApiQuery({ name: 'expires', type: Number, description: 'Unix seconds after which the link stops working.' })
+  @ApiParam({ name: 'versionNumber', type: 'integer', description: 'Version number.' })
+  @ApiQuery({ name: 'expires', type: 'integer', description: 'Unix seconds after which the link stops working.' })
   @ApiQuery({ name: 'signature', type: String })
-  @ApiProduces('image/png')
-  @ApiResponse({ status: 200, description: 'The PNG.' })
+  @ApiResponse({ status: 200, description: 'The PNG.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } })
   @ApiResponse({ status: 401, type: ErrorEnvelopeDto, description: 'Unauthorized: the link is invalid, tampered with or expired.' })
   @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'ImageNotFound; OrganizationNotFound when the owning organisation was deleted.' })
   @ApiResponse({ status: 429, type: ErrorEnvelopeDto, description: "TooManyRequests: counted against the owning organisation's read limit." })

@@ -46,7 +46,7 @@ export class TemplatesController {
   ) {}
 
   @Get('templates')
-  @ApiOperation({ summary: 'List templates (4.7)' })
+  @ApiOperation({ summary: 'List templates' })
   @ApiListing('templates')
   @ApiOkResponse({ type: TemplatePageDto })
   list(@CurrentCaller() caller: Caller, @ListQueryParams('templates') query: ListQuery): Promise<PagedResult<TemplateDto>> {
@@ -54,7 +54,7 @@ export class TemplatesController {
   }
 
   @Get('projects/:projectId/templates')
-  @ApiOperation({ summary: "List a project's templates (4.7)" })
+  @ApiOperation({ summary: "List a project's templates" })
   @ApiParam({ name: 'projectId', format: 'uuid' })
   @ApiListing('templates')
   @ApiOkResponse({ type: TemplatePageDto })
@@ -68,7 +68,7 @@ export class TemplatesController {
   }
 
   @Get('templates/:id')
-  @ApiOperation({ summary: 'Get a template (4.8)' })
+  @ApiOperation({ summary: 'Get a template' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: TemplateDto })
   @notFound('TemplateNotFound: missing or owned by another organisation.')
@@ -77,7 +77,7 @@ export class TemplatesController {
   }
 
   @Get('templates/:templateId/versions')
-  @ApiOperation({ summary: "List a template's versions (4.9)" })
+  @ApiOperation({ summary: "List a template's versions" })
   @ApiParam({ name: 'templateId', format: 'uuid' })
   @ApiListing('templateVersions')
   @ApiOkResponse({ type: TemplateVersionPageDto })
@@ -91,7 +91,7 @@ export class TemplatesController {
   }
 
   @Get('templates/:templateId/versions/latest')
-  @ApiOperation({ summary: 'Get the latest published version (4.10)' })
+  @ApiOperation({ summary: 'Get the latest published version' })
   @ApiParam({ name: 'templateId', format: 'uuid' })
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound, or NoPublishedVersion when nothing is published.')
@@ -100,10 +100,9 @@ export class TemplatesController {
   }
 
   @Get('templates/:templateId/versions/:versionNumber')
-  @ApiOperation({ summary: 'Get a version (4.10)' })
+  @ApiOperation({ summary: 'Get a version' })
   @ApiParam({ name: 'templateId', format: 'uuid' })
-  @ApiParam({ name: 'versionNumber', type: Number })
-  @ApiBody({ type: UpdateDocumentNameTemplateDto })
+  @ApiParam({ name: 'versionNumber', type: 'integer', description: 'Version number.' })
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   version(@CurrentCaller() caller: Caller, @Param('templateId') id: string, @Param('versionNumber') versionNumber: string): Promise<TemplateVersionDto> {
@@ -113,9 +112,10 @@ export class TemplatesController {
 
   @Patch('templates/:templateId/versions/:versionNumber/document-name-template')
   @RateLimited(RateLimitCategory.Write)
-  @ApiOperation({ summary: "Update a version's document-name template (4.11)", description: 'The only template write; counts against the write rate limit.' })
+  @ApiOperation({ summary: "Update a version's document-name template", description: 'The only template write; counts against the write rate limit.' })
   @ApiParam({ name: 'templateId', format: 'uuid' })
-  @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiParam({ name: 'versionNumber', type: 'integer', description: 'Version number.' })
+  @ApiBody({ type: UpdateDocumentNameTemplateDto })
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }`.' })
@@ -133,11 +133,11 @@ export class TemplatesController {
 
   @Get('templates/:templateId/versions/:versionNumber/preview-image')
   @ApiOperation({
-    summary: 'Preview image of a version (4.12)',
+    summary: 'Preview image of a version',
     description: 'A time-limited (1 hour) signed link to a PNG of the first page with the sample data, made on the first request.',
   })
   @ApiParam({ name: 'templateId', format: 'uuid' })
-  @ApiParam({ name: 'versionNumber', type: Number })
+  @ApiParam({ name: 'versionNumber', type: 'integer', description: 'Version number.' })
   @ApiOkResponse({ type: PreviewImageDto })
   @notFound('TemplateNotFound, VersionNotFound, or ImageNotFound when no preview can be produced (never a null url).')
   @ApiResponse({ status: 500, type: ErrorEnvelopeDto, description: 'ExternalServiceError: the render service did not answer in time; retry.' })

@@ -20,7 +20,7 @@ export class JobAcceptedDto {
 export class JobStatusDto {
   @ApiProperty({ format: 'uuid' }) jobId!: string;
   @ApiProperty({ enum: JobState }) state!: JobState;
-  @ApiProperty({ enum: RenderStatus, nullable: true, description: 'null while state is pending' }) status!: RenderStatus | null;
+  @ApiProperty({ enum: [...Object.values(RenderStatus), null], nullable: true, description: 'null while state is pending' }) status!: RenderStatus | null;
   @ApiProperty() renderedCount!: number;
   @ApiProperty() requestedCount!: number;
   @ApiProperty() missingCount!: number;

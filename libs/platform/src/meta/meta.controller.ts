@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { VersionProbeDto } from '@docrender/contracts';
 import type { Response } from 'express';
 import { buildVersion } from './build-version';
@@ -16,8 +16,10 @@ export class MetaController {
   @Get('status')
   @ApiOperation({ summary: 'Readiness probe: database and blob storage reachable (anonymous, no rate limit).' })
   @ApiOkResponse({ description: 'Both dependencies respond; empty body.' })
-  @ApiProduces('text/plain')
-  @ApiServiceUnavailableResponse({ description: 'Plain-text reason naming the unreachable dependency (not the error envelope).' })
+  @ApiServiceUnavailableResponse({
+    description: 'Plain-text reason naming the unreachable dependency (not the error envelope).',
+    content: { 'text/plain': { schema: { type: 'string' }, example: 'database unreachable: connect ECONNREFUSED 127.0.0.1:5432' } },
+  })
   async status(@Res() res: Response): Promise<void> {
     const result = await checkReadiness(this.checks);
     if (result.ready) {

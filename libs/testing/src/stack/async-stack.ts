@@ -1,6 +1,7 @@
 import { Environment, JobState, WebhookEvent, type JobStatusDto } from '@docrender/contracts';
 import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '../processes/app-process';
 import { parseCallback } from '@docrender/webhooks';
+import { expectAnswerMatchesContract } from '../openapi/contract-answers';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startRenderStandIn, type RenderStandIn, type StandInDocument } from './render-stand-in';
 import { startTestInfrastructure, type TestInfrastructure } from './test-infrastructure';
@@ -51,6 +52,13 @@ export type AsyncStack = {
   teardown(): Promise<void>;
 };
 
+/** The body of a gateway answer, once it is checked against docs/openapi.json. */
+async function checkedBody(method: string, res: Response): Promise<Buffer> {
+  const body = Buffer.from(await res.arrayBuffer());
+  expectAnswerMatchesContract({ method, url: res.url, status: res.status, headers: res.headers, body });
+  return body;
+}
+
 export async function startAsyncStack(label: string, settings: Record<string, string> = {}, options: AsyncStackOptions = {}): Promise<AsyncStack> {
   await ensureBuilt();
   const infra = await startTestInfrastructure(label);
@@ -96,8 +104,9 @@ export async function startAsyncStack(label: string, settings: Record<string, st
   const callbacksOf = (jobId: string) => receiver.received.filter((r) => jobIdOf(r) === jobId);
   const status = async (key: string, jobId: string): Promise<JobStatusDto> => {
     const res = await fetch(`${gatewayUrl}/v1/render/jobs/${jobId}`, { headers: { Authorization: `Bearer ${key}` } });
-    if (res.status !== 200) throw new Error(`job status answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as JobStatusDto;
+    const body = await checkedBody('GET', res);
+    if (res.status !== 200) throw new Error(`job status answered ${res.status}: ${body.toString('utf8')}`);
+    return JSON.parse(body.toString('utf8')) as JobStatusDto;
   };
 
   return {
@@ -117,8 +126,9 @@ export async function startAsyncStack(label: string, settings: Record<string, st
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ documents, callbackUrl, includeDocument: opts.includeDocument ?? false }),
       });
-      if (res.status !== 202) throw new Error(`enqueue answered ${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as { jobId: string; requestedCount: number; state: string };
+      const answer = await checkedBody('POST', res);
+      if (res.status !== 202) throw new Error(`enqueue answered ${res.status}: ${answer.toString('utf8')}`);
+      const body = JSON.parse(answer.toString('utf8')) as { jobId: string; requestedCount: number; state: string };
       if (body.state !== 'queued' || body.requestedCount !== documents.length) throw new Error(`unexpected enqueue answer ${JSON.stringify(body)}`);
       return body.jobId;
     },
