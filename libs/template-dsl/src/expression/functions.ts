@@ -239,7 +239,9 @@ export const FUNCTIONS: Record<string, Fn> = {
       if (x === y) return a.index - b.index;
       if (x === undefined || x === null) return 1;
       if (y === undefined || y === null) return -1;
-      if (typeof x === 'number' && typeof y === 'number') return sign * (x - y);
+      const xn = toNumber(x);
+      const yn = toNumber(y);
+      if (xn !== null && yn !== null) return sign * (xn - yn);
       return sign * String(x).localeCompare(String(y));
     });
     return keyed.map((k) => k.item);
