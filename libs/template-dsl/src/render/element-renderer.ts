@@ -73,7 +73,7 @@ export function textHtml(segments: TemplateSegments, scope: Scope, ctx: CompileC
 }
 
 /** A formatted amount: digits with signs, currency symbols or codes, separators and spaces, nothing else. */
-const NUMBER_LIKE = /^(?=.*\d)(?=.*[\s\u2212+-])[\d\s\p{Sc}\u2212+\-.,'\u2019%A-Z]{2,40}$/u;
+const NUMBER_LIKE = /^(?=.*\d)(?=.*[\p{Zs}\u2212+-])[\d\p{Zs}\p{Sc}\u2212+\-.,'\u2019%A-Z]{2,40}$/u;
 
 function isVisible(condition: string | undefined, scope: Scope, ctx: CompileContext, elementId: string): boolean {
   if (condition === undefined) return true;

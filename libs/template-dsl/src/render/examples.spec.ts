@@ -77,6 +77,20 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     expect(doc.documentName).toBe('Invoice INV-2026-00042 - Globex Corporation');
   });
 
+  it('issue 21: the invoice computes its line totals and VAT breakdown from raw quantities, prices and rates', () => {
+    const input = exampleInput('invoice');
+    const data = input.data as { items: Record<string, unknown>[] } & Record<string, unknown>;
+    expect(data.totals).toBeUndefined();
+    expect(data.items.every((i) => i.amount === undefined)).toBe(true);
+    const doc = compileDocument(input);
+    // hand-computed: 7% on 3,425.00 is 239.75; 19% on 25,265.50 is 4,800.445, rounded 4,800.45; net 28,690.50
+    expect(doc.html).toContain('<p class="t">7% VAT on €3,425.00\n19% VAT on €25,265.50</p><p class="t s23">€239.75\n€4,800.45</p>');
+    expect(doc.html).toContain('€28,690.50');
+    expect(doc.html).toContain('€33,730.70');
+    // line 1: 3 × €80.00
+    expect(doc.html).toMatch(/<td[^>]*>3<\/td><td[^>]*>€80\.00<\/td><td[^>]*>7%<\/td><td[^>]*>€240\.00<\/td>/);
+  });
+
   it('the report has a 1,000-row table and two charts drawn as SVG', () => {
     const doc = compileDocument(exampleInput('report'));
     expect(doc.html.match(/<tr/g)?.length).toBe(1 + 1000 + 1);
