@@ -231,13 +231,32 @@ export interface QrCodeElement extends ElementBase {
   backgroundColor?: string;
 }
 
+export type BarcodeFormat =
+  | 'qr'
+  | 'datamatrix'
+  | 'pdf417'
+  | 'aztec'
+  | 'code128'
+  | 'gs1-128'
+  | 'code39'
+  | 'ean8'
+  | 'ean13'
+  | 'upca'
+  | 'upce'
+  | 'itf14';
+
 export interface BarcodeElement extends ElementBase {
   type: 'barcode';
-  format: 'code128' | 'ean13';
+  format: BarcodeFormat;
   value: TemplateText;
+  /** Default 15mm for linear codes and PDF417, 30mm for QR, DataMatrix and Aztec (square). */
   height?: Length;
+  /** Human-readable text under a linear code; default true. Not available for 2D codes. */
   showText?: boolean;
+  /** QR error correction level (format "qr" only); default "M". */
+  errorCorrection?: 'L' | 'M' | 'Q' | 'H';
   color?: string;
+  backgroundColor?: string;
 }
 
 export type ChartType = 'bar' | 'line' | 'pie' | 'doughnut';
@@ -258,10 +277,21 @@ export interface ChartElement extends ElementBase {
   series: ChartSeries[];
   title?: TemplateText;
   height?: Length;
-  legend?: boolean;
+  /** Show the legend (true: at the bottom) or where; default on for pies and for several series. */
+  legend?: boolean | 'top' | 'bottom' | 'left' | 'right';
   stacked?: boolean;
   horizontal?: boolean;
   showValues?: boolean;
+  /** How values are shown on the value axis, as value labels and as pie values; default "number". Locale from the document. */
+  valueFormat?: 'number' | 'currency' | 'percent' | 'compact';
+  /** Fixed number of decimals of the values. */
+  decimals?: number;
+  /** ISO 4217 code for valueFormat "currency"; default the template's currency. */
+  currency?: string;
+  /** How the labels (categories) are shown; default "text" (as they are). Dates are ISO 8601 text. */
+  labelFormat?: 'text' | 'number' | 'date' | 'month' | 'year';
+  /** Colours of the slices of a pie, or of the series without a colour of their own, in order; may be bindings. */
+  colors?: string[];
 }
 
 export type TemplateElement =

@@ -1,53 +1,152 @@
 import bwipjs from 'bwip-js';
-import QRCode from 'qrcode';
 
-/** QR codes (qrcode) and barcodes (bwip-js) as inline SVG in the current text colour. */
+/**
+ * Every code (QR, DataMatrix, PDF417, Aztec and the linear barcodes) is drawn by bwip-js, as inline SVG in the
+ * current text colour, with the quiet zone its standard asks for (docs/decisions/0013-output-features.md).
+ */
 
 export type CodeOutcome = { ok: true; svg: string } | { ok: false; reason: string };
 
-const QUIET_ZONE = 4;
-/** No QR code holds more than 7,089 characters (numeric, level L); longer values are refused before encoding. */
-const QR_MAX_LENGTH = 7089;
-/** Far beyond any printable linear barcode; longer values are refused before encoding. */
-const BARCODE_MAX_LENGTH = 256;
+export const CODE_FORMATS = [
+  'qr',
+  'datamatrix',
+  'pdf417',
+  'aztec',
+  'code128',
+  'gs1-128',
+  'code39',
+  'ean8',
+  'ean13',
+  'upca',
+  'upce',
+  'itf14',
+] as const;
+export type CodeFormat = (typeof CODE_FORMATS)[number];
 
-export function qrCodeSvg(value: string, errorCorrection: 'L' | 'M' | 'Q' | 'H'): CodeOutcome {
-  if (value.length > QR_MAX_LENGTH) return { ok: false, reason: `a QR code holds at most ${QR_MAX_LENGTH} characters` };
-  let modules: { size: number; get(row: number, column: number): number | boolean };
-  try {
-    modules = QRCode.create(value, { errorCorrectionLevel: errorCorrection }).modules;
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-  const n = modules.size;
-  let path = '';
-  for (let y = 0; y < n; y++) {
-    let x = 0;
-    while (x < n) {
-      if (!modules.get(y, x)) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (x < n && modules.get(y, x)) x++;
-      path += `M${start + QUIET_ZONE} ${y + QUIET_ZONE}h${x - start}v1h-${x - start}z`;
-    }
-  }
-  const size = n + 2 * QUIET_ZONE;
-  return {
-    ok: true,
-    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" width="100%" height="100%" shape-rendering="crispEdges"><path fill="currentColor" d="${path}"/></svg>`,
+interface FormatRule {
+  bcid: string;
+  name: string;
+  twoDimensional: boolean;
+  /** Quiet zone in modules: left/right and top/bottom. */
+  quiet: { left: number; right: number; vertical: number };
+  /** What a value must look like, checked before encoding (bwip-js checks the rest, e.g. check digits). */
+  check?: (value: string) => string | null;
+}
+
+/** Two-dimensional codes hold bytes; none holds more than a QR code's 2,953. Longer values are refused before encoding. */
+const MAX_2D_BYTES = 2953;
+/** Far beyond any printable linear barcode; longer values are refused before encoding. */
+const MAX_LINEAR_LENGTH = 256;
+
+function digits(count: readonly number[], name: string): (value: string) => string | null {
+  return (value) => (/^\d+$/.test(value) && count.includes(value.length) ? null : `${name} holds ${count.join(' or ')} digits`);
+}
+
+function printableAscii(name: string): (value: string) => string | null {
+  return (value) => {
+    const bad = /[^\x20-\x7e]/.exec(value);
+    if (!bad) return null;
+    const c = bad[0];
+    const shown = /[\x00-\x1f\x7f]/.test(c) ? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`;
+    return `${name} holds printable ASCII characters only; ${shown} at position ${bad.index + 1} is not one`;
   };
+}
+
+/** GS1 mod-10 check digit over the first n-1 digits (GTIN, ITF-14). */
+function gs1CheckDigit(body: string): number {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
+  return (10 - (sum % 10)) % 10;
+}
+
+const RULES: Record<CodeFormat, FormatRule> = {
+  qr: { bcid: 'qrcode', name: 'QR code', twoDimensional: true, quiet: { left: 4, right: 4, vertical: 4 } },
+  datamatrix: { bcid: 'datamatrix', name: 'DataMatrix', twoDimensional: true, quiet: { left: 1, right: 1, vertical: 1 } },
+  pdf417: { bcid: 'pdf417', name: 'PDF417', twoDimensional: true, quiet: { left: 2, right: 2, vertical: 2 } },
+  // ISO/IEC 24778 needs no quiet zone around Aztec; one module keeps it apart from a coloured background
+  aztec: { bcid: 'azteccode', name: 'Aztec', twoDimensional: true, quiet: { left: 1, right: 1, vertical: 1 } },
+  code128: { bcid: 'code128', name: 'Code 128', twoDimensional: false, quiet: { left: 10, right: 10, vertical: 0 }, check: printableAscii('Code 128') },
+  'gs1-128': {
+    bcid: 'gs1-128',
+    name: 'GS1-128',
+    twoDimensional: false,
+    quiet: { left: 10, right: 10, vertical: 0 },
+    check: (value) => printableAscii('GS1-128')(value) ?? (value.startsWith('(') ? null : 'GS1-128 holds application identifiers in brackets, e.g. "(01)09521234543213(10)ABC"'),
+  },
+  code39: { bcid: 'code39', name: 'Code 39', twoDimensional: false, quiet: { left: 10, right: 10, vertical: 0 } },
+  ean8: { bcid: 'ean8', name: 'EAN-8', twoDimensional: false, quiet: { left: 7, right: 7, vertical: 0 }, check: digits([7, 8], 'EAN-8') },
+  ean13: { bcid: 'ean13', name: 'EAN-13', twoDimensional: false, quiet: { left: 11, right: 7, vertical: 0 }, check: digits([12, 13], 'EAN-13') },
+  upca: { bcid: 'upca', name: 'UPC-A', twoDimensional: false, quiet: { left: 9, right: 9, vertical: 0 }, check: digits([11, 12], 'UPC-A') },
+  upce: { bcid: 'upce', name: 'UPC-E', twoDimensional: false, quiet: { left: 9, right: 7, vertical: 0 }, check: digits([7, 8], 'UPC-E') },
+  itf14: {
+    bcid: 'itf14',
+    name: 'ITF-14',
+    twoDimensional: false,
+    quiet: { left: 10, right: 10, vertical: 0 },
+    check: (value) => {
+      const wrong = digits([13, 14], 'ITF-14')(value);
+      if (wrong) return wrong;
+      if (value.length === 14 && gs1CheckDigit(value.slice(0, 13)) !== Number(value[13])) return `the check digit should be ${gs1CheckDigit(value.slice(0, 13))}`;
+      return null;
+    },
+  },
+};
+
+export function codeFormatName(format: CodeFormat): string {
+  return RULES[format].name;
+}
+
+export function isTwoDimensional(format: CodeFormat): boolean {
+  return RULES[format].twoDimensional;
 }
 
 /** What bwip-js draws: one svg root holding only paths. Anything else is refused. */
 const BWIP_OUTPUT = /^<svg viewBox="([0-9. ]+)" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\s*((?:<path [^<>]*\/>\s*)*)<\/svg>\s*$/;
 
-export function barcodeSvg(format: 'code128' | 'ean13', value: string, showText: boolean): CodeOutcome {
-  if (value.length > BARCODE_MAX_LENGTH) return { ok: false, reason: `the value is longer than ${BARCODE_MAX_LENGTH} characters` };
+/** bwip-js draws a module of a 2D code as 2 units at scale 1, a linear module (and a PDF417 column) as 1. */
+function unitsPerModule(format: CodeFormat): number {
+  return format === 'qr' || format === 'datamatrix' || format === 'aztec' ? 2 : 1;
+}
+
+export interface CodeOptions {
+  /** Human-readable text under a linear code. */
+  showText: boolean;
+  /** QR error correction level. */
+  errorCorrection?: 'L' | 'M' | 'Q' | 'H';
+}
+
+/** Draws `value` as a code of `format`, or says why the value cannot be encoded. */
+export function codeSvg(format: CodeFormat, value: string, options: CodeOptions): CodeOutcome {
+  const rule = RULES[format];
+  if (rule.twoDimensional) {
+    // 2D codes hold bytes: bwip-js encodes the text as UTF-8 (what scanners expect without an ECI marker)
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes > MAX_2D_BYTES) return { ok: false, reason: `it is ${bytes} bytes long (UTF-8) and no ${rule.name} holds more than ${MAX_2D_BYTES}` };
+  } else {
+    if (value.length > MAX_LINEAR_LENGTH) return { ok: false, reason: `it is longer than ${MAX_LINEAR_LENGTH} characters` };
+    const wrong = rule.check?.(value);
+    if (wrong) return { ok: false, reason: wrong };
+  }
+  const unit = unitsPerModule(format);
+  // bwip-js passes unknown options (eclevel) on to BWIPP; only options that are set are given
+  const bwipOptions: bwipjs.RenderOptions & { eclevel?: string } = {
+    bcid: rule.bcid,
+    text: value,
+    scale: 1,
+    paddingleft: rule.quiet.left * unit,
+    paddingright: rule.quiet.right * unit,
+    paddingtop: rule.quiet.vertical * unit,
+    paddingbottom: rule.quiet.vertical * unit,
+  };
+  if (!rule.twoDimensional) {
+    bwipOptions.height = 12;
+    bwipOptions.includetext = options.showText;
+    if (format === 'code128' || format === 'gs1-128' || format === 'code39' || format === 'itf14') bwipOptions.textxalign = 'center';
+  }
+  if (format === 'qr') bwipOptions.eclevel = options.errorCorrection ?? 'M';
   let svg: string;
   try {
-    svg = bwipjs.toSVG({ bcid: format, text: value, includetext: showText, textxalign: 'center', height: 12, scale: 2 });
+    svg = bwipjs.toSVG(bwipOptions);
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/^bwipp\.\w+#\d+:\s*/, '') : String(error);
     return { ok: false, reason: message };
@@ -55,8 +154,10 @@ export function barcodeSvg(format: 'code128' | 'ean13', value: string, showText:
   const m = BWIP_OUTPUT.exec(svg);
   if (!m) return { ok: false, reason: 'the barcode generator produced unexpected output' };
   const paths = m[2].replace(/#000000/g, 'currentColor');
+  const align = rule.twoDimensional ? 'xMidYMid' : 'xMinYMid';
+  // no shape-rendering="crispEdges": Chromium prints bars of one unit as hairlines with it (they did not scan)
   return {
     ok: true,
-    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${m[1]}" width="100%" height="100%" preserveAspectRatio="xMinYMid meet">${paths}</svg>`,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${m[1]}" width="100%" height="100%" preserveAspectRatio="${align} meet" fill="currentColor">${paths}</svg>`,
   };
 }

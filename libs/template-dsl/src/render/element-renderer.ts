@@ -2,6 +2,7 @@ import { RenderIssueType } from '@docrender/contracts';
 import { TemplateSegments } from '../binding/binding-syntax';
 import { bindingText, evaluateBinding, isMarkdownBinding, pageCounterOf, renderPlainText, reportBudget } from '../binding/binding-evaluator';
 import { loopInfo, Scope } from '../binding/scope';
+import { isValidCurrency } from '../binding/formatters';
 import { evaluateCondition } from '../condition/condition-evaluator';
 import { BudgetExceeded, Evaluation } from '../expression/expression-evaluator';
 import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
@@ -19,8 +20,8 @@ import {
 import { parseColour } from '../style/colour';
 import { DynamicColour } from '../style/style-css';
 import { mmToPx } from '../style/length';
-import { chartSvg } from './chart';
-import { barcodeSvg, qrCodeSvg } from './codes';
+import { chartShareFormatter, chartSvg, chartValueFormatter, formatChartLabel } from './chart';
+import { CodeFormat, codeFormatName, CodeOptions, codeSvg, isTwoDimensional } from './codes';
 import { CompileContext } from './compile-context';
 import { escapeHtml } from './html';
 import { renderMarkdown } from './markdown';
@@ -285,29 +286,26 @@ export class ElementRenderer {
   }
 
   private qrCode(element: QrCodeElement, prep: ElementPrep, scope: Scope): string {
-    const ctx = this.ctx;
-    const value = this.codeValue(element.value, scope, element.id);
-    if (ctx.mode === 'collect') return '';
-    let svg = '';
-    if (value !== null) {
-      const outcome = qrCodeSvg(value, element.errorCorrection ?? 'M');
-      if (outcome.ok) svg = outcome.svg;
-      else ctx.issues.add(RenderIssueType.BindingFailedAtRender, `The QR code cannot encode its value (${value.length} characters): ${outcome.reason}.`, element.id);
-    }
-    return `<div${attrs(prep.root, scope, ctx, element.id)}><div${classAttr('code', prep.inner.cls)}>${svg}</div></div>`;
+    return this.code(element, 'qr', { showText: false, errorCorrection: element.errorCorrection ?? 'M' }, prep, scope);
   }
 
   private barcode(element: BarcodeElement, prep: ElementPrep, scope: Scope): string {
+    const options = { showText: element.showText ?? !isTwoDimensional(element.format), errorCorrection: element.errorCorrection };
+    return this.code(element, element.format, options, prep, scope);
+  }
+
+  /** A QR code or barcode; a value its format cannot hold is reported (BindingFailedAtRender) and nothing is drawn. */
+  private code(element: QrCodeElement | BarcodeElement, format: CodeFormat, options: CodeOptions, prep: ElementPrep, scope: Scope): string {
     const ctx = this.ctx;
     const value = this.codeValue(element.value, scope, element.id);
     if (ctx.mode === 'collect') return '';
     let svg = '';
     if (value !== null) {
-      const outcome = barcodeSvg(element.format, value, element.showText ?? true);
+      const outcome = codeSvg(format, value, options);
       if (outcome.ok) svg = outcome.svg;
       else {
-        const name = element.format === 'ean13' ? 'EAN-13' : 'Code 128';
-        ctx.issues.add(RenderIssueType.BindingFailedAtRender, `"${value.slice(0, 40)}" is not a valid ${name} value: ${outcome.reason}.`, element.id);
+        const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+        ctx.issues.add(RenderIssueType.BindingFailedAtRender, `"${shown}" cannot be encoded as ${codeFormatName(format)}: ${outcome.reason}; no code is drawn.`, element.id);
       }
     }
     return `<div${attrs(prep.root, scope, ctx, element.id)}><div${classAttr('code', prep.inner.cls)}>${svg}</div></div>`;
@@ -325,52 +323,57 @@ export class ElementRenderer {
     if (all === null) return `<div${attrs(prep.root, scope, ctx, id)}></div>`;
     if (all.length === 0) return fail(`"${element.source}" is an empty list`);
     const pie = element.chartType === 'pie' || element.chartType === 'doughnut';
-    if (pie && element.series.length > 1) {
-      ctx.issues.add(RenderIssueType.InvalidChartConfig, `A ${element.chartType} chart shows one series; only "${element.series[0].field}" is drawn.`, id);
-    }
     if (all.length > MAX_CHART_ITEMS) {
       ctx.issues.add(RenderIssueType.InvalidChartConfig, `The chart has ${all.length} items; only the first ${MAX_CHART_ITEMS} are drawn.`, id);
     }
     const items = all.slice(0, MAX_CHART_ITEMS);
+    const field = (item: unknown, name: string): unknown =>
+      typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, name)
+        ? (item as Record<string, unknown>)[name]
+        : undefined;
     const series = (pie ? element.series.slice(0, 1) : element.series).map((s) => {
       let color: string | null = null;
-      if (s.color !== undefined) {
-        const text = renderPlainText(segmentsOf(s.color), scope, ctx.env, id);
-        color = parseColour(text);
-        if (!color) ctx.issues.add(RenderIssueType.InvalidColor, `The series colour "${text.slice(0, 60)}" is not a colour; the default is used.`, id);
-      }
+      if (s.color !== undefined && !pie) color = this.chartColour(s.color, scope, id);
+      const gaps: number[] = [];
       const values = items.map((item, i) => {
-        const v = typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, s.field)
-          ? (item as Record<string, unknown>)[s.field]
-          : undefined;
+        const v = field(item, s.field);
         const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
         if (Number.isFinite(n)) return n;
-        ctx.issues.add(RenderIssueType.InvalidChartConfig, `Item ${i} of "${element.source}" has no numeric "${s.field}"; it is drawn as a gap.`, id);
+        gaps.push(i);
         return null;
       });
+      // one issue per series, however many items lack the number (issue 21 item 2: grouped, not one per item)
+      if (gaps.length > 0) {
+        const which = gaps.length === items.length ? `any of the ${items.length} items` : `${gaps.length} of ${items.length} items (first: item ${gaps[0]})`;
+        ctx.issues.add(RenderIssueType.InvalidChartConfig, `"${s.field}" is not a number in ${which} of "${element.source}"; they are drawn as gaps.`, id);
+      }
       const name = s.name === undefined ? s.field : renderPlainText(segmentsOf(s.name), scope, ctx.env, id);
       return { name, values, color };
     });
-    const labels = items.map((item, i) => {
-      const v = typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, element.labelField)
-        ? (item as Record<string, unknown>)[element.labelField]
-        : undefined;
-      if (typeof v === 'string' || typeof v === 'number') return String(v);
-      ctx.issues.add(RenderIssueType.InvalidChartConfig, `Item ${i} of "${element.source}" has no text or number in "${element.labelField}".`, id);
-      return '';
-    });
+    const labels = this.chartLabels(element, items.map((item) => field(item, element.labelField)));
+    const palette = element.colors?.map((c) => this.chartColour(c, scope, id)).filter((c): c is string => c !== null) ?? [];
     const title = element.title === undefined ? null : renderPlainText(segmentsOf(element.title), scope, ctx.env, id);
     if (ctx.mode === 'validate') return '';
+    const { locale, currency } = ctx.env.settings;
+    const chartCurrency = element.currency !== undefined && isValidCurrency(element.currency) ? element.currency : currency;
+    const valueFormat = element.valueFormat ?? 'number';
+    if (valueFormat === 'currency' && chartCurrency === null) {
+      ctx.issues.add(RenderIssueType.InvalidChartConfig, 'valueFormat "currency" needs "currency" on the chart or the template; EUR is used.', id);
+    }
+    const legend = element.legend ?? (pie || series.length > 1);
     const outcome = chartSvg(
       {
         chartType: element.chartType,
         labels,
         series,
         title,
-        legend: element.legend ?? (pie || series.length > 1),
+        legend: legend === true ? 'bottom' : legend === false ? null : legend,
         stacked: element.stacked ?? false,
         horizontal: element.horizontal ?? false,
         showValues: element.showValues ?? false,
+        formatValue: chartValueFormatter(locale, valueFormat, element.decimals ?? null, chartCurrency),
+        formatShare: chartShareFormatter(locale),
+        palette: palette.length > 0 ? palette : null,
         fontFamily: prep.fontFamily,
         widthPx: mmToPx(prep.widthMm),
         heightPx: mmToPx(prep.heightMm),
@@ -379,5 +382,47 @@ export class ElementRenderer {
     );
     if (!outcome.ok) return fail(outcome.reason);
     return `<div${attrs(prep.root, scope, ctx, id)}>${outcome.svg}</div>`;
+  }
+
+  /** A chart colour (may be a binding); null after reporting InvalidColor when it is not a colour. */
+  private chartColour(text: string, scope: Scope, elementId: string): string | null {
+    const value = renderPlainText(segmentsOf(text), scope, this.ctx.env, elementId);
+    const colour = parseColour(value);
+    if (!colour) this.ctx.issues.add(RenderIssueType.InvalidColor, `The chart colour "${value.slice(0, 60)}" is not a colour; the default is used.`, elementId);
+    return colour;
+  }
+
+  /** The category labels in the document's locale (labelFormat); values that do not fit are reported once. */
+  private chartLabels(element: ChartElement, values: unknown[]): string[] {
+    const { locale, timeZone } = this.ctx.env.settings;
+    const format = element.labelFormat ?? 'text';
+    let missing = 0;
+    let unformatted = 0;
+    const labels = values.map((v) => {
+      if (typeof v !== 'string' && typeof v !== 'number') {
+        missing++;
+        return '';
+      }
+      if (format === 'text') return String(v);
+      const text = formatChartLabel(v, format, locale, timeZone);
+      if (text !== null) return text;
+      unformatted++;
+      return String(v);
+    });
+    if (missing > 0) {
+      this.ctx.issues.add(
+        RenderIssueType.InvalidChartConfig,
+        `"${element.labelField}" is not a text or number in ${missing} of ${values.length} items of "${element.source}"; their labels are empty.`,
+        element.id,
+      );
+    }
+    if (unformatted > 0) {
+      this.ctx.issues.add(
+        RenderIssueType.InvalidChartConfig,
+        `"${element.labelField}" cannot be shown as ${format === 'number' ? 'a number' : `a ${format}`} in ${unformatted} of ${values.length} items of "${element.source}"; they are shown as they are.`,
+        element.id,
+      );
+    }
+    return labels;
   }
 }

@@ -9,6 +9,8 @@ import { Length, StyleProperties, TableElement, Template, TemplateElement } from
 import { validateTemplate } from '../schema/validate-template';
 import { DynamicColour, familyListCss, fontWeightNumber, mergeStyles, StyleRegistry, styleCss } from '../style/style-css';
 import { lengthCss, lengthMm } from '../style/length';
+import { ignoredChartOptions } from './chart';
+import { codeFormatName, isTwoDimensional } from './codes';
 import { markdownFaces } from './markdown';
 import { PageGeometry, resolvePageSetup } from './page-setup';
 import { pagesDiffer, repeatedRoles } from './page-roles';
@@ -359,9 +361,17 @@ class Preparer {
         break;
       }
       case 'barcode': {
-        const height = lengthCss(element.height ?? DEFAULT_BARCODE_HEIGHT) ?? '15mm';
+        const square = element.format === 'qr' || element.format === 'datamatrix' || element.format === 'aztec';
+        const height = lengthCss(element.height ?? (square ? DEFAULT_QR_SIZE : DEFAULT_BARCODE_HEIGHT)) ?? '15mm';
         extra.push(`height:${height}`);
-        prep.inner = this.classed(region, { color: element.color ?? '#000000' }, [], element.id);
+        if (square && element.width === undefined) extra.push(`width:${height}`);
+        if (element.showText === true && isTwoDimensional(element.format)) {
+          this.issue(RenderIssueType.InvalidLayout, `A ${codeFormatName(element.format)} has no human-readable text; showText is ignored.`, element.id);
+        }
+        if (element.errorCorrection !== undefined && element.format !== 'qr') {
+          this.issue(RenderIssueType.InvalidLayout, `errorCorrection applies to QR codes only; the ${codeFormatName(element.format)} ignores it.`, element.id);
+        }
+        prep.inner = this.classed(region, { color: element.color ?? '#000000', ...(element.backgroundColor === undefined ? {} : { backgroundColor: element.backgroundColor }) }, [], element.id);
         break;
       }
       case 'chart': {
@@ -371,6 +381,7 @@ class Preparer {
         if (!width) extra.push('width:100%');
         this.face(region, font);
         if (element.title !== undefined) this.face(region, { ...font, weight: 700 });
+        for (const reason of ignoredChartOptions(element)) this.issue(RenderIssueType.InvalidChartConfig, `${reason}.`, element.id);
         break;
       }
     }

@@ -154,12 +154,14 @@ const elementDefinitions: Record<string, JsonSchema> = {
     color: ref('colour'),
     backgroundColor: ref('colour'),
   }, ['value']),
-  barcodeElement: element('barcode', 'A one-dimensional barcode.', {
-    format: { enum: ['code128', 'ean13'] },
+  barcodeElement: element('barcode', 'A barcode or 2D code, drawn by bwip-js with its quiet zone.', {
+    format: { enum: ['qr', 'datamatrix', 'pdf417', 'aztec', 'code128', 'gs1-128', 'code39', 'ean8', 'ean13', 'upca', 'upce', 'itf14'] },
     value: text('Encoded text, usually a binding.'),
     height: ref('length'),
-    showText: { type: 'boolean' },
+    showText: { type: 'boolean', description: 'Human-readable text under a linear code; default true.' },
+    errorCorrection: { enum: ['L', 'M', 'Q', 'H'], description: 'QR error correction level (format "qr" only); default "M".' },
     color: ref('colour'),
+    backgroundColor: ref('colour'),
   }, ['format', 'value']),
   chartElement: element('chart', 'A chart drawn as SVG at render time.', {
     chartType: { enum: ['bar', 'line', 'pie', 'doughnut'] },
@@ -178,10 +180,30 @@ const elementDefinitions: Record<string, JsonSchema> = {
     },
     title: text('Chart title.'),
     height: ref('length'),
-    legend: { type: 'boolean' },
+    legend: {
+      oneOf: [{ type: 'boolean' }, { enum: ['top', 'bottom', 'left', 'right'] }],
+      description: 'Show the legend (true: at the bottom) or where; default on for pies and for several series.',
+    },
     stacked: { type: 'boolean' },
     horizontal: { type: 'boolean' },
     showValues: { type: 'boolean' },
+    valueFormat: {
+      enum: ['number', 'currency', 'percent', 'compact'],
+      description: 'Values on the value axis, as labels and in pies, in the document locale; default "number". "percent" takes fractions (0.25 is 25 %).',
+    },
+    decimals: { type: 'integer', minimum: 0, maximum: 6, description: 'Fixed number of decimals of the values.' },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code for valueFormat "currency"; default the template currency.' },
+    labelFormat: {
+      enum: ['text', 'number', 'date', 'month', 'year'],
+      description: 'How the labels are shown; default "text" (as they are). Dates are ISO 8601 text or epoch milliseconds.',
+    },
+    colors: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 64,
+      items: ref('colour'),
+      description: 'Colours of the slices of a pie, or of the series without their own colour, in order.',
+    },
   }, ['chartType', 'source', 'labelField', 'series']),
 };
 
