@@ -2,7 +2,7 @@
 # arguments are the command:  docker run --rm -e DATABASE_URL=… docrender/admin-cli migrate
 # Build from the repository root:  docker build -f deploy/docker/admin-cli.Dockerfile -t docrender/admin-cli .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
 FROM ${NODE_IMAGE} AS build

@@ -1,7 +1,7 @@
 # The API gateway (apps/api-gateway): the public REST API on PORT (3000), its probes and its metrics.
 # Build from the repository root:  docker build -f deploy/docker/api-gateway.Dockerfile -t docrender/api-gateway .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
 FROM ${NODE_IMAGE} AS build

@@ -1,7 +1,7 @@
 # The job worker (apps/job-worker): runs async render jobs from job.run; probes and metrics on JOB_WORKER_PORT (3002).
 # Build from the repository root:  docker build -f deploy/docker/job-worker.Dockerfile -t docrender/job-worker .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
 FROM ${NODE_IMAGE} AS build

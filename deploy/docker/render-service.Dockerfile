@@ -3,7 +3,7 @@
 # packages in node_modules; DejaVu is the system fallback for characters they lack.
 # Build from the repository root:  docker build -f deploy/docker/render-service.Dockerfile -t docrender/render-service .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
 FROM ${NODE_IMAGE} AS build

