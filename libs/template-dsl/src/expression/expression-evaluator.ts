@@ -1,5 +1,5 @@
 import jsep from 'jsep';
-import { applyFormatter, checkFormatterArguments, FormatSettings } from '../binding/formatters';
+import { applyFormatter, checkFormatterArguments, FormatSettings, FormatterCall, FormatterName } from '../binding/formatters';
 import { Scope, step } from '../binding/scope';
 import { ActiveTranslations } from '../i18n/translations';
 import { describeNode, formatterOf, Node } from './expression-syntax';
@@ -318,7 +318,7 @@ export class Evaluation {
       }
       args.push(v);
     }
-    const call = { name: formatter.name, args };
+    const call = formatterCall(node, formatter.name, args);
     if (formatter.args.length > 0) {
       const problem = checkFormatterArguments(call);
       if (problem) {
@@ -339,6 +339,17 @@ export class Evaluation {
     if (!fn) return this.report('type', `unknown function "${name}"`);
     return fn(new Call(this, node, scope));
   }
+}
+
+/** One call object per pipe node and arguments, so the formatters' per-call Intl cache is hit on every row. */
+const formatterCalls = new WeakMap<Node, FormatterCall>();
+
+function formatterCall(node: Node, name: FormatterName, args: (string | number)[]): FormatterCall {
+  const cached = formatterCalls.get(node);
+  if (cached && cached.name === name && cached.args.length === args.length && cached.args.every((a, i) => a === args[i])) return cached;
+  const call: FormatterCall = { name, args };
+  formatterCalls.set(node, call);
+  return call;
 }
 
 function isText(value: unknown): boolean {
