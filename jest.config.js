@@ -24,10 +24,15 @@ const transform = {
   ],
 };
 
+// intl-messageformat and its @formatjs parts ship ES modules only: Node loads them with require(), jest needs them
+// compiled to CommonJS like our own files.
+const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs'];
+
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform,
+  transform: { ...transform, [`node_modules/(?:${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`]: transform['^.+\\.ts$'] },
+  transformIgnorePatterns: [`/node_modules/(?!(?:${ESM_ONLY_PACKAGES.join('|')})/)`],
   moduleNameMapper,
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/deploy'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],

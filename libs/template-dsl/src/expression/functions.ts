@@ -1,4 +1,4 @@
-import { interpolate } from '../i18n/translations';
+import { formatTranslation } from '../i18n/translations';
 import type { ExpressionHost } from './expression-evaluator';
 import { cleanNumber, dateText, describeValue, isTruthy, kindOf, toDate, toNumber } from './values';
 
@@ -151,16 +151,15 @@ export const FUNCTIONS: Record<string, Fn> = {
     const key = textArg(call, 0);
     if (key === undefined) return undefined;
     const text = key ? call.host.translations.lookup(key) : undefined;
-    const args: string[] = [];
-    for (let i = 1; i < call.argumentCount; i++) {
-      const v = call.need(i);
-      args.push(v === undefined || v === null || typeof v === 'object' ? '' : String(v));
-    }
+    const args: unknown[] = [];
+    for (let i = 1; i < call.argumentCount; i++) args.push(call.need(i));
     if (text === undefined) {
       call.report('translation', `The translation "${key}" is missing for language "${call.host.translations.language ?? 'default'}" and the default language`);
       return key;
     }
-    return interpolate(text, args);
+    const formatted = formatTranslation(text, args, call.host.settings.locale);
+    if (formatted.problem) call.report('translation', `The translation "${key}" cannot be formatted: ${formatted.problem}; only {0}, {1}… are filled in`);
+    return formatted.text;
   },
 
   // Lists

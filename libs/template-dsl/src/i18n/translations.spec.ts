@@ -1,4 +1,7 @@
-import { activeTranslations, languagesOf } from './translations';
+import { RenderIssueType } from '@docrender/contracts';
+import { compileDocument } from '../render/compile-document';
+import { Template } from '../model/template.types';
+import { activeTranslations, formatTranslation, languagesOf } from './translations';
 
 const translations = {
   defaultLanguage: 'en',
@@ -37,5 +40,60 @@ describe('translations (spec 4.2: a language the version does not define is 400 
     const strings: Record<string, unknown> = { a: 'x' };
     strings.self = strings;
     expect(activeTranslations({ languages: { en: { strings } } }, 'en').lookup('a')).toBe('x');
+  });
+});
+
+describe('translations with plurals and selects (issue 21 item 7: ICU MessageFormat)', () => {
+  const items = '{0, plural, =0 {no items} one {# item} other {# items}}';
+
+  it('issue 21 item 7: a plural string picks the form for the count, in the locale', () => {
+    expect([0, 1, 2, 1234].map((n) => formatTranslation(items, [n], 'en-GB').text)).toEqual(['no items', '1 item', '2 items', '1,234 items']);
+    const de = '{0, plural, one {# Position} other {# Positionen}}';
+    expect([1, 2, 1234].map((n) => formatTranslation(de, [n], 'de-DE').text)).toEqual(['1 Position', '2 Positionen', '1.234 Positionen']);
+    // Polish has few and many: 2–4 pozycje, 5 pozycji, 22 pozycje
+    const pl = '{0, plural, one {# pozycja} few {# pozycje} many {# pozycji} other {# pozycji}}';
+    expect([1, 2, 5, 22].map((n) => formatTranslation(pl, [n], 'pl-PL').text)).toEqual(['1 pozycja', '2 pozycje', '5 pozycji', '22 pozycje']);
+  });
+
+  it('issue 21 item 7: a count from data as text ("3") still selects the plural form', () => {
+    expect(formatTranslation(items, ['3'], 'en-GB').text).toBe('3 items');
+  });
+
+  it('issue 21 item 7: select and named arguments (one object argument)', () => {
+    const greeting = '{gender, select, female {Sehr geehrte Frau {name}} male {Sehr geehrter Herr {name}} other {Guten Tag {name}}}';
+    expect(formatTranslation(greeting, [{ gender: 'female', name: 'Lovelace' }], 'de-DE').text).toBe('Sehr geehrte Frau Lovelace');
+    expect(formatTranslation(greeting, [{ gender: 'x', name: 'Lovelace' }], 'de-DE').text).toBe('Guten Tag Lovelace');
+  });
+
+  it("issue 21 item 7: today's positional {0} strings are filled exactly as before", () => {
+    expect(formatTranslation('Due on {0}', ['31 December 2026'], 'en-GB')).toEqual({ text: 'Due on 31 December 2026', problem: null });
+    expect(formatTranslation('{1}: {0} ({2})', [1234.5, 'Total'], 'de-DE')).toEqual({ text: 'Total: 1234.5 ({2})', problem: null });
+    expect(formatTranslation("Don't pay {0}", ['twice'], 'en-GB').text).toBe("Don't pay twice");
+  });
+
+  it('issue 21 item 7: a message that is not valid ICU, or lacks an argument, is filled positionally and says why', () => {
+    const broken = formatTranslation('{0, plural, one {# item} other {# items}', [2], 'en-GB');
+    expect(broken.text).toBe('{0, plural, one {# item} other {# items}');
+    expect(broken.problem).toMatch(/not valid ICU MessageFormat/);
+    expect(formatTranslation('{count, plural, one {# item} other {# items}}', [2], 'en-GB').problem).toMatch(/count/);
+  });
+
+  it('issue 21 item 7: t() in a document picks the plural form per language; a broken message is MissingBinding', () => {
+    const translations = {
+      defaultLanguage: 'en',
+      languages: {
+        en: { locale: 'en-GB', strings: { lines: items, broken: '{0, plural, one {x}' } },
+        de: { locale: 'de-DE', strings: { lines: '{0, plural, =0 {keine Positionen} one {# Position} other {# Positionen}}' } },
+      },
+    };
+    const template = { body: [{ type: 'text', id: 'count', text: "{{ t('lines', count(items)) }}" }] } as Template;
+    const text = (data: unknown, language: string) => /<p class="t">([^<]*)<\/p>/.exec(compileDocument({ template, data, translations, language }).html)?.[1];
+    expect(text({ items: [1] }, 'en')).toBe('1 item');
+    expect(text({ items: [1, 2, 3] }, 'en')).toBe('3 items');
+    expect(text({ items: [] }, 'de')).toBe('keine Positionen');
+    expect(text({ items: [1, 2] }, 'de')).toBe('2 Positionen');
+    const broken = compileDocument({ template: { body: [{ type: 'text', id: 'b', text: "{{ t('broken', 1) }}" }] } as Template, data: {}, translations });
+    expect(broken.issues.map((i) => [i.type, i.elementId])).toEqual([[RenderIssueType.MissingBinding, 'b']]);
+    expect(broken.issues[0].description).toContain('not valid ICU MessageFormat');
   });
 });

@@ -1,3 +1,5 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+
 /**
  * Translations of a template version (docs/template-dsl.md, "Translations"):
  *
@@ -5,8 +7,9 @@
  *     "languages": { "en": { "locale": "en-GB", "strings": { "invoice": { "title": "Invoice" } } },
  *                    "de": { "locale": "de-DE", "strings": { "invoice": { "title": "Rechnung" } } } } }
  *
- * Nested string objects are flattened to dotted keys ("invoice.title"). `{0}`, `{1}`… in a string are
- * replaced by the extra arguments of `t('key', arg0, arg1)`. Accepts the object or its JSON text.
+ * Nested string objects are flattened to dotted keys ("invoice.title"). Strings are ICU MessageFormat
+ * (`formatTranslation`): `{0}`, `{1}`… are the extra arguments of `t('key', arg0, arg1)`, with plurals and
+ * selects. Accepts the object or its JSON text.
  */
 
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
@@ -132,11 +135,65 @@ export function activeTranslations(translations: unknown, language: string | nul
   };
 }
 
-/** Replaces {0}, {1}… with the arguments. */
-export function interpolate(text: string, args: readonly string[]): string {
+/** Replaces {0}, {1}… with the arguments: the translations of before ICU MessageFormat, kept exactly. */
+function positional(text: string, args: readonly unknown[]): string {
   if (args.length === 0 || !text.includes('{')) return text;
   return text.replace(/\{(\d+)\}/g, (whole, index: string) => {
     const i = Number(index);
-    return i < args.length ? args[i] : whole;
+    return i < args.length ? plainText(args[i]) : whole;
   });
+}
+
+function plainText(value: unknown): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
+/** Text with no ICU syntax beyond positional `{0}` placeholders. */
+const POSITIONAL_ONLY = /^(?:[^{}]|\{\d+\})*$/;
+const MAX_CACHED_MESSAGES = 500;
+const messages = new Map<string, IntlMessageFormat | string>();
+
+/** The parsed message, or why it does not parse; one parse per (locale, text). */
+function message(text: string, locale: string): IntlMessageFormat | string {
+  const key = `${locale}\u0000${text}`;
+  let parsed = messages.get(key);
+  if (parsed === undefined) {
+    try {
+      parsed = new IntlMessageFormat(text, locale, undefined, { ignoreTag: true });
+    } catch (error) {
+      parsed = error instanceof Error ? error.message : String(error);
+    }
+    if (messages.size >= MAX_CACHED_MESSAGES) messages.clear();
+    messages.set(key, parsed);
+  }
+  return parsed;
+}
+
+export interface FormattedTranslation {
+  text: string;
+  /** Why the message could not be formatted as ICU MessageFormat (the text then has only `{0}`… replaced). */
+  problem: string | null;
+}
+
+/**
+ * A translation string with the arguments of `t('key', arg0, arg1…)`: ICU MessageFormat (plural, select,
+ * selectordinal, number and date arguments, in the document's locale) with the arguments named 0, 1…, or by the
+ * names of one object argument (`t('key', { count: n })`). Strings with only `{0}` placeholders are filled as they
+ * always were. A message that is not valid ICU, or lacks an argument, is filled positionally and has a problem.
+ */
+export function formatTranslation(text: string, args: readonly unknown[], locale: string): FormattedTranslation {
+  if (POSITIONAL_ONLY.test(text)) return { text: positional(text, args), problem: null };
+  const parsed = message(text, locale);
+  if (typeof parsed === 'string') return { text: positional(text, args), problem: `it is not valid ICU MessageFormat (${parsed})` };
+  const [first] = args;
+  const named = args.length === 1 && typeof first === 'object' && first !== null && !Array.isArray(first);
+  const values: Record<string, string | number | boolean | Date> = {};
+  const entries = named ? Object.entries(first as Record<string, unknown>) : args.map((v, i) => [String(i), v] as const);
+  for (const [name, v] of entries) values[name] = typeof v === 'number' || typeof v === 'boolean' ? v : plainText(v);
+  try {
+    const out = parsed.format(values);
+    return { text: typeof out === 'string' ? out : (Array.isArray(out) ? out : [out]).map(plainText).join(''), problem: null };
+  } catch (error) {
+    return { text: positional(text, args), problem: error instanceof Error ? error.message : String(error) };
+  }
 }
