@@ -1,5 +1,6 @@
 import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
-import { checkData, executableIn } from './check-data';
+import { checkData } from './check-data';
+import { executableIn } from './dangerous-content';
 
 function nestedArrays(depth: number): unknown {
   let value: unknown = 1;
@@ -93,7 +94,7 @@ describe('checkData (spec 7.3 DangerousContent, spec 8 nesting limit)', () => {
   });
 
   it.each([
-    ['a Windows executable', [0x4d, 0x5a, 0x90, 0x00]],
+    ['a Windows executable', [0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00]],
     ['a Linux executable', [0x7f, 0x45, 0x4c, 0x46]],
     ['a macOS executable', [0xcf, 0xfa, 0xed, 0xfe]],
     ['a macOS executable', [0xfe, 0xed, 0xfa, 0xce]],

@@ -1,4 +1,5 @@
 import { Limits, RenderIssue, RenderIssueType, renderIssue } from '@docrender/contracts';
+import { dangerIn } from './dangerous-content';
 
 /**
  * The sanitizer over document data (spec 7.3 DangerousContent, InvalidJson; spec 8 nesting limit).
@@ -11,66 +12,6 @@ import { Limits, RenderIssue, RenderIssueType, renderIssue } from '@docrender/co
 const MAX_DEPTH = Limits.maxNestingDepth;
 /** Dangerous strings reported per document; one is enough to block, a few help the author. */
 const MAX_REPORTED_STRINGS = 10;
-
-/**
- * HTML/script injection: tags that run code or load resources, event handlers, script URLs, CSS expressions.
- * Every repetition is bounded or unambiguous, so a hostile 50 MB string cannot make the scan backtrack for long.
- */
-const INJECTION =
-  /<\s*\/?\s*(?:script|style|iframe|frame|frameset|object|embed|applet|meta|link|base|form|svg|math|template|noscript)\b|<[a-z][^<>]{0,300}\son[a-z]+\s*=|(?:^|[\s"'=(`])(?:javascript|vbscript|livescript)\s*:(?!\s)|data\s*:\s*text\/html|expression\s*\(|@import\b|url\s*\(\s*['"]?\s*(?:javascript|vbscript|data)\s*:/i;
-
-const BASE64_BODY = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
-
-/** Magic numbers of executable formats, as bytes. */
-const EXECUTABLE_SIGNATURES: { name: string; bytes: number[] }[] = [
-  { name: 'a Windows executable (PE/MZ)', bytes: [0x4d, 0x5a] },
-  { name: 'a Linux executable (ELF)', bytes: [0x7f, 0x45, 0x4c, 0x46] },
-  { name: 'a macOS executable (Mach-O)', bytes: [0xfe, 0xed, 0xfa, 0xce] },
-  { name: 'a macOS executable (Mach-O)', bytes: [0xfe, 0xed, 0xfa, 0xcf] },
-  { name: 'a macOS executable (Mach-O)', bytes: [0xce, 0xfa, 0xed, 0xfe] },
-  { name: 'a macOS executable (Mach-O)', bytes: [0xcf, 0xfa, 0xed, 0xfe] },
-  { name: 'a macOS universal executable or Java class', bytes: [0xca, 0xfe, 0xba, 0xbe] },
-  { name: 'a WebAssembly module', bytes: [0x00, 0x61, 0x73, 0x6d] },
-  { name: 'a script with an interpreter line (#!/)', bytes: [0x23, 0x21, 0x2f] },
-];
-
-function startsWithBytes(head: Uint8Array, bytes: number[]): boolean {
-  if (head.length < bytes.length) return false;
-  for (let i = 0; i < bytes.length; i++) if (head[i] !== bytes[i]) return false;
-  return true;
-}
-
-/** First characters a raw executable starts with. */
-const RAW_FIRST = new Set([0x4d, 0x7f, 0xfe, 0xce, 0xcf, 0xca, 0x00, 0x23]);
-/** First characters of the Base64 encodings of the signatures (MZ → T, 7F → f, FE → /, CE/CF → z, CA → y, 00 → A, #! → I). */
-const BASE64_FIRST = new Set(['T', 'f', '/', 'z', 'y', 'A', 'I']);
-
-/** Names the executable format a string carries (raw or Base64, bare or in a data URI), or null. */
-export function executableIn(text: string): string | null {
-  if (text.length < 4) return null;
-  if (RAW_FIRST.has(text.charCodeAt(0))) {
-    // Raw binary pasted into a JSON string.
-    const raw = Uint8Array.from(text.slice(0, 4), (c) => c.charCodeAt(0) & 0xff);
-    const rawHit = EXECUTABLE_SIGNATURES.find((s) => s.bytes.length >= 3 && startsWithBytes(raw, s.bytes));
-    if (rawHit) return rawHit.name;
-  }
-  if (text.length < 24) return null;
-  let body = text;
-  if (text.startsWith('data:')) {
-    const comma = text.indexOf(',');
-    if (comma < 0 || !text.slice(0, comma).toLowerCase().endsWith(';base64')) return null;
-    body = text.slice(comma + 1);
-  }
-  if (body.length < 24 || !BASE64_FIRST.has(body[0]) || !BASE64_BODY.test(body.slice(0, 64))) return null;
-  // Short Base64-looking words (ids, tokens) are not files: require the whole string to be Base64.
-  if (body.length < 64 && !BASE64_BODY.test(body)) return null;
-  const head = Buffer.from(body.slice(0, 16), 'base64');
-  const hit = EXECUTABLE_SIGNATURES.find((s) => startsWithBytes(head, s.bytes));
-  if (!hit) return null;
-  // "MZ" is only two bytes: a short Base64 word may start with it by chance, a whole Base64 payload hardly.
-  if (hit.bytes.length === 2 && !BASE64_BODY.test(body)) return null;
-  return hit.name;
-}
 
 interface Frame {
   value: object;
@@ -218,18 +159,16 @@ function depthIssue(at: string): RenderIssue {
 
 /** Reports a dangerous string; returns true when it did. */
 function scanString(text: string, at: string | null, issues: RenderIssue[], frame?: Frame, key?: string | number): boolean {
-  const injection = INJECTION.exec(text);
-  const executable = injection ? null : executableIn(text);
-  if (!injection && !executable) return false;
+  const danger = dangerIn(text);
+  if (danger === null) return false;
   const where = at ?? pathOf(frame ?? null, key);
-  const what = injection ? `script or HTML injection ("${injection[0].trim().slice(0, 40)}")` : `an embedded executable (${executable})`;
-  issues.push(renderIssue(RenderIssueType.DangerousContent, `The value at ${where} contains ${what}.`));
+  issues.push(renderIssue(RenderIssueType.DangerousContent, `The value at ${where} contains ${danger}.`));
   return true;
 }
 
 /**
  * The sanitizer's verdict on document data: DangerousContent for nesting deeper than 32 levels, script or
- * HTML injection patterns and embedded executables; InvalidJson for text that does not parse or values JSON
+ * HTML injection payloads and embedded executables, decoded as an attacker would encode them (`dangerIn`); InvalidJson for text that does not parse or values JSON
  * cannot hold; SchemaInvalid when the data is not an object. Cheap and iterative.
  */
 export function checkData(data: unknown): RenderIssue[] {
