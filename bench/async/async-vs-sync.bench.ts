@@ -45,7 +45,7 @@ type App = { name: string; output(): string; stop(): Promise<void> };
 async function startApp(root: string, app: string, env: Record<string, string>, port: number): Promise<App> {
   const child = spawn(process.execPath, [path.join(root, 'dist/apps', app, 'src/main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

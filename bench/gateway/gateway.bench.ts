@@ -58,7 +58,7 @@ type App = { stop(): Promise<void> };
 /** `node dist/<main>` with exactly `env` (plus PATH, HOME, NODE_OPTIONS), ready when `readyUrl` answers 200. */
 async function startApp(root: string, main: string, env: Record<string, string>, readyUrl: string): Promise<App> {
   const inherited = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}) };
-  const child = spawn(process.execPath, [path.join(root, 'dist', main)], { cwd: root, env: { ...inherited, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist', main)], { cwd: root, env: { ...inherited, LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -11,12 +11,15 @@ import { declaredSetting, environmentProblems } from './support/declared-setting
 import { schemaViolation } from './support/kubernetes-schemas';
 import { appContainer, podSpec, REPO_ROOT, renderKustomization, RenderedManifests, type EnvironmentValue, type KubernetesObject } from './support/kustomize';
 
-/** The four apps as deployed: Deployment name and the setting that names the port its probes and metrics are on. */
+/**
+ * The four apps as deployed: Deployment name, the setting that names the port its probes are on, and the one its
+ * metrics are on (the gateway's own metrics port: its API port is public, issue 17).
+ */
 const APPS = [
-  { app: 'api-gateway', deployment: 'docrender-api-gateway', port: declaredSetting('PORT') },
-  { app: 'render-service', deployment: 'docrender-render-service', port: declaredSetting('RENDER_SERVICE_PORT') },
-  { app: 'job-worker', deployment: 'docrender-job-worker', port: declaredSetting('JOB_WORKER_PORT') },
-  { app: 'webhook-dispatcher', deployment: 'docrender-webhook-dispatcher', port: declaredSetting('WEBHOOK_DISPATCHER_PORT') },
+  { app: 'api-gateway', deployment: 'docrender-api-gateway', port: declaredSetting('PORT'), metricsPort: declaredSetting('GATEWAY_METRICS_PORT') },
+  { app: 'render-service', deployment: 'docrender-render-service', port: declaredSetting('RENDER_SERVICE_PORT'), metricsPort: declaredSetting('RENDER_SERVICE_PORT') },
+  { app: 'job-worker', deployment: 'docrender-job-worker', port: declaredSetting('JOB_WORKER_PORT'), metricsPort: declaredSetting('JOB_WORKER_PORT') },
+  { app: 'webhook-dispatcher', deployment: 'docrender-webhook-dispatcher', port: declaredSetting('WEBHOOK_DISPATCHER_PORT'), metricsPort: declaredSetting('WEBHOOK_DISPATCHER_PORT') },
 ] as const;
 
 /** The apps whose replica count an autoscaler owns (KEDA in production, the CPU fallback in dev). */
@@ -121,12 +124,13 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     expect(container.readinessProbe?.timeoutSeconds).toBeGreaterThan(3);
   });
 
-  it.each(APPS)('$app: Prometheus scrape annotations name its own port and /metrics', ({ deployment, port }) => {
+  it.each(APPS)('$app: Prometheus scrape annotations name its metrics port and /metrics (the gateway: not its public port)', ({ deployment, port, metricsPort }) => {
     const manifests = overlay(name);
     const d = manifests.deployment(deployment);
     const annotations = d.spec?.template.metadata?.annotations ?? {};
     const env = manifests.containerEnvironment(appContainer(d));
-    expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(settingValue(env, port)), 'prometheus.io/path': '/metrics' });
+    expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(settingValue(env, metricsPort)), 'prometheus.io/path': '/metrics' });
+    if (deployment === 'docrender-api-gateway') expect(settingValue(env, metricsPort)).not.toBe(settingValue(env, port));
   });
 
   it('every app container and the migration Job request and limit CPU and memory', () => {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, ProbesModule } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
+import { GatewayMetricsServer } from './http/gateway-metrics.server';
 import { GATEWAY_LOGGER } from './http/tokens';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -33,9 +34,11 @@ export class ApiGatewayModule {
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)],
           bus: infrastructure.bus,
+          // The gateway's port is public: its metrics have a port of their own (GatewayMetricsServer).
+          metricsOnAppPort: false,
         }),
       ],
-      providers: [{ provide: GATEWAY_LOGGER, useValue: logger }],
+      providers: [{ provide: GATEWAY_LOGGER, useValue: logger }, GatewayMetricsServer],
       exports: [GATEWAY_LOGGER],
     };
   }

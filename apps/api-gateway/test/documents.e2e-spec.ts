@@ -183,6 +183,11 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
       expect((await api(null).get(local(fresh))).status).toBe(200);
     });
 
+    it('2.4 (issue 17): a link signed with the key but expiring more than 7 days from now is 401, the verifier caps it', async () => {
+      const inThirtyDays = signer.sign(ids.kept, new Date(Date.now() + 23 * 24 * 3600 * 1000));
+      await expectError(api(null).get(local(inThirtyDays)), 401, ErrorCode.Unauthorized);
+    });
+
     it('3.3: a link handed out before the purge answers 410 PdfDeleted', async () => {
       await expectError(api(null).get(local(signer.sign(ids.purged))), 410, ErrorCode.PdfDeleted);
     });

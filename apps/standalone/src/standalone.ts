@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, databaseSettings, gatewaySettings, loadSettings } from '@docrender/config';
+import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, loadSettings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
 import { applySeed, createRepositories, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
@@ -104,6 +104,12 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     }
     const gateway = await createServiceApp(apiGatewayService, infrastructure, logger.child({ app: apiGatewayService.name }));
     await gateway.listen(port, '0.0.0.0');
+    const publicSecrets = developmentSecretsInUse(env);
+    if (publicSecrets.length > 0) {
+      logger.warn('running with the public development secrets: signed links can be forged and stored keys matched by anyone; set your own before exposing this service', {
+        settings: publicSecrets.join(', '),
+      });
+    }
     apps.push(gateway);
     closers.push(async () => {
       for (const app of [...apps].reverse()) await app.close();

@@ -10,3 +10,4 @@ export * from './render-api.settings';
 export * from './jobs.settings';
 export * from './webhook.settings';
 export * from './gateway.settings';
+export * from './development-secrets';

@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError } from '@docrender/config';
+import { ConfigError, refuseDevelopmentSecrets } from '@docrender/config';
 import { createLogger, Logger } from '@docrender/observability';
 import { connectInfrastructure, Infrastructure } from './infrastructure/infrastructure';
 
@@ -48,13 +48,15 @@ export async function createServiceApp(definition: ServiceDefinition, infrastruc
 
 /**
  * The whole of an app's main.ts: read settings, connect infrastructure, start the Nest app, stop gracefully on
- * SIGTERM/SIGINT. A bad setting stops start-up with one line naming the variable.
+ * SIGTERM/SIGINT. A bad setting stops start-up with one line naming the variable, and so does a public development
+ * secret (VIEW_URL_SECRET, API_KEY_PEPPER) unless ALLOW_DEVELOPMENT_SECRETS=true.
  */
 export async function runService(definition: ServiceDefinition): Promise<void> {
   const logger = createLogger(definition.name);
   let infrastructure: Infrastructure | undefined;
   try {
     const port = definition.port(process.env);
+    refuseDevelopmentSecrets(process.env);
     infrastructure = await connectInfrastructure({ service: definition.name, logger });
     const app = await createServiceApp(definition, infrastructure, logger);
     await app.listen(port, '0.0.0.0');

@@ -8,5 +8,6 @@ export * from './infrastructure/platform.settings';
 export * from './bootstrap';
 export * from './metrics/metrics.controller';
 export * from './metrics/queue-depth.metrics';
+export * from './metrics/metrics-server';
 export * from './signed-links/signed-link';
 export * from './signed-links/view-url.signer';

@@ -20,16 +20,17 @@ export const messageBusCheck = (bus: MessageBus): ReadinessCheck => ({ name: 'me
 
 /**
  * The probes of spec 4.17 (`/v1/meta/status`, `/v1/meta/version`) for one app, with the dependencies it checks, and
- * its Prometheus metrics at `/metrics` (with the queue depths when `bus` is given).
+ * its Prometheus metrics at `/metrics` (with the queue depths when `bus` is given) unless `metricsOnAppPort` is false
+ * (the gateway, whose port is public, serves them on a port of their own: metrics-server.ts).
  * `inject` lists providers handed to `checks` (e.g. the render service's browser pool).
  */
 @Module({})
 export class ProbesModule {
-  static register(options: { checks: (...deps: never[]) => ReadinessCheck[]; inject?: unknown[]; bus?: MessageBus }): DynamicModule {
+  static register(options: { checks: (...deps: never[]) => ReadinessCheck[]; inject?: unknown[]; bus?: MessageBus; metricsOnAppPort?: boolean }): DynamicModule {
     if (options.bus) registerQueueDepthGauge(options.bus);
     return {
       module: ProbesModule,
-      controllers: [MetaController, MetricsController],
+      controllers: options.metricsOnAppPort === false ? [MetaController] : [MetaController, MetricsController],
       providers: [{ provide: READINESS_CHECKS, useFactory: options.checks, inject: (options.inject ?? []) as never[] }],
     };
   }

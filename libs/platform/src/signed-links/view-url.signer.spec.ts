@@ -1,5 +1,6 @@
 import { Limits } from '@docrender/contracts';
 import { DEV_VIEW_URL_SECRET } from '@docrender/config';
+import { SignedLink, SIGNED_LINK_CLOCK_SKEW_SECONDS } from './signed-link';
 import { signedLinkConfigFromEnv, ViewUrlSigner } from './view-url.signer';
 
 const DOC = '3f1c8a52-8a0e-4f8e-9a7c-0d3b7c1e2f40';
@@ -36,6 +37,20 @@ describe('ViewUrlSigner', () => {
     expect(signer.verify(DOC, String(Number(expires) + 86_400), signature, now)).toBe(false);
     const flipped = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
     expect(signer.verify(DOC, expires, flipped, now)).toBe(false);
+  });
+
+  it('2.4 (issue 17): the verifier caps a link at 7 days from issue: one signed with the key but a later expiry is refused', () => {
+    const link = new SignedLink('a-test-secret-of-enough-length');
+    const path = `/v1/documents/${DOC}/file`;
+    const nowSeconds = now.getTime() / 1000;
+    const sevenDays = link.sign(path, nowSeconds + Limits.viewUrlTtlSeconds);
+    expect(signer.verify(DOC, String(sevenDays.expires), sevenDays.signature, now)).toBe(true);
+    const tooLong = link.sign(path, nowSeconds + Limits.viewUrlTtlSeconds + SIGNED_LINK_CLOCK_SKEW_SECONDS + 1);
+    expect(signer.verify(DOC, String(tooLong.expires), tooLong.signature, now)).toBe(false);
+    const forever = link.sign(path, 999_999_999_999);
+    expect(signer.verify(DOC, String(forever.expires), forever.signature, now)).toBe(false);
+    // Once the link's last 7 days have begun, the same link is accepted until it expires.
+    expect(signer.verify(DOC, String(tooLong.expires), tooLong.signature, new Date(now.getTime() + 3600_000))).toBe(true);
   });
 
   it('2.4: a link signed with another secret fails', () => {

@@ -45,13 +45,15 @@ export type AppProcess = {
 };
 
 /**
- * Starts `node dist/<main>` from the repository root as its own process with exactly `env` (plus PATH and HOME;
- * nothing else is inherited, so the machine's environment cannot leak in). Call ensureBuilt() first.
+ * Starts `node dist/<main>` from the repository root as its own process with exactly `env` (plus PATH, HOME,
+ * LOG_LEVEL=warn and ALLOW_DEVELOPMENT_SECRETS=true unless `env` says otherwise; nothing else is inherited, so the
+ * machine's environment cannot leak in). Call ensureBuilt() first.
  */
 export function startAppProcess(main: string, env: Record<string, string>): AppProcess {
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', main)], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    // Tests use throw-away secrets or the development defaults: allowed here, refused in a deployment (issue 17).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
