@@ -472,6 +472,17 @@ describe('render, stateless render and validate over HTTP against the real stack
       expect({ pages: await pagesUsed(org), documents: (await documentsOf(org)).length }).toEqual(before);
     });
 
+    it('7.3 / issue 17: encoded attacks are DangerousContent and everyday text with angle brackets is clean, at HTTP 200', async () => {
+      const attacks = ['&lt;script&gt;', '&#60;script&#62;', '&#106;avascript:alert(1)', '%3Cscript%3E', 'java\tscript:alert(1)', '<img/src/onerror=alert(1)>', 'TVqQAAMAAAAEAAAA__8AALgAAAAAAAAAQAAAAAAAAAAA'];
+      const everyday = ['Total = <base price> + VAT', 'List<Object>', 'when x<y and online = true', 'Please return <Form W-9>', '<link to the handbook>', 'Sass tip: use @import'];
+      const answer = await post(`/v1/render/${templateId}/validate`, JSON.stringify({ documents: [...attacks, ...everyday].map((text) => ({ ...invoice('V'), note: text })) }), org.prodKey);
+      expect(answer.status).toBe(200);
+      expect(issueSummary(answer.json<{ issues: RenderIssueDto[] }>().issues)).toEqual(attacks.map((_, i) => [i, RenderIssueType.DangerousContent]));
+      const rendered = envelopeOf(await render([invoice('Total = <base price> + VAT')], org.testKey, { includeDocument: true, query: 'persist=false' }));
+      expect(rendered).toMatchObject({ status: RenderStatus.Ok, renderedCount: 1, issues: [] });
+      expect((await readPdf(Buffer.from(rendered.documents[0].documentBase64 ?? '', 'base64'))).text).toContain('Invoice Total = <base price> + VAT');
+    });
+
     it('4.4: an empty list when every document is clean; a specific version', async () => {
       const answer = await post(`/v1/render/${templateId}/versions/2/validate`, JSON.stringify({ documents: [invoice('V2')] }), org.testKey);
       expect([answer.status, answer.json<{ issues: unknown[] }>().issues]).toEqual([200, []]);
