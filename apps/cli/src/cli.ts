@@ -24,18 +24,19 @@ const RENDER_TIMEOUT_FACTOR = 10;
 const MIN_RENDER_TIMEOUT_MS = 600_000;
 
 /**
- * Runs one CLI command (`render`, `validate`, `templates list`, `documents list|download`, `stats`) and returns its exit
- * code. Errors print one line `error: …` on stderr (with --json as well, so stdout stays a single JSON document or
+ * Runs one CLI command (`render`, `validate`, `templates list`, `documents list|download`, `stats`; the repository's
+ * build adds `check`, main.repository.ts) and returns its exit code. Errors print one line `error: …` on stderr (with --json as well, so stdout stays a single JSON document or
  * nothing): service errors with status and code, usage errors with exit code 2.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo, commands: readonly CommandDefinition[] = COMMANDS): Promise<number> {
+  const commandAt = (words: readonly string[]): CommandDefinition | null => commands.find((c) => c.words.every((word, i) => words[i] === word)) ?? null;
   const command = commandAt(argv);
   if (!command) {
     if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
-      io.stdout(helpText(COMMANDS, commandAt(argv.slice(1)) ?? undefined));
+      io.stdout(helpText(commands, commandAt(argv.slice(1)) ?? undefined));
       return EXIT_OK;
     }
-    io.stderr(`error: unknown command '${argv.slice(0, 2).join(' ')}' (commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')})\n`);
+    io.stderr(`error: unknown command '${argv.slice(0, 2).join(' ')}' (commands: ${commands.map((c) => c.words.join(' ')).join(', ')})\n`);
     return EXIT_USAGE;
   }
   let values: OptionValues;
@@ -47,7 +48,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_USAGE;
   }
   if (flag(values, 'help')) {
-    io.stdout(helpText(COMMANDS, command));
+    io.stdout(helpText(commands, command));
     return EXIT_OK;
   }
   const output = new Output(io, flag(values, 'json'), flag(values, 'quiet'));
@@ -80,10 +81,6 @@ function makeClient(values: OptionValues, io: CliIo): DocrenderClient {
 }
 
 /** The command whose words start the arguments (`documents list …`), or null. */
-function commandAt(argv: readonly string[]): CommandDefinition | null {
-  return COMMANDS.find((c) => c.words.every((word, i) => argv[i] === word)) ?? null;
-}
-
 function describe(error: unknown): string {
   if (error instanceof DocrenderError || error instanceof UsageError) return error.message;
   if (error instanceof Error) return error.message.split('\n')[0] || error.name;

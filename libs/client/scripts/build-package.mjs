@@ -35,7 +35,9 @@ const TYPE_ALIASES = {
 };
 const FORBIDDEN_IN_DECLARATIONS = /['"](@nestjs\/[^'"]*|class-validator|class-transformer|reflect-metadata|typeorm|pg|amqplib|minio|puppeteer)['"]/;
 
-const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f);
+// `*.repository.ts` files run only in the service's repository (the CLI's `check` needs the template compiler and
+// its dependencies, which the package does not have).
+const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec|repository)\.ts$/.test(f);
 
 async function* walk(dir) {
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
