@@ -1,5 +1,6 @@
 import type { CommandDefinition } from '../cli/command';
 import { createApiKeyCommand, listApiKeysCommand, revokeApiKeyCommand } from './api-key.command';
+import { addAssetCommand, removeAssetCommand } from './asset.command';
 import { addFontCommand } from './font.command';
 import { migrateCommand } from './migrate.command';
 import { createOrganisationCommand, deleteOrganisationCommand, resumeOrganisationCommand, suspendOrganisationCommand } from './organisation.command';
@@ -24,6 +25,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   importTemplateCommand,
   publishVersionCommand,
   addFontCommand,
+  addAssetCommand,
+  removeAssetCommand,
   purgePdfsCommand,
   seedCommand,
   migrateCommand,

@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { JsonLogger } from '@docrender/observability';
-import { BlobInfo, BlobNotFoundError, BlobStore } from '@docrender/storage';
-import { ImageResolver, sniffImageType } from './image-resolver';
+import { BlobInfo, BlobNotFoundError, BlobStore, sniffImageType } from '@docrender/storage';
+import { ImageResolver } from './image-resolver';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');

@@ -1,7 +1,7 @@
 import { EgressPolicy, guardedFetch } from '@docrender/egress';
 import type { Logger } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { BlobNotFoundError } from '@docrender/storage';
+import { BlobNotFoundError, organisationAssetKey, sniffImageType } from '@docrender/storage';
 import type { ImageResolution } from '@docrender/template-dsl';
 
 export type ImageLimits = {
@@ -13,25 +13,6 @@ export type ImageLimits = {
 
 const ASSET_PREFIX = 'asset:';
 const MAX_REDIRECTS = 3;
-
-/** Image formats a template may embed, recognised by their first bytes (a server's Content-Type is not trusted). */
-const SIGNATURES: Array<{ type: string; matches: (b: Buffer) => boolean }> = [
-  { type: 'image/png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { type: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/gif', matches: (b) => /^GIF8[79]a/.test(b.toString('latin1', 0, 6)) },
-  { type: 'image/webp', matches: (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP' },
-  { type: 'image/avif', matches: (b) => b.toString('latin1', 4, 8) === 'ftyp' && /^avi[fs]/.test(b.toString('latin1', 8, 12)) },
-  { type: 'image/svg+xml', matches: (b) => /^(\uFEFF)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(b.toString('utf8', 0, 1024)) },
-];
-
-/** The MIME type of an image file, or null when it is none of PNG, JPEG, GIF, WebP, AVIF, SVG. */
-export function sniffImageType(file: Buffer): string | null {
-  return SIGNATURES.find((s) => s.matches(file))?.type ?? null;
-}
-
-export function organisationAssetKey(organisationId: string, name: string): string {
-  return `orgs/${organisationId}/assets/${name}`;
-}
 
 /**
  * Turns the image references of a document into data URIs before it is compiled, so the page itself never

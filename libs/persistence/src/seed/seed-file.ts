@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { assetNameProblem } from '@docrender/storage';
 import { apiKeyProblem } from '../api-keys/api-key-secret';
 import { webhookSecretProblem } from '../api-keys/webhook-secret-generator';
 
@@ -28,6 +29,9 @@ export type SeedTemplate = {
 
 export type SeedProject = { id?: string; name: string; templates?: SeedTemplate[] };
 
+/** An image stored as an organisation asset (`asset:<name>` in templates); `file` is relative to the seed file. */
+export type SeedAsset = { name: string; file: string };
+
 export type SeedOrganisation = {
   id?: string;
   name: string;
@@ -42,6 +46,8 @@ export type SeedOrganisation = {
   projects?: SeedProject[];
   /** Templates outside any project. */
   templates?: SeedTemplate[];
+  /** Images stored in the blob store as organisation assets (by the seed command, after the database). */
+  assets?: SeedAsset[];
 };
 
 export type SeedFile = { organisations: SeedOrganisation[] };
@@ -151,6 +157,7 @@ function parseOrganisation(value: unknown, at: string): SeedOrganisation {
     'webhookSecret',
     'projects',
     'templates',
+    'assets',
   ]);
   const apiKeys = arrayAt(o.apiKeys, `${at}.apiKeys`).map((k, i) => {
     const key = stringAt(k, `${at}.apiKeys[${i}]`);
@@ -185,7 +192,24 @@ function parseOrganisation(value: unknown, at: string): SeedOrganisation {
       };
     }),
     templates: arrayAt(o.templates, `${at}.templates`).map((t, j) => parseTemplate(t, `${at}.templates[${j}]`)),
+    assets: parseAssets(o.assets, `${at}.assets`),
   };
+}
+
+function parseAssets(value: unknown, at: string): SeedAsset[] {
+  const assets = arrayAt(value, at).map((a, i) => {
+    const asset = objectAt(a, `${at}[${i}]`, ['name', 'file']);
+    const name = stringAt(asset.name, `${at}[${i}].name`);
+    const problem = assetNameProblem(name);
+    if (problem) throw new SeedFileError(`${at}[${i}].name`, problem);
+    return { name, file: stringAt(asset.file, `${at}[${i}].file`) };
+  });
+  const names = new Set<string>();
+  for (const [i, asset] of assets.entries()) {
+    if (names.has(asset.name)) throw new SeedFileError(`${at}[${i}].name`, `'${asset.name}' is listed twice`);
+    names.add(asset.name);
+  }
+  return assets;
 }
 
 /** Checks the shape of a parsed seed file; throws SeedFileError naming the first bad entry. */

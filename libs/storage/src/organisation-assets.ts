@@ -1,0 +1,60 @@
+import type { BlobStore } from './blob-store';
+
+/**
+ * Organisation assets: images (logos, backgrounds) an operator stores with the admin CLI or the seed file, and
+ * templates use as `asset:<name>`. An asset is one blob, `orgs/<organisation>/assets/<name>`; the render service
+ * reads it there (apps/render-service/src/document/image-resolver.ts). Decision record 0013.
+ */
+
+/** Asset names: the same rule as the template DSL's `asset:<name>` (libs/template-dsl/src/render/images.ts). */
+const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
+
+/** Why a name cannot be an asset name, or null when it can. */
+export function assetNameProblem(name: string): string | null {
+  if (!ASSET_NAME.test(name)) return 'must start with a letter or digit and hold up to 200 of A-Z a-z 0-9 . _ / -';
+  if (name.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return "must not have an empty, '.' or '..' path segment";
+  return null;
+}
+
+export function organisationAssetKey(organisationId: string, name: string): string {
+  return `orgs/${organisationId}/assets/${name}`;
+}
+
+/** Image formats a template may embed, recognised by their first bytes (a server's Content-Type is not trusted). */
+const SIGNATURES: Array<{ type: string; matches: (b: Buffer) => boolean }> = [
+  { type: 'image/png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { type: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { type: 'image/gif', matches: (b) => /^GIF8[79]a/.test(b.toString('latin1', 0, 6)) },
+  { type: 'image/webp', matches: (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP' },
+  { type: 'image/avif', matches: (b) => b.toString('latin1', 4, 8) === 'ftyp' && /^avi[fs]/.test(b.toString('latin1', 8, 12)) },
+  { type: 'image/svg+xml', matches: (b) => /^(\uFEFF)?\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(b.toString('utf8', 0, 1024)) },
+];
+
+/** The MIME type of an image file, or null when it is none of PNG, JPEG, GIF, WebP, AVIF, SVG. */
+export function sniffImageType(file: Buffer): string | null {
+  return SIGNATURES.find((s) => s.matches(file))?.type ?? null;
+}
+
+/** The largest asset the store takes: the render service's highest RENDER_IMAGE_MAX_BYTES (its default is 10 MB). */
+export const MAX_ASSET_BYTES = 200 * 1024 * 1024;
+
+export class InvalidAssetError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InvalidAssetError';
+  }
+}
+
+export type StoredAsset = { organisationId: string; name: string; reference: string; contentType: string; bytes: number };
+
+/** Checks an image and stores it as an organisation asset (replacing one of the same name). */
+export async function storeOrganisationAsset(store: BlobStore, organisationId: string, name: string, file: Buffer): Promise<StoredAsset> {
+  const problem = assetNameProblem(name);
+  if (problem) throw new InvalidAssetError(`the asset name '${name}' ${problem}`);
+  if (file.length === 0) throw new InvalidAssetError('the file is empty');
+  if (file.length > MAX_ASSET_BYTES) throw new InvalidAssetError(`the file is larger than ${MAX_ASSET_BYTES} bytes`);
+  const contentType = sniffImageType(file);
+  if (contentType === null) throw new InvalidAssetError('the file is not a PNG, JPEG, GIF, WebP, AVIF or SVG image');
+  await store.put(organisationAssetKey(organisationId, name), file, contentType);
+  return { organisationId, name, reference: `asset:${name}`, contentType, bytes: file.length };
+}
