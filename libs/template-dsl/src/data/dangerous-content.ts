@@ -18,7 +18,7 @@ export function dangerIn(text: string): string | null {
 
 /** Base64 payloads inside Base64 payloads are followed this deep. */
 const MAX_NESTING = 2;
-/** Decoding rounds (each: HTML entities, percent-encoding, JavaScript escapes): enough for double encoding and mixes. */
+/** Decoding rounds (each: HTML entities, percent-encoding, JavaScript escapes, UTF-7): enough for double encoding and mixes. */
 const MAX_DECODE_ROUNDS = 4;
 /** Longest Base64 text payload decoded and scanned (bytes of Base64 text). */
 const MAX_DECODED_PAYLOAD = 1024 * 1024;
@@ -42,7 +42,7 @@ function dangerAt(text: string, nesting: number): string | null {
  * run of 16 Base64/hex characters cannot carry a payload (most strings of most documents). Separate simple scans: one
  * regular expression with all of them as alternatives is several times slower on long text.
  */
-const PAYLOAD_CHARACTER = /[<&%\\:\x00-\x08\x7f]/;
+const PAYLOAD_CHARACTER = /[<&%\\:\x00-\x08\x7f]|\+[A-Za-z0-9/]{3}/;
 const HANDLER_SHAPE = /on[a-z]+\s*=/i;
 const EXECUTABLE_START = /^(?:\xfe|\xce|\xcf|\xca|#!|MZ)/;
 
@@ -56,14 +56,17 @@ function mayCarryPayload(text: string): boolean {
 /**
  * The text, then the text with one more round of decoding applied, until nothing changes: HTML entities (named,
  * decimal, hex, with or without the semicolon, as browsers decode them), percent-encoding (UTF-8, else Latin-1 bytes),
- * JavaScript escapes (`\x3c`, `\u003c`, `\u{3c}`). Every view is scanned, so neither under- nor over-decoding hides a payload.
+ * JavaScript escapes (`\x3c`, `\u003c`, `\u{3c}`), UTF-7 (`+ADw-`). Every view is scanned, so neither under- nor over-decoding hides a payload.
  */
+/** Something to decode: an entity, a percent or backslash escape, a UTF-7 shifted run. */
+const ENCODED = /[&%\\]|\+[A-Za-z0-9/]{3}/;
+
 function decodedViews(text: string): string[] {
   const views = [text];
-  if (!/[&%\\]/.test(text)) return views;
+  if (!ENCODED.test(text)) return views;
   let current = text;
   for (let round = 0; round < MAX_DECODE_ROUNDS; round++) {
-    const next = decodeJsEscapes(decodePercent(decodeHTML(current)));
+    const next = decodeUtf7(decodeJsEscapes(decodePercent(decodeHTML(current))));
     if (next === current) break;
     views.push(next);
     current = next;
@@ -79,6 +82,18 @@ function decodePercent(text: string): string {
     } catch {
       return run.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     }
+  });
+}
+
+/** UTF-7 shifted runs (`+ADw-` is `<`), which old browsers honoured in pages sniffed as UTF-7. */
+function decodeUtf7(text: string): string {
+  if (!text.includes('+')) return text;
+  return text.replace(/\+([A-Za-z0-9+/]{3,})-?/g, (whole, run: string) => {
+    const bytes = Buffer.from(run, 'base64');
+    if (bytes.length < 2) return whole;
+    let out = '';
+    for (let i = 0; i + 1 < bytes.length; i += 2) out += String.fromCharCode(bytes.readUInt16BE(i));
+    return out;
   });
 }
 
@@ -140,6 +155,17 @@ const HANDLER_CODE = /[(`=]/;
 
 /** CSS that runs script or loads something, where it is CSS: a style element or a style attribute. */
 const CSS_PAYLOAD = /expression\s*\(|@import|behavior\s*:|-moz-binding|url\s*\(/i;
+
+/** CSS as the CSS parser reads it: comments removed (`expr` + a comment + `ession(`), escapes decoded (`\\65 xpression(`). */
+function cssPayloadIn(css: string): string | null {
+  const plain = css
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')
+    .replace(/\\([0-9A-Fa-f]{1,6})\s?/g, (whole, hex: string) => (parseInt(hex, 16) <= 0x10ffff ? String.fromCodePoint(parseInt(hex, 16)) : whole))
+    .replace(/\\(.)/g, '$1');
+  const found = CSS_PAYLOAD.exec(plain);
+  return found ? found[0].replace(/\s+/g, '') : null;
+}
+
 /** A CSS declaration whose value is an IE expression, wherever it stands (`width: expression(alert(1))`). */
 const CSS_EXPRESSION_DECLARATION = /[a-z-]\s*:\s*expression\s*\(/i;
 
@@ -207,8 +233,8 @@ function tagIn(text: string): string | null {
       styleEnd.lastIndex = tag.end;
       const close = styleEnd.exec(text);
       next = close ? close.index : text.length;
-      const css = CSS_PAYLOAD.exec(text.slice(tag.end, next));
-      if (css) return `CSS ${css[0].replace(/\s+/g, '')} in a <style> element`;
+      const css = cssPayloadIn(text.slice(tag.end, next));
+      if (css) return `CSS ${css} in a <style> element`;
     }
     tags.lastIndex = next;
   }
@@ -262,8 +288,10 @@ function dangerousTag(tag: Tag): string | null {
   const loading = LOADING_ATTRIBUTE[name]?.find((wanted) => attributes.some((a) => a.name === wanted && a.value !== null));
   if (loading) return `a <${name} ${loading}=…> element`;
   if (attributes.some((a) => a.name === 'srcdoc' && a.value !== null)) return `a srcdoc attribute on <${name}>`;
-  const style = attributes.find((a) => a.name === 'style' && a.value !== null && CSS_PAYLOAD.test(a.value));
-  if (style) return `CSS ${CSS_PAYLOAD.exec(style.value ?? '')?.[0].replace(/\s+/g, '')} in a style attribute`;
+  for (const a of attributes) {
+    const css = a.name === 'style' && a.value !== null ? cssPayloadIn(a.value) : null;
+    if (css) return `CSS ${css} in a style attribute`;
+  }
   return null;
 }
 
