@@ -2,6 +2,7 @@ import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
 import { decodePng } from '../../test/png-pixels';
 import { pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 
 /** Text of page `n` (1-based) of pdftotext's output, pages separated by form feeds. */
@@ -125,6 +126,34 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(Math.abs(minY / PX_PER_MM - 45)).toBeLessThan(0.6);
     expect(Math.abs((maxX + 1) / PX_PER_MM - 100)).toBeLessThan(0.6);
     expect(Math.abs((maxY + 1) / PX_PER_MM - 65)).toBeLessThan(0.6);
+  });
+
+  it('issue 20: examples/letter has its letterhead on page 1 only and the continuation header on page 2 (its terms start on a new page)', async () => {
+    const { template: letter, data, translations: letterTranslations } = readExample('letter');
+    for (const [language, subject] of [['en', 'Your contract renewal'], ['de', 'Ihre Vertragsverlängerung']] as const) {
+      const compiled = compileDocument({ template: letter as Template, data, translations: letterTranslations, language });
+      expect(compiled.issues).toEqual([]);
+      const pdf = await printCompiled(pool, compiled);
+      const text = await pdfText(pdf, { raw: true });
+      expect({ language, pages: text.split('\f').filter((p) => p.trim() !== '').length }).toEqual({ language, pages: 2 });
+      expect(page(text, 1)).toContain('Hafenstraße 1, 20457 Hamburg · +49 40 555 0100');
+      expect(page(text, 1)).not.toContain(`${subject} · Globex Corporation`);
+      expect(page(text, 2)).toContain(`${subject} · Globex Corporation`);
+      expect(page(text, 2)).not.toContain('+49 40 555 0100');
+    }
+  });
+
+  it('issue 20: examples/label is one 4 × 6 in page with the address, routing code and tracking number', async () => {
+    const { template: label, data } = readExample('label');
+    const compiled = compileDocument({ template: label as Template, data });
+    expect(compiled.issues).toEqual([]);
+    const pdf = await printCompiled(pool, compiled);
+    const info = await pdfInfo(pdf);
+    expect({ pages: info.Pages, size: info['Page size'] }).toEqual({ pages: '1', size: '288 x 432 pts' });
+    const text = (await pdfText(pdf)).replace(/[ \t]+/g, ' ');
+    expect(text).toContain('Ada Lovelace');
+    expect(text).toContain('Brooklyn, NY 11201');
+    expect(text).toContain('ORD-2026-00871');
   });
 
   it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {

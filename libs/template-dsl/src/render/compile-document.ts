@@ -51,7 +51,10 @@ export type ValidateInput = Omit<CompileInput, 'watermark'>;
 export interface CompiledDocument {
   /** The self-contained document: fonts, images and SVG inlined; no script; nothing loads from anywhere. */
   html: string;
-  /** Chromium `headerTemplate` (page.pdf with displayHeaderFooter), or null when the template has no header. */
+  /**
+   * Chromium `headerTemplate` (page.pdf with displayHeaderFooter), or null when the template has no header. When the
+   * pages differ (`pageVariant`), the header of page 2 of 3, for a printer that cannot print variants.
+   */
   headerHtml: string | null;
   /** Chromium `footerTemplate`, or null when the template has no footer. */
   footerHtml: string | null;
@@ -354,10 +357,15 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   const watermark = mode === 'render' && input.watermark ? input.watermark : null;
   const customFonts = input.customFonts ?? [];
   const allText = codePointsBeyondLatin1(`${body}${bands.map((b) => b.markup).join('')}${watermarks.map((w) => w.markup).join('')}${watermark ?? ''}`);
-  const bodyFaces: UsedFace[] =
-    watermark || watermarks.some((w) => w.watermark.text !== undefined)
-      ? [...prepared.faces.body, { ...prepared.base.font, weight: 700, style: 'normal', elementId: null }]
-      : prepared.faces.body;
+  // The band faces are declared in the document too: Chromium draws a band's text only in faces the document
+  // itself has loaded (a face only a band uses prints nothing), and the printer loads every face the document declares.
+  const bandFaces = (region: 'header' | 'footer'): UsedFace[] => (page?.[region] === undefined ? [] : prepared.faces[region]);
+  const bodyFaces: UsedFace[] = [
+    ...prepared.faces.body,
+    ...(watermark || watermarks.some((w) => w.watermark.text !== undefined) ? [{ ...prepared.base.font, weight: 700, style: 'normal' as const, elementId: null }] : []),
+    ...bandFaces('header'),
+    ...bandFaces('footer'),
+  ].filter((face, i, all) => all.findIndex((f) => f.family === face.family && f.weight === face.weight && f.style === face.style) === i);
   const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode);
   const hasBand = (region: 'header' | 'footer'): boolean => page?.[region] !== undefined;
   const headerFonts = hasBand('header') ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
@@ -414,6 +422,10 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
           (hidden.length > 0 ? `${hidden.join(',')}{display:none}\n` : ''),
       };
     };
+    // for a printer that knows nothing of variants: the bands of a page that is neither the first nor the last
+    const middle = result.pageVariant(2, 3);
+    result.headerHtml = middle.headerHtml;
+    result.footerHtml = middle.footerHtml;
   }
   return result;
 }

@@ -8,7 +8,7 @@ import { CompileInput, compileDocument, imageReferencesOf, validateDocument } fr
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const goldenDir = path.join(__dirname, '__golden__');
-const EXAMPLES = ['invoice', 'report', 'letter', 'certificate'] as const;
+const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label'] as const;
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -56,6 +56,7 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     ['letter', 'en'],
     ['letter', 'de'],
     ['certificate', null],
+    ['label', null],
   ];
 
   it.each(cases)('the %s example (%s) compiles without issues to its golden HTML', (name, language) => {
@@ -66,6 +67,12 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     expectGolden(`${stem}.html`, normalise(doc.html));
     expectGolden(`${stem}.header.html`, normalise(doc.headerHtml));
     expectGolden(`${stem}.footer.html`, normalise(doc.footerHtml));
+    if (doc.pageVariant) {
+      // issue 20: a document whose pages differ; its first page (of two) has bands of its own
+      const first = doc.pageVariant(1, 2);
+      expectGolden(`${stem}.first.header.html`, normalise(first.headerHtml));
+      expectGolden(`${stem}.first.footer.html`, normalise(first.footerHtml));
+    }
   });
 
   it('the invoice has 30 line items, a totals row and a QR payment code; the header and footer carry page numbers', () => {

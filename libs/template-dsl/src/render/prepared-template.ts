@@ -457,7 +457,18 @@ class Preparer {
         this.issue(RenderIssueType.InvalidLayout, 'position needs absolute lengths (not percentages); it is ignored.', element.id);
       } else {
         const m = this.page.marginMm;
-        out.push('position:absolute', `left:calc(${x} - ${m.left}mm)`, `top:calc(${y} - ${m.top}mm)`, 'margin:0');
+        const xMm = lengthMm(element.position.x) ?? 0;
+        const yMm = lengthMm(element.position.y) ?? 0;
+        if (xMm < m.left - 0.01 || yMm < m.top - 0.01) {
+          this.issue(
+            RenderIssueType.InvalidLayout,
+            `position (${x}, ${y}) lies in the left or top margin (${m.left} mm, ${m.top} mm), where Chromium cuts the content off; the element is placed at the margin.`,
+            element.id,
+          );
+        }
+        const left = xMm < m.left ? '0mm' : `calc(${x} - ${m.left}mm)`;
+        const top = yMm < m.top ? '0mm' : `calc(${y} - ${m.top}mm)`;
+        out.push('position:absolute', `left:${left}`, `top:${top}`, 'margin:0');
       }
     }
     return out;
