@@ -1,6 +1,7 @@
 import { compileDocument, Template } from '@docrender/template-dsl';
 import { dmtxRead, zbarRead, zxingRead } from '../../test/barcode-readers';
-import { pagePngs, pdfText } from '../../test/pdf-tools';
+import { firstPagePng, pagePngs, pdfText } from '../../test/pdf-tools';
+import { decodePng } from '../../test/png-pixels';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import type { BrowserPool } from './browser-pool';
 
@@ -24,7 +25,7 @@ const CODES: { format: string; value: string; reads: string; reader: Reader }[] 
   { format: 'itf14', value: '1540014128876', reads: 'I2/5:15400141288763', reader: 'zbar' },
 ];
 
-describe('issue 21: codes and charts as printed by Chromium', () => {
+describe('issue 21: codes, charts and the page background as printed by Chromium', () => {
   let pool: BrowserPool;
 
   beforeAll(async () => {
@@ -110,5 +111,32 @@ describe('issue 21: codes and charts as printed by Chromium', () => {
     for (const shown of ['3,000,000', 'Jan 2026', 'Feb 2026', '36.2%', '63.8%', '€1,768,427.55', '€3,123,456.45']) expect(text['en-US']).toContain(shown);
     expect(text['de-DE']).not.toContain('3,000,000');
     expect(text['de-DE']).not.toContain('1768427.55');
+  });
+
+  it('issue 21 item 9: a page background covers the whole sheet, margins included, whatever the margins (docs/template-dsl.md)', async () => {
+    // a 2 × 1 frame: left half red, right half blue, stretched over an A5 landscape sheet with unequal margins
+    const frame = `data:image/svg+xml;base64,${Buffer.from(
+      "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 2 1' preserveAspectRatio='none'><rect width='1' height='1' fill='#ff0000'/><rect x='1' width='1' height='1' fill='#0000ff'/></svg>",
+    ).toString('base64')}`;
+    const template = {
+      page: { size: 'A5', orientation: 'landscape', margins: { top: '30mm', right: '10mm', bottom: '15mm', left: '40mm' }, background: { source: frame, fit: 'stretch' } },
+      body: [{ type: 'text', id: 't', text: 'Certificate' }],
+    } as Template;
+    const compiled = compileDocument({ template, data: {} });
+    expect(compiled.issues).toEqual([]);
+    const { width, height, rgb } = decodePng(await firstPagePng(await printCompiled(pool, compiled), 40));
+    const colourAt = (x: number, y: number): string => {
+      const i = (Math.round(y) * width + Math.round(x)) * 3;
+      return rgb[i] > 200 && rgb[i + 2] < 60 ? 'red' : rgb[i + 2] > 200 && rgb[i] < 60 ? 'blue' : `rgb(${rgb[i]},${rgb[i + 1]},${rgb[i + 2]})`;
+    };
+    // the corners (inside the margins) and both sides of the sheet's middle: the frame is on the sheet, not the page area
+    expect([colourAt(2, 2), colourAt(2, height - 3), colourAt(width / 2 - 3, height / 2), colourAt(width / 2 + 3, height / 2), colourAt(width - 3, 2), colourAt(width - 3, height - 3)]).toEqual([
+      'red',
+      'red',
+      'red',
+      'blue',
+      'blue',
+      'blue',
+    ]);
   });
 });
