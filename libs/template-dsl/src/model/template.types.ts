@@ -9,8 +9,8 @@ export type Length = number | string;
 /** Text that may contain bindings, e.g. "Invoice {{ number }} of {{ date | date('long') }}". */
 export type TemplateText = string;
 
-/** A data path without braces, e.g. "items" or "report.rows". */
-export type DataPath = string;
+/** The list a table, repeater or chart repeats: a data path without braces ("items", "report.rows") or an expression giving a list ("groupBy(items, 'vatRate')"). */
+export type ListSource = string;
 
 export type FontWeight = number | 'normal' | 'bold';
 export type TextAlign = 'left' | 'center' | 'right' | 'justify';
@@ -135,7 +135,7 @@ export type TableBorders = 'all' | 'horizontal' | 'outer' | 'none';
 
 export interface TableElement extends ElementBase {
   type: 'table';
-  source: DataPath;
+  source: ListSource;
   /** Name of the row item in bindings; default "item". */
   as?: string;
   columns: TableColumn[];
@@ -155,7 +155,7 @@ export interface TableElement extends ElementBase {
 
 export interface RepeaterElement extends ElementBase {
   type: 'repeater';
-  source: DataPath;
+  source: ListSource;
   as?: string;
   elements: TemplateElement[];
   layout?: 'column' | 'row' | 'grid';
@@ -271,7 +271,7 @@ export interface ChartSeries {
 export interface ChartElement extends ElementBase {
   type: 'chart';
   chartType: ChartType;
-  source: DataPath;
+  source: ListSource;
   /** Field of each source item holding the category label. */
   labelField: string;
   series: ChartSeries[];
