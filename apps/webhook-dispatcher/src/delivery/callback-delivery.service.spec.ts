@@ -67,6 +67,7 @@ function setup(answer: (url: string, options: GuardedFetchOptions) => Promise<Gu
       attemptTimeoutMs: 30_000,
       maxResponseBytes: 1024,
       backoffScale: 1,
+      inFlight: 16,
       perHostInFlight: 4,
       hostBusyDelayMs: 1000,
       ...overrides,
@@ -145,22 +146,39 @@ describe('CallbackDeliveryService', () => {
     expect(published).toEqual([]);
   });
 
-  it('6.3: a host at its in-flight cap gets its callback back in the queue (same attempt), other hosts keep flowing', async () => {
+  it('6.3: callbacks beyond the in-flight slots wait in the dispatcher (no broker round trip) and go as slots free up', async () => {
+    const waiting: Array<() => void> = [];
+    const { service, sent, published } = setup(
+      async () => {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return { status: 200, headers: {}, body: Buffer.alloc(0) };
+      },
+      { inFlight: 2, perHostInFlight: 1 },
+    );
+    const all = [1, 2, 3].map((i) => service.handle(command({ deliveryId: `00000000-0000-4000-8000-00000000000${i}`, callbackUrl: 'https://slow.example/a' })));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toHaveLength(2);
+    waiting.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toHaveLength(3);
+    waiting.splice(0).forEach((resolve) => resolve());
+    await Promise.all(all);
+    expect(published).toEqual([]);
+  });
+
+  it('a callback parked after waiting WEBHOOK_HOST_BUSY_DELAY_MS behind its own host goes back to the queue (same attempt), not an attempt', async () => {
     let release: () => void = () => undefined;
     const hanging = new Promise<void>((resolve) => (release = resolve));
-    const { service, sent, published } = setup(async (url) => {
-      if (url.includes('slow')) await hanging;
+    const { service, sent, published } = setup(async () => {
+      await hanging;
       return { status: 200, headers: {}, body: Buffer.alloc(0) };
-    }, { perHostInFlight: 2 });
-    const slow = [1, 2, 3].map((i) => service.handle(command({ deliveryId: `00000000-0000-4000-8000-00000000000${i}`, callbackUrl: 'https://slow.example/a' })));
-    await new Promise((resolve) => setImmediate(resolve));
-    await service.handle(command({ callbackUrl: 'https://fast.example/b' }));
-    expect(sent.map((s) => s.url)).toEqual(['https://slow.example/a', 'https://slow.example/a', 'https://fast.example/b']);
-    expect(published).toHaveLength(1);
-    expect(published[0].payload).toMatchObject({ attempt: 1, deliveryId: '00000000-0000-4000-8000-000000000003' });
-    expect(published[0].options?.delayMs).toBe(1000);
+    }, { inFlight: 1, perHostInFlight: 1, hostBusyDelayMs: 30 });
+    const first = service.handle(command({ deliveryId: '00000000-0000-4000-8000-000000000001' }));
+    await service.handle(command({ deliveryId: '00000000-0000-4000-8000-000000000002' }));
+    expect(sent).toHaveLength(1);
+    expect(published.map((p) => [p.payload.deliveryId, p.payload.attempt, p.options?.delayMs])).toEqual([['00000000-0000-4000-8000-000000000002', 1, 30]]);
     release();
-    await Promise.all(slow);
+    await first;
   });
 
   it('6.2: a duplicate message of a settled delivery does not call the receiver again', async () => {

@@ -5,7 +5,7 @@ import type { Logger } from '@docrender/observability';
 import type { AttemptResult, WebhookDeliveryRef, WebhookDeliveryRepository, WebhookDeliveryState } from '@docrender/persistence';
 import { deliveryHeaders, retryDelaySeconds, WebhookSigner, type SigningSecrets } from '@docrender/webhooks';
 import { dispatcherMetrics } from './dispatcher-metrics';
-import { callbackHostOf, callbackOriginOf, HostSlots } from './host-slots';
+import { callbackHostOf, callbackOriginOf, DeliverySlots } from './host-slots';
 
 /** What the service needs of the delivery records (WebhookDeliveryRepository provides it). */
 export type DeliveryRecords = Pick<WebhookDeliveryRepository, 'claimAttempt' | 'finishAttempt' | 'markDropped'>;
@@ -22,7 +22,11 @@ export type CallbackDeliveryOptions = {
   maxResponseBytes: number;
   /** Multiplies the 2, 4, 8, 16 s backoff. */
   backoffScale: number;
+  /** Deliveries in flight at once (spec 6.3: 16), one host included. */
+  inFlight: number;
+  /** A host's share of them while callbacks to other hosts wait. */
   perHostInFlight: number;
+  /** How long a callback to a host at its share waits here before it is parked in the queue for as long. */
   hostBusyDelayMs: number;
 };
 
@@ -34,12 +38,12 @@ const LEASE_MARGIN_MS = 5_000;
  * again), signs it afresh with the organisation's secrets, POSTs the exact body through the egress guard (no
  * redirects: a 3xx is a failure; private targets refused unless allowed), records the attempt, and on a non-2xx,
  * timeout or error schedules the next attempt durably (a delayed webhook.deliver message) after 2, 4, 8, 16 s, until
- * 5 attempts. A host at its in-flight cap gets its callback back in the queue after WEBHOOK_HOST_BUSY_DELAY_MS
- * (not an attempt), so other hosts keep flowing.
+ * 5 attempts in all. At most `inFlight` deliveries run at once, one host included; a host is held to its share only
+ * while other hosts' callbacks wait (DeliverySlots), and waiting happens in memory, not through the broker.
  */
 export class CallbackDeliveryService {
   private readonly signer = new WebhookSigner();
-  private readonly slots: HostSlots;
+  private readonly slots: DeliverySlots;
 
   constructor(
     private readonly deps: {
@@ -52,20 +56,26 @@ export class CallbackDeliveryService {
     },
     private readonly options: CallbackDeliveryOptions,
   ) {
-    this.slots = new HostSlots(options.perHostInFlight);
+    this.slots = new DeliverySlots({ total: options.inFlight, perHost: options.perHostInFlight, parkAfterMs: options.hostBusyDelayMs });
   }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** Handles one webhook.deliver message; resolves once its effects (attempt record, retry message) are stored. */
-  async handle(command: DeliverWebhookCommand): Promise<void> {
+  /**
+   * Handles one webhook.deliver message; resolves once its effects (attempt record, retry message) are stored.
+   * `abandoned` is the delivery's signal: a message whose channel closed while it waited for a slot is not sent.
+   */
+  async handle(command: DeliverWebhookCommand, abandoned?: AbortSignal): Promise<void> {
     const ref: WebhookDeliveryRef = { deliveryId: command.deliveryId, jobId: command.jobId, organisationId: command.organisationId, event: command.event };
     const fields = { deliveryId: command.deliveryId, jobId: command.jobId, event: command.event, attempt: command.attempt, target: callbackOriginOf(command.callbackUrl) };
     const host = callbackHostOf(command.callbackUrl) ?? '(invalid URL)';
-    if (!this.slots.tryAcquire(host)) {
+    const grant = await this.slots.acquire(host, abandoned);
+    if (grant === 'abandoned') return;
+    if (grant === 'park') {
       dispatcherMetrics.hostBusy.inc();
+      this.deps.logger.debug('callback parked: its host holds its share of the slots and other callbacks may be queued behind', fields);
       await this.republish(command, command.attempt, this.options.hostBusyDelayMs);
       return;
     }

@@ -11,7 +11,8 @@ import type { DataSource } from 'typeorm';
 import { CallbackDeliveryService } from './callback-delivery.service';
 
 /**
- * Consumes webhook.deliver with WEBHOOK_IN_FLIGHT deliveries in flight (the consumer's prefetch; spec 6.3: 16), and
+ * Consumes webhook.deliver with WEBHOOK_IN_FLIGHT deliveries in flight (spec 6.3: 16; the consumer holds twice as
+ * many messages so that a host held to its share does not keep other hosts' callbacks out of reach), and
  * its dead letters: callbacks the bounded queue dropped as the oldest under overload, counted and recorded.
  */
 @Injectable()
@@ -42,8 +43,9 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
     this.subscriptions = [
       await this.bus.consume(
         MessageName.DeliverWebhook,
-        (command) => withLogFields({ jobId: command.jobId, deliveryId: command.deliveryId }, () => this.delivery.handle(command)),
-        { prefetch: this.settings.inFlight },
+        (command, { abandoned }) => withLogFields({ jobId: command.jobId, deliveryId: command.deliveryId }, () => this.delivery.handle(command, abandoned)),
+        // Twice the slots: callbacks of other hosts are at hand when one host holds its share (they wait in memory).
+        { prefetch: this.settings.inFlight * 2 },
       ),
       await this.bus.consumeDeadLetters(MessageName.DeliverWebhook, (command, { reason }) => this.delivery.dropped(command, reason), { prefetch: 16 }),
     ];

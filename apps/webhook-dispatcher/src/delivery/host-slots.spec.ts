@@ -1,23 +1,85 @@
-import { callbackHostOf, callbackOriginOf, HostSlots } from './host-slots';
+import { callbackHostOf, callbackOriginOf, DeliverySlots, type SlotGrant } from './host-slots';
 
-describe('HostSlots', () => {
-  it('6.3: a host at its cap gets no further slot while other hosts still do', () => {
-    const slots = new HostSlots(2);
-    expect(slots.tryAcquire('slow.example:443')).toBe(true);
-    expect(slots.tryAcquire('slow.example:443')).toBe(true);
-    expect(slots.tryAcquire('slow.example:443')).toBe(false);
-    expect(slots.tryAcquire('fast.example')).toBe(true);
-    slots.release('slow.example:443');
-    expect(slots.inFlightTo('slow.example:443')).toBe(1);
-    expect(slots.tryAcquire('slow.example:443')).toBe(true);
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Starts `count` acquisitions for `host`, recording each grant as it comes. */
+function request(slots: DeliverySlots, host: string, count: number, grants: Array<[string, SlotGrant]>, signal?: AbortSignal): void {
+  for (let i = 0; i < count; i++) void slots.acquire(host, signal).then((grant) => grants.push([host, grant]));
+}
+
+describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', () => {
+  it('6.3: one host alone gets every slot, not only its per-host share', async () => {
+    const slots = new DeliverySlots({ total: 16, perHost: 4, parkAfterMs: 60_000 });
+    const grants: Array<[string, SlotGrant]> = [];
+    request(slots, 'slow.example', 20, grants);
+    await tick();
+    expect(grants).toHaveLength(16);
+    expect(slots.inFlightTo('slow.example')).toBe(16);
+    expect(slots.waitingCount).toBe(4);
+    slots.release('slow.example');
+    await tick();
+    expect(grants).toHaveLength(17);
   });
 
-  it('releasing the last slot forgets the host', () => {
-    const slots = new HostSlots(1);
-    slots.tryAcquire('a');
+  it('6.3: while other hosts wait, a freed slot goes to a host below its share before a host above it', async () => {
+    const slots = new DeliverySlots({ total: 4, perHost: 2, parkAfterMs: 60_000 });
+    const grants: Array<[string, SlotGrant]> = [];
+    request(slots, 'a', 6, grants);
+    await tick();
+    expect(grants).toHaveLength(4);
+    request(slots, 'b', 3, grants);
+    await tick();
     slots.release('a');
-    expect(slots.inFlightTo('a')).toBe(0);
-    expect(slots.tryAcquire('a')).toBe(true);
+    slots.release('a');
+    slots.release('a');
+    await tick();
+    // a holds 1 now: b (below its share of 2) gets two slots, then a (below its share again) before b's third.
+    expect(grants.slice(4)).toEqual([
+      ['b', 'go'],
+      ['b', 'go'],
+      ['a', 'go'],
+    ]);
+    expect(slots.inFlightTo('a')).toBe(2);
+    expect(slots.inFlightTo('b')).toBe(2);
+  });
+
+  it('a callback that waited past parkAfterMs while its host holds its share is parked; one whose host is below it keeps waiting', async () => {
+    jest.useFakeTimers();
+    try {
+      const slots = new DeliverySlots({ total: 2, perHost: 1, parkAfterMs: 1_000 });
+      const grants: Array<[string, SlotGrant]> = [];
+      request(slots, 'hog', 3, grants);
+      request(slots, 'other', 1, grants);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(grants).toEqual([
+        ['hog', 'go'],
+        ['hog', 'go'],
+        ['hog', 'park'],
+      ]);
+      expect(slots.waitingCount).toBe(1);
+      slots.release('hog');
+      await jest.advanceTimersByTimeAsync(0);
+      expect(grants.at(-1)).toEqual(['other', 'go']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('a waiting callback whose delivery was abandoned (channel closed) leaves without a slot', async () => {
+    const slots = new DeliverySlots({ total: 1, perHost: 1, parkAfterMs: 60_000 });
+    const grants: Array<[string, SlotGrant]> = [];
+    const lost = new AbortController();
+    request(slots, 'h', 1, grants);
+    request(slots, 'h', 1, grants, lost.signal);
+    await tick();
+    lost.abort();
+    await tick();
+    expect(grants).toEqual([
+      ['h', 'go'],
+      ['h', 'abandoned'],
+    ]);
+    slots.release('h');
+    expect(slots.inFlight).toBe(0);
   });
 });
 
