@@ -2,13 +2,13 @@ import { ConfigOf, setting } from './setting';
 
 /** The webhook dispatcher (spec 6.3): delivery concurrency, per-attempt timeout, retry backoff. */
 export const webhookSettings = {
-  inFlight: setting.int('WEBHOOK_IN_FLIGHT', 'Callback deliveries one webhook-dispatcher process has in flight at once (spec 6.3: 16).', 16, {
+  inFlight: setting.int('WEBHOOK_IN_FLIGHT', 'Callback deliveries one webhook-dispatcher process has in flight at once, to one host or many (spec 6.3: 16).', 16, {
     min: 1,
     max: 1000,
   }),
   perHostInFlight: setting.int(
     'WEBHOOK_PER_HOST_IN_FLIGHT',
-    'Deliveries in flight to one callback host (host:port) at once, so a slow or black-holed receiver cannot take every slot; further callbacks to that host wait in the queue.',
+    'A callback host\'s (host:port) share of WEBHOOK_IN_FLIGHT while callbacks to other hosts wait: a freed slot goes to a host below its share first. A host alone gets every slot.',
     4,
     { min: 1, max: 1000 },
   ),
@@ -26,9 +26,21 @@ export const webhookSettings = {
   ),
   hostBusyDelayMs: setting.int(
     'WEBHOOK_HOST_BUSY_DELAY_MS',
-    'When a callback host is at WEBHOOK_PER_HOST_IN_FLIGHT, how long its next callback waits (durably, in RabbitMQ) before it is tried again; not counted as an attempt.',
-    1_000,
+    'How long a callback whose host holds its share (WEBHOOK_PER_HOST_IN_FLIGHT) may wait for a slot inside the dispatcher before it is parked in RabbitMQ for as long, so that other hosts\' callbacks queued behind a slow host are reached; not counted as an attempt.',
+    10_000,
     { min: 10, max: 600_000 },
+  ),
+  reaperIntervalMs: setting.int(
+    'WEBHOOK_REAPER_INTERVAL_MS',
+    'How often the dispatcher looks for callbacks whose message was lost (a delivery still pending, or a published callback never taken, for longer than WEBHOOK_REAPER_STALE_MS) and sends them again; one replica at a time. 0 turns it off.',
+    60_000,
+    { min: 0, max: 86_400_000 },
+  ),
+  reaperStaleMs: setting.int(
+    'WEBHOOK_REAPER_STALE_MS',
+    'How long a callback may stay pending without news before the reaper counts its message as lost and sends it again (a duplicate message is harmless: attempts are claimed). Keep it well above the longest queue backlog.',
+    600_000,
+    { min: 1_000, max: 604_800_000 },
   ),
   maxResponseBytes: setting.int(
     'WEBHOOK_MAX_RESPONSE_BYTES',

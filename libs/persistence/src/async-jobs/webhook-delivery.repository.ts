@@ -43,6 +43,18 @@ export type AttemptClaim =
   /** Another dispatcher holds this attempt until `leaseUntil` (or held it and died): try again after it. */
   | { kind: 'in-flight'; leaseUntil: Date };
 
+/**
+ * A delivery the reaper found without news for too long: still `pending` (or published by the outbox and never
+ * taken), with its last attempt and the callback as stored in the outbox (null once the outbox row was deleted).
+ */
+export type StaleDelivery = {
+  deliveryId: string;
+  /** The last attempt started, null when none was. */
+  lastAttempt: { attempt: number; finished: boolean; outcome: WebhookAttemptOutcome | null } | null;
+  /** The webhook.deliver payload stored in the outbox (a DeliverWebhookCommand), null when it is gone. */
+  command: unknown;
+};
+
 export type AttemptResult = {
   outcome: WebhookAttemptOutcome;
   httpStatus: number | null;
@@ -167,6 +179,54 @@ export class WebhookDeliveryRepository {
        ON CONFLICT (delivery_id) DO UPDATE SET state = 'dropped', last_error = $5, updated_at = $6
         WHERE webhook_deliveries.state = 'pending'`,
       [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, reason.slice(0, MAX_ERROR_LENGTH), now],
+    );
+  }
+
+  /**
+   * Deliveries whose message may have been lost, oldest news first, at most `limit`: pending ones not updated since
+   * `cutoff`, and callbacks the outbox published before `cutoff` that no dispatcher ever took (those get a pending
+   * record now, so that the next look counts from here).
+   */
+  async findStale(cutoff: Date, limit: number): Promise<StaleDelivery[]> {
+    await this.manager.query(
+      `INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
+       SELECT o.id, (o.payload->>'jobId')::uuid, (o.payload->>'organisationId')::uuid, o.payload->>'event', 'pending', 0, o.created_at, $2
+         FROM outbox o
+        WHERE o.message_name = 'webhook.deliver' AND o.published_at < $1
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.delivery_id = o.id)
+        ORDER BY o.published_at LIMIT $3
+       ON CONFLICT (delivery_id) DO NOTHING`,
+      // updated_at in the past: the query below takes them in this same pass.
+      [cutoff, new Date(0), limit],
+    );
+    const rows = (await this.manager.query(
+      `SELECT d.delivery_id, a.attempt, a.finished_at IS NOT NULL AS finished, a.outcome, o.payload
+         FROM webhook_deliveries d
+         LEFT JOIN LATERAL (
+           SELECT attempt, finished_at, outcome FROM webhook_delivery_attempts WHERE delivery_id = d.delivery_id ORDER BY attempt DESC LIMIT 1
+         ) a ON true
+         LEFT JOIN outbox o ON o.id = d.delivery_id
+        WHERE d.state = 'pending' AND d.updated_at < $1
+        ORDER BY d.updated_at, d.delivery_id LIMIT $2`,
+      [cutoff, limit],
+    )) as { delivery_id: string; attempt: number | null; finished: boolean | null; outcome: WebhookAttemptOutcome | null; payload: unknown }[];
+    return rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      lastAttempt: row.attempt === null ? null : { attempt: row.attempt, finished: row.finished === true, outcome: row.outcome },
+      command: row.payload ?? null,
+    }));
+  }
+
+  /** Notes that a pending delivery was sent again at `now` (the reaper looks at it again only after another stale period). */
+  async touchPending(deliveryId: string, now: Date = new Date()): Promise<void> {
+    await this.manager.query(`UPDATE webhook_deliveries SET updated_at = $2 WHERE delivery_id = $1 AND state = 'pending'`, [deliveryId, now]);
+  }
+
+  /** Gives up a pending delivery that cannot be sent again (its message was lost and no copy is left, or no attempt is). */
+  async abandonPending(deliveryId: string, reason: string, now: Date = new Date()): Promise<void> {
+    await this.manager.query(
+      `UPDATE webhook_deliveries SET state = 'abandoned', last_error = $2, updated_at = $3 WHERE delivery_id = $1 AND state = 'pending'`,
+      [deliveryId, reason.slice(0, MAX_ERROR_LENGTH), now],
     );
   }
 

@@ -15,8 +15,8 @@ export type ReceivedCallback = {
   signatureFailure: string | null;
 };
 
-/** How the receiver answers a path: a status code, or `hang` (a black hole that never answers). */
-export type Answer = number | 'hang';
+/** How the receiver answers a path: a status code, `hang` (a black hole that never answers), or a status after a pause. */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 export type CallbackReceiver = {
   url: string;
@@ -79,7 +79,17 @@ export async function startCallbackReceiver(secrets: string[]): Promise<Callback
         hanging.add(res);
         return;
       }
-      res.writeHead(answer, answer >= 300 && answer < 400 ? { Location: '/redirected' } : {}).end();
+      const reply = (status: number): void => {
+        res.writeHead(status, status >= 300 && status < 400 ? { Location: '/redirected' } : {}).end();
+      };
+      if (typeof answer === 'number') reply(answer);
+      else {
+        hanging.add(res);
+        setTimeout(() => {
+          hanging.delete(res);
+          if (!res.destroyed) reply(answer.status);
+        }, answer.afterMs);
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

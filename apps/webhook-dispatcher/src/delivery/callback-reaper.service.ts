@@ -1,0 +1,121 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { loadSettings, webhookSettings } from '@docrender/config';
+import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
+import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
+import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { retryDelaySeconds } from '@docrender/webhooks';
+import type { DataSource } from 'typeorm';
+import { dispatcherMetrics } from './dispatcher-metrics';
+
+/** The pg_advisory_lock key meaning "a callback reaper pass is running" (any constant, distinct from other locks). */
+export const CALLBACK_REAPER_LOCK_KEY = 7_441_902_115;
+
+/** Deliveries looked at per pass; the rest wait for the next pass. */
+const BATCH = 500;
+
+export type ReaperReport = { resent: number; abandoned: number };
+
+/**
+ * The attempt to send again for a delivery whose message was lost: the first when none was started, the one in
+ * flight when its dispatcher died (its claim is taken over after the lease), the next after a failed one; null when
+ * no attempt is left.
+ */
+export function attemptToResend(last: StaleDelivery['lastAttempt']): number | null {
+  if (last === null) return 1;
+  if (!last.finished) return last.attempt;
+  if (last.outcome !== 'failed' || retryDelaySeconds(last.attempt) === null) return null;
+  return last.attempt + 1;
+}
+
+/**
+ * Issue 18: no callback stays `pending` forever. Every WEBHOOK_REAPER_INTERVAL_MS one dispatcher replica (the one
+ * holding a PostgreSQL advisory lock, tried and never waited for, like the retention sweep) looks for deliveries
+ * without news for WEBHOOK_REAPER_STALE_MS — pending ones, and callbacks the outbox published that no dispatcher ever
+ * took — and publishes their next attempt again from the copy the outbox keeps (JOBS_OUTBOX_KEEP_HOURS). A message
+ * that was not lost after all makes a harmless duplicate (attempts are claimed once). A delivery with no copy left,
+ * or no attempt left, is recorded as abandoned.
+ */
+@Injectable()
+export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly settings = loadSettings(webhookSettings);
+  private timer: NodeJS.Timeout | null = null;
+  private reaping: Promise<unknown> | null = null;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.settings.reaperIntervalMs === 0) {
+      this.logger.info('callback reaper disabled (WEBHOOK_REAPER_INTERVAL_MS=0)');
+      return;
+    }
+    this.timer = setInterval(() => {
+      if (this.reaping) return;
+      this.reaping = this.reap().finally(() => {
+        this.reaping = null;
+      });
+    }, this.settings.reaperIntervalMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.reaping;
+  }
+
+  /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
+  async reap(now: Date = new Date()): Promise<ReaperReport | null> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [CALLBACK_REAPER_LOCK_KEY])) as { locked: boolean }[];
+      if (!locked) {
+        this.logger.debug('callback reaper pass skipped: another replica is reaping');
+        return null;
+      }
+      try {
+        return await this.resendStale(now);
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [CALLBACK_REAPER_LOCK_KEY]);
+      }
+    } catch (error) {
+      this.logger.error('callback reaper pass failed; it runs again next round', { err: error });
+      return null;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async resendStale(now: Date): Promise<ReaperReport> {
+    const deliveries = new WebhookDeliveryRepository(this.dataSource.manager);
+    const report: ReaperReport = { resent: 0, abandoned: 0 };
+    for (const stale of await deliveries.findStale(new Date(now.getTime() - this.settings.reaperStaleMs), BATCH)) {
+      const attempt = attemptToResend(stale.lastAttempt);
+      if (stale.command === null || attempt === null) {
+        const reason =
+          stale.command === null
+            ? 'its message was lost and the outbox no longer holds the callback (JOBS_OUTBOX_KEEP_HOURS)'
+            : 'its message was lost after its last attempt';
+        await deliveries.abandonPending(stale.deliveryId, reason, now);
+        dispatcherMetrics.abandoned.inc({ reason: 'lost' });
+        this.logger.warn('callback abandoned by the reaper', { deliveryId: stale.deliveryId, reason });
+        report.abandoned++;
+        continue;
+      }
+      const command = stale.command as DeliverWebhookCommand;
+      await this.bus.publish(MessageName.DeliverWebhook, { ...command, attempt }, { messageId: `${stale.deliveryId}.${attempt}` });
+      await deliveries.touchPending(stale.deliveryId, now);
+      dispatcherMetrics.resent.inc();
+      this.logger.warn('callback without news sent again by the reaper', { deliveryId: stale.deliveryId, jobId: command.jobId, attempt });
+      report.resent++;
+    }
+    if (report.resent + report.abandoned > 0) this.logger.info('callback reaper pass', report);
+    return report;
+  }
+}
