@@ -70,7 +70,9 @@ describe('webhook dispatcher resilience (issue 18; the dispatcher as its own pro
     expect(records.filter((r) => downIds.includes(r.deliveryId)).map((r) => [r.state, r.attempts, r.lastHttpStatus])).toEqual(
       downIds.map(() => ['abandoned', 5, 500]),
     );
-    for (const path of down) expect(requestsTo(path)).toHaveLength(5);
+    // 5 attempts; one more request only for an attempt whose result could not be recorded within its lease.
+    for (const path of down) expect(requestsTo(path).length).toBeGreaterThanOrEqual(5);
+    for (const path of down) expect(requestsTo(path).length).toBeLessThanOrEqual(6);
     for (const path of [...ok, ...flaky, ...paths('late', 8)]) expect(requestsTo(path).length).toBeGreaterThanOrEqual(1);
     expect(stand.dispatcher.output()).toContain('dependency outage: the message waits and is tried again');
   }, 150_000);

@@ -26,12 +26,16 @@ function command(overrides: Partial<DeliverWebhookCommand> = {}): DeliverWebhook
 
 class FakeRecords implements DeliveryRecords {
   claims: AttemptClaim[] = [];
+  /** Errors the next finishAttempt calls throw, in order. */
+  finishFailures: Error[] = [];
   finished: { attempt: number; result: AttemptResult; state: WebhookDeliveryState }[] = [];
   dropped: string[] = [];
   async claimAttempt(): Promise<AttemptClaim> {
     return this.claims.shift() ?? { kind: 'claimed' };
   }
   async finishAttempt(_deliveryId: string, attempt: number, result: AttemptResult, state: Exclude<WebhookDeliveryState, 'dropped'>): Promise<void> {
+    const failure = this.finishFailures.shift();
+    if (failure) throw failure;
     this.finished.push({ attempt, result, state });
   }
   async markDropped(_ref: unknown, reason: string): Promise<void> {
@@ -179,6 +183,22 @@ describe('CallbackDeliveryService', () => {
     expect(published.map((p) => [p.payload.deliveryId, p.payload.attempt, p.options?.delayMs])).toEqual([['00000000-0000-4000-8000-000000000002', 1, 30]]);
     release();
     await first;
+  });
+
+  it('issue 18: an attempt made while the database went away is recorded once it is back, not made again', async () => {
+    const { service, records, sent } = setup(status(200));
+    records.finishFailures.push(new Error('Connection terminated unexpectedly'), Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    await service.handle(command());
+    expect(sent).toHaveLength(1);
+    expect(records.finished.map((f) => [f.attempt, f.state])).toEqual([[1, 'delivered']]);
+  });
+
+  it('issue 18: past the attempt\'s lease the outage goes to the shared policy (the message waits; the attempt may be made again)', async () => {
+    const { service, records } = setup(status(200), { attemptTimeoutMs: 100 });
+    const outage = new Error('Connection terminated unexpectedly');
+    records.finishFailures.push(...Array.from({ length: 100 }, () => outage));
+    await expect(service.handle(command())).rejects.toBe(outage);
+    expect(records.finished).toEqual([]);
   });
 
   it('6.2: a duplicate message of a settled delivery does not call the receiver again', async () => {

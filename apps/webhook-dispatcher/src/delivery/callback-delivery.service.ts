@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { EgressFailedError, EgressRefusedError, type GuardedFetchOptions, type GuardedResponse } from '@docrender/egress';
-import type { MessageBus } from '@docrender/messaging';
+import { dependencyOutageOf, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import type { AttemptResult, WebhookDeliveryRef, WebhookDeliveryRepository, WebhookDeliveryState } from '@docrender/persistence';
 import { deliveryHeaders, retryDelaySeconds, WebhookSigner, type SigningSecrets } from '@docrender/webhooks';
@@ -81,6 +82,7 @@ export class CallbackDeliveryService {
     }
     try {
       const leaseMs = this.options.attemptTimeoutMs + LEASE_MARGIN_MS;
+      const leaseEnds = Date.now() + leaseMs;
       const claim = await this.deps.deliveries.claimAttempt(ref, command.attempt, leaseMs, this.now());
       switch (claim.kind) {
         case 'settled':
@@ -97,7 +99,7 @@ export class CallbackDeliveryService {
           return;
         }
         case 'claimed':
-          await this.attempt(command, fields);
+          await this.attempt(command, fields, leaseEnds);
           return;
       }
     } finally {
@@ -122,7 +124,7 @@ export class CallbackDeliveryService {
     );
   }
 
-  private async attempt(command: DeliverWebhookCommand, fields: Record<string, string | number>): Promise<void> {
+  private async attempt(command: DeliverWebhookCommand, fields: Record<string, string | number>, leaseEnds: number): Promise<void> {
     const signedAt = this.now();
     const secrets = await this.deps.secrets(command.organisationId, signedAt);
     const signature = this.signer.sign(command.body, secrets, Math.floor(signedAt.getTime() / 1000));
@@ -146,7 +148,7 @@ export class CallbackDeliveryService {
     }
     const retryInSeconds = result.outcome === 'failed' ? retryDelaySeconds(command.attempt, this.options.backoffScale) : null;
     const state: Exclude<WebhookDeliveryState, 'dropped'> = result.outcome === 'delivered' ? 'delivered' : retryInSeconds === null ? 'abandoned' : 'pending';
-    await this.deps.deliveries.finishAttempt(command.deliveryId, command.attempt, result, state, this.now());
+    await this.recordMadeAttempt(() => this.deps.deliveries.finishAttempt(command.deliveryId, command.attempt, result, state, this.now()), leaseEnds, fields);
     dispatcherMetrics.attempts.inc({ outcome: result.outcome });
     dispatcherMetrics.attemptSeconds.observe(result.durationMs / 1000);
     const logFields = { ...fields, outcome: result.outcome, httpStatus: result.httpStatus, durationMs: result.durationMs };
@@ -161,6 +163,24 @@ export class CallbackDeliveryService {
     }
     this.deps.logger.info('callback attempt failed; retry scheduled', { ...logFields, error: result.error, retryInSeconds });
     await this.republish(command, command.attempt + 1, (retryInSeconds ?? 0) * 1000);
+  }
+
+  /**
+   * Records an attempt already made. The receiver has been called: through a database outage the record is retried
+   * here while the attempt's lease lasts, since a message set aside would make the attempt again after the lease.
+   */
+  private async recordMadeAttempt(record: () => Promise<void>, leaseEnds: number, fields: Record<string, string | number>): Promise<void> {
+    for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        await record();
+        return;
+      } catch (error) {
+        const outage = dependencyOutageOf(error);
+        if (outage === null || Date.now() + pause >= leaseEnds - 1_000) throw error;
+        this.deps.logger.warn('recording a callback attempt waits for the database', { ...fields, dependency: outage.dependency, pauseMs: pause });
+        await sleep(pause);
+      }
+    }
   }
 
   /**
