@@ -1,5 +1,6 @@
 // Builds the publishable package of @docrender/client into dist/packages/client/ (publish with
-// `npm publish dist/packages/client`):
+// `npm publish dist/packages/client`); with --pack (`npm run client:package`) also its tarball,
+// dist/packages/docrender-client-<version>.tgz, which users install with `npm install <that file>`:
 //   lib/libs/client/src    the SDK (JavaScript + declarations)
 //   lib/libs/webhooks/src  the shared webhook verifier and callback parser the SDK re-exports
 //   lib/libs/contracts/src declarations only: the wire types (decorator-free .d.ts; no JavaScript is shipped)
@@ -139,3 +140,11 @@ await rewriteDeclarations();
 await checkRequires();
 await writeManifest();
 if (!quiet) console.error(`build-package: ${compiled} file(s) compiled to ${path.relative(repoRoot, outDir)} in ${Date.now() - started} ms`);
+if (process.argv.includes('--pack')) {
+  // npm pack prints the tarball's file name last; the path goes to stdout alone, so scripts can capture it.
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const output = execFileSync(npm, ['pack', '--pack-destination', path.dirname(outDir), '--silent'], { cwd: outDir, encoding: 'utf8' });
+  const tarball = path.join(path.dirname(outDir), output.trim().split('\n').pop());
+  process.stdout.write(`${tarball}\n`);
+  if (!quiet) console.error(`build-package: install it with  npm install ${tarball}`);
+}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '@docrender/testing';
+import { json, startStubServer } from './stub-server';
 
 const run = promisify(execFile);
 jest.setTimeout(180_000);
@@ -26,10 +27,11 @@ describe('the @docrender/client package', () => {
   let consumer: string;
 
   beforeAll(async () => {
-    await run(process.execPath, [path.join(REPO_ROOT, 'libs/client/scripts/build-package.mjs'), '--quiet'], { cwd: REPO_ROOT, timeout: 120_000 });
+    // The documented command (`npm run client:package`): builds the package and its tarball, prints the tarball's path.
+    const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'libs/client/scripts/build-package.mjs'), '--pack', '--quiet'], { cwd: REPO_ROOT, timeout: 120_000 });
+    const tarball = stdout.trim();
+    expect(path.dirname(tarball)).toBe(path.dirname(PACKAGE_DIR));
     dir = await mkdtemp(path.join(tmpdir(), 'docrender-client-package-'));
-    const { stdout } = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: PACKAGE_DIR });
-    const tarball = path.join(dir, stdout.trim().split('\n').pop() as string);
     consumer = path.join(dir, 'consumer');
     await mkdir(consumer);
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
@@ -134,9 +136,34 @@ console.log(JSON.stringify([typeof DocrenderClient, typeof readCallback, typeof 
     expect(JSON.parse(stdout)).toEqual(['function', 'function', 'function', 'partial', 'function']);
   });
 
-  it('installs the docrender command', async () => {
-    const { stdout } = await run(path.join(consumer, 'node_modules/.bin/docrender'), ['--help'], { cwd: consumer });
-    expect(stdout).toMatch(/^Usage: docrender <command>/);
-    expect(stdout).toContain('documents download');
+  it('installs the docrender command: `docrender help` and `--help` print the usage', async () => {
+    for (const argv of [['help'], ['--help']]) {
+      const { stdout } = await run(path.join(consumer, 'node_modules/.bin/docrender'), argv, { cwd: consumer });
+      expect(stdout).toMatch(/^Usage: docrender <command>/);
+      expect(stdout).toContain('documents download');
+    }
+  });
+
+  it('4.2: the README’s quick start runs from the installed tarball and renders through a service', async () => {
+    const envelope = { status: 'ok', message: '1 of 1 rendered', requestedCount: 1, renderedCount: 1, missingCount: 0, issues: [], documents: [] };
+    const service = await startStubServer((req, res) => json(res, 200, envelope));
+    try {
+      await writeFile(
+        path.join(consumer, 'quick-start.js'),
+        `const { DocrenderClient } = require('@docrender/client');
+const client = new DocrenderClient({ baseUrl: process.env.DOCRENDER_URL, apiKey: process.env.SERVICE_API_KEY });
+client.renders.render('6f0c2a4e-8b1d-4c3a-9e7f-1a2b3c4d5e6f', [{ number: 'INV-1', customer: { name: 'Globex' } }])
+  .then((envelope) => console.log(JSON.stringify([envelope.status, envelope.renderedCount, envelope.issues])));`,
+      );
+      const { stdout } = await run(process.execPath, ['quick-start.js'], {
+        cwd: consumer,
+        env: { PATH: process.env.PATH ?? '', DOCRENDER_URL: service.url, SERVICE_API_KEY: 'service_test_abcdefghijklmnop' },
+      });
+      expect(JSON.parse(stdout)).toEqual(['ok', 1, []]);
+      expect(service.requests).toEqual([expect.objectContaining({ method: 'POST', url: '/v1/render/6f0c2a4e-8b1d-4c3a-9e7f-1a2b3c4d5e6f' })]);
+      expect(service.requests[0].headers.authorization).toBe('Bearer service_test_abcdefghijklmnop');
+    } finally {
+      await service.close();
+    }
   });
 });
