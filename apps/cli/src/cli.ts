@@ -54,7 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   const output = new Output(io, flag(values, 'json'), flag(values, 'quiet'));
   try {
     let client: DocrenderClient | undefined;
-    return await command.run({ io, output, positionals, values, client: () => (client ??= makeClient(values, io)) });
+    return await command.run({ io, output, argv, positionals, values, client: () => (client ??= makeClient(values, io)) });
   } catch (error) {
     io.stderr(`error: ${describe(error)}\n`);
     return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;

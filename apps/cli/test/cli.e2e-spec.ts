@@ -184,6 +184,16 @@ describe('docrender CLI as a process against the running service', () => {
       expect(everything.total).toBe(2);
     });
 
+    it('4.1: templates list names the next page and checks the sort field against the contract, with a suggestion', async () => {
+      const first = await cli(['templates', 'list', '--sort', 'name', '--take', '1']);
+      expect(first.stdout).toContain('1-1 of 2');
+      expect(first.stderr).toContain('next page: docrender templates list --sort name --take 1 --skip 1');
+      const last = await cli(['templates', 'list', '--sort', 'name', '--take', '1', '--skip', '1']);
+      expect([last.stdout.includes('2-2 of 2'), last.stderr]).toEqual([true, '']);
+      const typo = await cli(['templates', 'list', '--sort', 'nmae']);
+      expect(typo).toMatchObject({ code: 2, stderr: "error: --sort: templates cannot be sorted by 'nmae'; did you mean 'name'?; fields: updatedAt, name, createdAt\n" });
+    });
+
     it('4.13, 4.15: documents list filters by template and environment; documents download writes <documentName>.pdf', async () => {
       const list = await cli(['documents', 'list', '--template', IDS.invoice, '--environment', 'test', '--sort', 'renderedAt', '--desc', '--take', '3', '--json']);
       expect(list.code).toBe(0);
@@ -193,6 +203,8 @@ describe('docrender CLI as a process against the running service', () => {
       expect(page.items.every((d) => d.templateId === IDS.invoice)).toBe(true);
       const all = JSON.parse((await cli(['documents', 'list', '--template', IDS.invoice, '--environment', 'test', '--all', '--take', '50', '--json'])).stdout) as { total: number };
       expect(all.total).toBe(page.total);
+      const table = await cli(['documents', 'list', '--filter', `template.guid=${IDS.invoice}`, '--take', '2']);
+      expect(table.stdout).toContain(`Invoice (${IDS.invoice})`);
 
       const [first, second] = page.items;
       const download = await cli(['documents', 'download', first.id, second.id, '--out', 'downloads']);

@@ -49,6 +49,7 @@ export {
   IssueSeverity,
   JobState,
   Limits,
+  LISTING_FIELDS,
   RenderIssueType,
   RenderStatus,
   SortDirection,

@@ -11,6 +11,8 @@ export type OptionValues = Record<string, string | boolean | (string | boolean)[
 export type CommandContext = {
   io: CliIo;
   output: Output;
+  /** The command line as given (command words first), for hints that repeat it. */
+  argv: readonly string[];
   /** Command positionals (after the command words). */
   positionals: string[];
   values: OptionValues;

@@ -1,13 +1,13 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ListFilter, StoredDocumentDto } from '@docrender/client';
+import { NotFoundError, type DocrenderClient, type ListFilter, type StoredDocumentDto } from '@docrender/client';
 import type { CommandDefinition } from '../cli/command';
 import { EXIT_OK } from '../cli/cli-io';
 import { choiceOption, dateOption, flag, stringOption } from '../cli/option-values';
 import { UsageError } from '../cli/usage.error';
 import { table } from '../output/table';
 import { PdfFileNames } from '../render/pdf-file-names';
-import { LIST_HELP, LIST_OPTIONS, listParams, pageLine, shortTime } from './list-options';
+import { LIST_HELP, LIST_OPTIONS, listParams, nextPageHint, pageLine, shortTime } from './list-options';
 
 export const documentsListCommand: CommandDefinition = {
   words: ['documents', 'list'],
@@ -21,8 +21,9 @@ export const documentsListCommand: CommandDefinition = {
     ...LIST_HELP,
   ],
   options: { ...LIST_OPTIONS, template: { type: 'string' }, environment: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } },
-  async run({ output, values, client }) {
-    const filters: ListFilter<'documents'>[] = [];
+  async run({ output, argv, values, client }) {
+    const common = listParams(values, 'documents');
+    const filters: ListFilter<'documents'>[] = [...(common.filters ?? [])];
     const template = stringOption(values, 'template');
     if (template !== undefined) filters.push({ field: 'template.guid', value: template });
     const environment = choiceOption(values, 'environment', ['test', 'production'] as const);
@@ -31,10 +32,11 @@ export const documentsListCommand: CommandDefinition = {
     if (since !== undefined) filters.push({ field: 'renderedAt', op: 'gte', value: since });
     const until = dateOption(values, 'until');
     if (until !== undefined) filters.push({ field: 'renderedAt', op: 'lte', value: until });
-    const params = { ...listParams<'documents'>(values), filters };
+    const params = { ...common, filters };
 
     let items: StoredDocumentDto[];
     let summary: string;
+    let next: string | null = null;
     if (flag(values, 'all')) {
       items = [];
       for await (const document of client().documents.listAll(params, { pin: until === undefined })) items.push(document);
@@ -45,14 +47,27 @@ export const documentsListCommand: CommandDefinition = {
       items = page.items;
       output.result(page);
       summary = pageLine(page.skip, page.items.length, page.total);
+      next = nextPageHint(argv, page.skip, page.items.length, page.total);
     }
-    output.line(
-      table(
-        ['ID', 'NAME', 'TEMPLATE', 'V', 'ENV', 'PAGES', 'RENDERED'],
-        items.map((d) => [d.id, d.documentName, d.templateId, String(d.versionNumber), d.environment, d.isPdfDeleted ? 'purged' : String(d.pageCount), shortTime(d.renderedAt)]),
-      ),
-    );
-    output.line(summary);
+    if (!output.json) {
+      const names = await templateNames(client(), items);
+      output.line(
+        table(
+          ['ID', 'NAME', 'TEMPLATE', 'V', 'ENV', 'PAGES', 'RENDERED'],
+          items.map((d) => [
+            d.id,
+            d.documentName,
+            `${names.get(d.templateId) ?? '?'} (${d.templateId})`,
+            String(d.versionNumber),
+            d.environment,
+            d.isPdfDeleted ? 'purged' : String(d.pageCount),
+            shortTime(d.renderedAt),
+          ]),
+        ),
+      );
+      output.line(summary);
+    }
+    if (next !== null) output.note(next);
     return EXIT_OK;
   },
 };
@@ -83,6 +98,19 @@ export const documentsDownloadCommand: CommandDefinition = {
     return EXIT_OK;
   },
 };
+
+/** The names of the templates the documents came from (one request per distinct template; a deleted one has none). */
+async function templateNames(client: DocrenderClient, documents: readonly StoredDocumentDto[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of new Set(documents.map((d) => d.templateId))) {
+    try {
+      names.set(id, (await client.templates.get(id)).name);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return names;
+}
 
 async function isDirectory(target: string): Promise<boolean> {
   try {

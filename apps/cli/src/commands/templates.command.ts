@@ -3,7 +3,7 @@ import type { CommandDefinition } from '../cli/command';
 import { EXIT_OK } from '../cli/cli-io';
 import { flag, stringOption } from '../cli/option-values';
 import { table } from '../output/table';
-import { LIST_HELP, LIST_OPTIONS, listParams, pageLine, shortTime } from './list-options';
+import { LIST_HELP, LIST_OPTIONS, listParams, nextPageHint, pageLine, shortTime } from './list-options';
 
 export const templatesListCommand: CommandDefinition = {
   words: ['templates', 'list'],
@@ -11,10 +11,11 @@ export const templatesListCommand: CommandDefinition = {
   arguments: '',
   help: [['--project <uuid>', 'only the templates of this project'], ...LIST_HELP],
   options: { ...LIST_OPTIONS, project: { type: 'string' } },
-  async run({ output, values, client }) {
-    const params = { ...listParams<'templates'>(values), projectId: stringOption(values, 'project') };
+  async run({ output, argv, values, client }) {
+    const params = { ...listParams(values, 'templates'), projectId: stringOption(values, 'project') };
     let items: TemplateDto[];
     let summary: string;
+    let next: string | null = null;
     if (flag(values, 'all')) {
       items = [];
       for await (const template of client().templates.listAll(params, { pin: true })) items.push(template);
@@ -25,6 +26,7 @@ export const templatesListCommand: CommandDefinition = {
       items = page.items;
       output.result(page);
       summary = pageLine(page.skip, page.items.length, page.total);
+      next = nextPageHint(argv, page.skip, page.items.length, page.total);
     }
     output.line(
       table(
@@ -33,6 +35,7 @@ export const templatesListCommand: CommandDefinition = {
       ),
     );
     output.line(summary);
+    if (next !== null) output.note(next);
     return EXIT_OK;
   },
 };

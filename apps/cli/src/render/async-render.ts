@@ -1,8 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import {
+  ErrorCode,
   JobState,
   Limits,
   pdfOf,
+  UnprocessableEntityError,
   type CompletionCallbackDto,
   type DocrenderClient,
   type JobStatusDto,
@@ -13,7 +15,7 @@ import {
 import type { Output } from '../output/output';
 import { CallbackReceiver } from './callback-receiver';
 import { PdfFileNames } from './pdf-file-names';
-import { batches, type RenderRequest, type RunResult, type WrittenFile } from './render-run';
+import { batches, LOCAL_EGRESS_HINT, type RenderRequest, type RunResult, type WrittenFile } from './render-run';
 
 export type AsyncRenderOptions = {
   callbackUrl: string;
@@ -92,7 +94,7 @@ export async function renderAsync(client: DocrenderClient, request: RenderReques
         })
         .catch((error: unknown) => {
           if (jobs.size > 0) output.note(`enqueue failed after ${jobs.size} job(s), which keep running: ${[...jobs.keys()].join(', ')}`);
-          throw error;
+          throw refusedCallbackUrl(error, options.callbackUrl) ?? error;
         });
       jobs.set(accepted.jobId, { jobId: accepted.jobId, offset: chunk.offset, count: chunk.items.length, status: null });
       for (const callback of early.get(accepted.jobId) ?? []) handle(callback);
@@ -144,4 +146,10 @@ export async function renderAsync(client: DocrenderClient, request: RenderReques
   } finally {
     await receiver?.close();
   }
+}
+
+/** The service refusing the callback URL at enqueue (422 BindingError naming callbackUrl), said plainly; null otherwise. */
+export function refusedCallbackUrl(error: unknown, callbackUrl: string): Error | null {
+  if (!(error instanceof UnprocessableEntityError) || error.code !== ErrorCode.BindingError || !error.serviceMessage.includes('callbackUrl')) return null;
+  return new Error(`the service refused the callback URL ${callbackUrl}: ${error.serviceMessage}. ${LOCAL_EGRESS_HINT[0].toUpperCase()}${LOCAL_EGRESS_HINT.slice(1)}`);
 }

@@ -46,6 +46,11 @@ export type RunResult = Omit<RenderRun, 'mode' | 'templateId' | 'environment' | 
 
 export type Renderer = (client: DocrenderClient, request: RenderRequest, output: Output) => Promise<RunResult>;
 
+/** What lets a local service call a local receiver (the default egress policy refuses http and non-public targets). */
+export const LOCAL_EGRESS_HINT =
+  'a service on this machine calls an http:// or localhost receiver only when started with EGRESS_ALLOW_HTTP=true and ' +
+  'EGRESS_ALLOW_PRIVATE=true (development only); otherwise give a public https:// --callback-url';
+
 export function completeRun(mode: RenderRun['mode'], request: RenderRequest, environment: string | null, result: RunResult): RenderRun {
   const issues = [...result.issues].sort((a, b) => (a.documentIndex ?? -1) - (b.documentIndex ?? -1));
   return {
@@ -74,7 +79,10 @@ export function printRun(run: RenderRun, outDir: string, output: Output): void {
     const which = run.missingDocuments === null ? '' : `: ${run.missingDocuments.length === 1 ? 'document' : 'documents'} ${indexRanges(run.missingDocuments)}`;
     output.line(`Missing: ${run.missingCount}${which}`);
   }
-  if (run.notReceived !== null && run.notReceived > 0) output.line(`Not received: ${run.notReceived} rendered document(s) whose callback did not arrive`);
+  if (run.notReceived !== null && run.notReceived > 0) {
+    output.line(`Not received: ${run.notReceived} rendered document(s) whose callback did not arrive`);
+    output.note(`callbacks that never arrive are often refused by the service's egress policy: ${LOCAL_EGRESS_HINT}`);
+  }
   if (run.stoppedEarly) output.line(`Stopped early: ${run.stoppedEarly}`);
   for (const job of run.jobs) {
     output.line(`Job ${job.jobId}: ${job.state}${job.status ? `, ${job.status}` : ''} (${job.renderedCount}/${job.requestedCount})${job.failureReason ? `: ${job.failureReason}` : ''}`);

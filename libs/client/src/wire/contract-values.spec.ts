@@ -43,6 +43,13 @@ describe('the SDK’s runtime copy of the contract values', () => {
     expect(JSON.parse(JSON.stringify(Values[name]))).toEqual(JSON.parse(JSON.stringify(Contracts[name])));
   });
 
+  it('4.1: LISTING_FIELDS names the filterable and sortable fields of every list endpoint, default sort first', () => {
+    const expected = Object.fromEntries(
+      Object.entries(Contracts.LISTINGS).map(([name, listing]) => [name, { filterable: Object.keys(listing.filterable), sortable: [...listing.sortable] }]),
+    );
+    expect(JSON.parse(JSON.stringify(Values.LISTING_FIELDS))).toEqual(expected);
+  });
+
   it('7.5: the SDK imports nothing from @docrender/contracts at runtime (import type only), so users do not load NestJS', () => {
     const offenders = sources(LIB_SRC).flatMap((file) => valueImportsFromContracts(file).map((name) => `${path.relative(LIB_SRC, file)}: ${name}`));
     expect(offenders).toEqual([]);

@@ -155,3 +155,20 @@ export const Limits: typeof Contracts.Limits = Object.freeze({
   webhookInFlight: 16,
   secretRotationGraceHours: 24,
 } as const);
+
+/** The fields each list endpoint filters and sorts on (spec 4.1), default sort first; `contract-values.spec.ts` compares them with the contracts' LISTINGS. */
+type ListingFields = {
+  readonly [L in keyof typeof Contracts.LISTINGS]: {
+    readonly filterable: readonly (keyof (typeof Contracts.LISTINGS)[L]['filterable'])[];
+    readonly sortable: (typeof Contracts.LISTINGS)[L]['sortable'];
+  };
+};
+export const LISTING_FIELDS: ListingFields = Object.freeze({
+  templates: { filterable: ['name', 'project.guid', 'createdAt', 'updatedAt'], sortable: ['updatedAt', 'name', 'createdAt'] },
+  templateVersions: { filterable: ['versionNumber', 'publishedAt', 'createdAt', 'updatedAt'], sortable: ['versionNumber', 'publishedAt', 'createdAt', 'updatedAt'] },
+  documents: {
+    filterable: ['documentName', 'template.guid', 'versionNumber', 'fileSizeBytes', 'pageCount', 'renderedAt', 'createdAt', 'updatedAt', 'environment', 'language'],
+    sortable: ['renderedAt', 'documentName', 'versionNumber', 'fileSizeBytes', 'pageCount', 'renderDuration', 'environment', 'createdAt', 'updatedAt'],
+  },
+  fonts: { filterable: ['family', 'source'], sortable: ['family', 'source'] },
+} as const);
