@@ -54,11 +54,12 @@ describe('codes through bwip-js (issue 21 item 4)', () => {
     expect(barEdges(outcome.svg)).toEqual({ left: 10, right: 100 });
   });
 
-  it('issue 21 item 4: a QR code keeps a quiet zone of 4 modules (2 units each) on every side', () => {
+  it('issue 21 item 4: a QR code keeps a quiet zone of 4 modules on every side', () => {
     const outcome = codeSvg('qr', 'Hello', { showText: false, errorCorrection: 'M' });
     if (!outcome.ok) throw new Error(outcome.reason);
-    expect(viewBoxWidth(outcome.svg)).toBe((21 + 8) * 2);
-    expect(outcome.svg).toMatch(/<path d="M8 /);
+    // version 1: 21 modules, one SVG unit each, plus 2 × 4; the finder pattern starts at (4, 4)
+    expect(viewBoxWidth(outcome.svg)).toBe(21 + 8);
+    expect(outcome.svg).toMatch(/<path d="M4 4h7v1h-7z/);
   });
 
   it('issue 21 item 2/4: a Code 128 of "Grüße €" is refused with the character it cannot hold (it used to print garbage)', () => {

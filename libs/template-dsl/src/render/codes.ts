@@ -103,11 +103,6 @@ export function isTwoDimensional(format: CodeFormat): boolean {
 /** What bwip-js draws: one svg root holding only paths. Anything else is refused. */
 const BWIP_OUTPUT = /^<svg viewBox="([0-9. ]+)" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\s*((?:<path [^<>]*\/>\s*)*)<\/svg>\s*$/;
 
-/** bwip-js draws a module of a 2D code as 2 units at scale 1, a linear module (and a PDF417 column) as 1. */
-function unitsPerModule(format: CodeFormat): number {
-  return format === 'qr' || format === 'datamatrix' || format === 'aztec' ? 2 : 1;
-}
-
 export interface CodeOptions {
   /** Human-readable text under a linear code. */
   showText: boolean;
@@ -127,37 +122,70 @@ export function codeSvg(format: CodeFormat, value: string, options: CodeOptions)
     const wrong = rule.check?.(value);
     if (wrong) return { ok: false, reason: wrong };
   }
-  const unit = unitsPerModule(format);
-  // bwip-js passes unknown options (eclevel) on to BWIPP; only options that are set are given
-  const bwipOptions: bwipjs.RenderOptions & { eclevel?: string } = {
+  try {
+    return rule.twoDimensional ? matrixSvg(format, rule, value, options) : linearSvg(format, rule, value, options);
+  } catch (error) {
+    // bwip-js' messages start with the BWIPP routine ("bwipp.ean13badCheckDigit#6915: …")
+    return { ok: false, reason: error instanceof Error ? error.message.replace(/^bwipp\.\w+#\d+:\s*/, '') : String(error) };
+  }
+}
+
+/**
+ * A 2D code from bwip-js' module matrix (`raw`: one pixel per module, PDF417 rows as several pixels), drawn as one
+ * path of row runs with the quiet zone around it. Drawing the matrix ourselves takes a fraction of the time of
+ * bwip-js' SVG outline tracing, which dominated the cost of a QR code.
+ */
+function matrixSvg(format: CodeFormat, rule: FormatRule, value: string, options: CodeOptions): CodeOutcome {
+  // bwip-js passes unknown options (eclevel) on to BWIPP
+  const bwipOptions: bwipjs.RawOptions & { eclevel?: string } = { bcid: rule.bcid, text: value };
+  if (format === 'qr') bwipOptions.eclevel = options.errorCorrection ?? 'M';
+  const [symbol] = bwipjs.raw(bwipOptions) as { pixs: number[]; pixx: number; pixy: number }[];
+  // pixs holds one entry per module of each row; a PDF417 row is several modules high (pixy / rows)
+  const rows = symbol ? symbol.pixs.length / symbol.pixx : 0;
+  const rowHeight = symbol ? symbol.pixy / rows : 0;
+  if (!symbol || !Number.isInteger(rows) || !Number.isInteger(rowHeight) || rows === 0) return { ok: false, reason: 'the barcode generator produced unexpected output' };
+  const { pixs, pixx, pixy } = symbol;
+  const q = rule.quiet;
+  let path = '';
+  for (let y = 0; y < rows; y++) {
+    let x = 0;
+    while (x < pixx) {
+      if (!pixs[y * pixx + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < pixx && pixs[y * pixx + x]) x++;
+      path += `M${start + q.left} ${y * rowHeight + q.vertical}h${x - start}v${rowHeight}h-${x - start}z`;
+    }
+  }
+  const width = pixx + q.left + q.right;
+  const height = pixy + 2 * q.vertical;
+  return {
+    ok: true,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" height="100%" preserveAspectRatio="xMidYMid meet" fill="currentColor"><path d="${path}"/></svg>`,
+  };
+}
+
+/** A linear code as bwip-js draws it (bars and the human-readable text as paths), with its quiet zone. */
+function linearSvg(format: CodeFormat, rule: FormatRule, value: string, options: CodeOptions): CodeOutcome {
+  // a linear module is one unit wide at scale 1
+  const bwipOptions: bwipjs.RenderOptions = {
     bcid: rule.bcid,
     text: value,
     scale: 1,
-    paddingleft: rule.quiet.left * unit,
-    paddingright: rule.quiet.right * unit,
-    paddingtop: rule.quiet.vertical * unit,
-    paddingbottom: rule.quiet.vertical * unit,
+    height: 12,
+    includetext: options.showText,
+    paddingleft: rule.quiet.left,
+    paddingright: rule.quiet.right,
   };
-  if (!rule.twoDimensional) {
-    bwipOptions.height = 12;
-    bwipOptions.includetext = options.showText;
-    if (format === 'code128' || format === 'gs1-128' || format === 'code39' || format === 'itf14') bwipOptions.textxalign = 'center';
-  }
-  if (format === 'qr') bwipOptions.eclevel = options.errorCorrection ?? 'M';
-  let svg: string;
-  try {
-    svg = bwipjs.toSVG(bwipOptions);
-  } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/^bwipp\.\w+#\d+:\s*/, '') : String(error);
-    return { ok: false, reason: message };
-  }
-  const m = BWIP_OUTPUT.exec(svg);
+  if (format === 'code128' || format === 'gs1-128' || format === 'code39' || format === 'itf14') bwipOptions.textxalign = 'center';
+  const m = BWIP_OUTPUT.exec(bwipjs.toSVG(bwipOptions));
   if (!m) return { ok: false, reason: 'the barcode generator produced unexpected output' };
   const paths = m[2].replace(/#000000/g, 'currentColor');
-  const align = rule.twoDimensional ? 'xMidYMid' : 'xMinYMid';
   // no shape-rendering="crispEdges": Chromium prints bars of one unit as hairlines with it (they did not scan)
   return {
     ok: true,
-    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${m[1]}" width="100%" height="100%" preserveAspectRatio="${align} meet" fill="currentColor">${paths}</svg>`,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${m[1]}" width="100%" height="100%" preserveAspectRatio="xMinYMid meet" fill="currentColor">${paths}</svg>`,
   };
 }
