@@ -131,6 +131,25 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
       expect(answer.ms).toBeLessThan(1000);
     });
 
+    it('two bombs at once (the issue: +2.9 GB): both 413, gateway RSS growth under 200 MB, each held to one 50 MB document', async () => {
+      const headers = { 'content-encoding': 'gzip', authorization: `Bearer ${tenant.testKey}` };
+      const baseline = rssOf(gateway.pid);
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(gateway.pid))), 5);
+      try {
+        const answers = await Promise.all([
+          sendMeasured(gateway, 'POST', `/v1/render/${templateId}/validate`, documentBomb, headers),
+          sendMeasured(gateway, 'POST', `/v1/render/${templateId}/async`, documentBomb, headers),
+        ]);
+        peak = Math.max(peak, rssOf(gateway.pid));
+        console.log(`two 10^9-byte gzip bombs at once: ${answers.map((a) => `${a.status} after ${a.ms.toFixed(0)} ms`).join(', ')}; gateway RSS +${((peak - baseline) / MIB).toFixed(1)} MiB`);
+        expect(answers.map(codeOf)).toEqual([ErrorCode.PayloadTooLarge, ErrorCode.PayloadTooLarge]);
+        expect(peak - baseline).toBeLessThan(200 * MIB);
+      } finally {
+        clearInterval(sampler);
+      }
+    });
+
     it('the document-name PATCH stops at its 1 MiB cap', async () => {
       const answer = await sendMeasured(gateway, 'PATCH', versionPath, gzipBomb('{"documentNameTemplate":"', 100, '"}'), {
         'content-encoding': 'gzip',
