@@ -4,7 +4,7 @@ import { Scope, step } from '../binding/scope';
 import { ActiveTranslations } from '../i18n/translations';
 import { describeNode, formatterOf, Node } from './expression-syntax';
 import { CallContext, FUNCTIONS } from './functions';
-import { cleanNumber, describeValue, isTruthy, kindOf, toNumber } from './values';
+import { CHARACTERS_PER_STEP, cleanNumber, describeValue, isTruthy, kindOf, MAX_TEXT_LENGTH, toNumber } from './values';
 
 /**
  * Interprets a checked expression tree (expression-syntax.ts) against a Scope. Sandboxed by construction: names and
@@ -16,8 +16,6 @@ import { cleanNumber, describeValue, isTruthy, kindOf, toNumber } from './values
 
 /** Evaluation steps per document (a node, or an item an aggregate visits). */
 export const DOCUMENT_STEP_BUDGET = 5_000_000;
-/** Longest text an expression may produce. */
-export const MAX_TEXT_LENGTH = 100_000;
 
 export class BudgetExceeded extends Error {
   constructor() {
@@ -301,6 +299,7 @@ export class Evaluation {
   /** Text produced by an expression, within the length cap. */
   text(node: Node, value: string): string | undefined {
     if (value.length > MAX_TEXT_LENGTH) return this.report('type', `"${describeNode(node)}" would produce more than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters`);
+    this.host.budget.spend(Math.floor(value.length / CHARACTERS_PER_STEP));
     return value;
   }
 
@@ -327,8 +326,9 @@ export class Evaluation {
       }
     }
     if (formatter.name === 'markdown') return input;
+    if (typeof input === 'string') this.host.budget.spend(Math.floor(input.length / CHARACTERS_PER_STEP));
     const outcome = applyFormatter(call, input, this.host.settings);
-    if (outcome.ok) return outcome.value;
+    if (outcome.ok) return typeof outcome.value === 'string' && outcome.value !== input ? this.text(node, outcome.value) : outcome.value;
     this.report('format', `${outcome.reason}, so ${formatter.name} was not applied and the value is shown as is`);
     return input;
   }

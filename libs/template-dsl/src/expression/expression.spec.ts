@@ -140,6 +140,14 @@ describe('issue 21: no silent failure in bindings — every problem names the el
     expect(r.out).toBe('11  ');
   });
 
+  it('reading and producing long text costs steps in proportion to its length (1 per 16 characters)', () => {
+    const input = { s: 'x'.repeat(8000) };
+    // upper(s) reads 8,000 characters (500 steps) and produces as many (500 steps): the second binding exceeds 1,500
+    const r = evaluate('{{ count(upper(s)) }}|{{ count(upper(s)) }}|{{ count(s) }}', input, new EvaluationBudget(1500));
+    expect(r.out).toBe('8000||');
+    expect(r.issues).toEqual([expect.objectContaining({ type: RenderIssueType.BindingFailedAtRender, description: expect.stringContaining('Expressions stopped') })]);
+  });
+
   it('text an expression produces is capped', () => {
     const long = 'x'.repeat(60_000);
     expect(problem('{{ s + s }}', { s: long })).toEqual([[RenderIssueType.BindingFailedAtRender, 'el', expect.stringContaining('more than 100,000 characters')]]);

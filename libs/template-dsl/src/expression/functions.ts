@@ -1,6 +1,6 @@
 import { formatTranslation } from '../i18n/translations';
 import type { ExpressionHost } from './expression-evaluator';
-import { cleanNumber, dateText, describeValue, isTruthy, kindOf, toDate, toNumber } from './values';
+import { CHARACTERS_PER_STEP, cleanNumber, dateText, describeValue, isTruthy, kindOf, MAX_TEXT_LENGTH, toDate, toNumber } from './values';
 
 /**
  * The closed set of functions of the expression language. A function receives its arguments unevaluated
@@ -87,7 +87,11 @@ function textArg(call: CallContext, i: number): string | undefined {
   const v = call.need(i);
   if (v === undefined) return undefined;
   if (v === null) return '';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') {
+    // reading text costs in proportion to its length, so functions over long texts stay bounded in time
+    call.spend(Math.floor(v.length / CHARACTERS_PER_STEP));
+    return v;
+  }
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return call.fail(`${call.name}() needs a text but "${call.describe(i)}" is ${describeValue(v)}`);
 }
@@ -297,11 +301,11 @@ export const FUNCTIONS: Record<string, Fn> = {
   // Text
   lower: (call) => {
     const s = textArg(call, 0);
-    return s === undefined ? undefined : s.toLocaleLowerCase(call.host.settings.locale);
+    return s === undefined ? undefined : call.text(s.toLocaleLowerCase(call.host.settings.locale));
   },
   upper: (call) => {
     const s = textArg(call, 0);
-    return s === undefined ? undefined : s.toLocaleUpperCase(call.host.settings.locale);
+    return s === undefined ? undefined : call.text(s.toLocaleUpperCase(call.host.settings.locale));
   },
   trim: (call) => {
     const s = textArg(call, 0);
@@ -323,8 +327,17 @@ export const FUNCTIONS: Record<string, Fn> = {
     const start = numberArg(call, 1);
     const length = call.argumentCount > 2 ? numberArg(call, 2) : undefined;
     if (s === undefined || start === undefined || (call.argumentCount > 2 && length === undefined)) return undefined;
-    const chars = Array.from(s);
-    return chars.slice(Math.max(0, start), length === undefined ? undefined : Math.max(0, start) + Math.max(0, length)).join('');
+    // by code point, without copying the whole text into a list
+    const from = Math.max(0, start);
+    const end = length === undefined ? Infinity : from + Math.max(0, length);
+    let out = '';
+    let i = 0;
+    for (const ch of s) {
+      if (i >= end || out.length > MAX_TEXT_LENGTH) break;
+      if (i >= from) out += ch;
+      i++;
+    }
+    return call.text(out);
   },
 
   // Dates (ISO 8601 text or epoch milliseconds; a calendar day stays a calendar day, computed in UTC)

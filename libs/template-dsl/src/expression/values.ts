@@ -1,5 +1,10 @@
 /** Conversions and descriptions of data values shared by the evaluator and the functions. */
 
+/** Longest text an expression may produce. */
+export const MAX_TEXT_LENGTH = 100_000;
+/** Characters of text read or produced that cost one evaluation step, so work on long texts is bounded too. */
+export const CHARACTERS_PER_STEP = 16;
+
 const NUMERIC_STRING = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 /** A number, or numeric text ("12.50"); null for anything else. */
