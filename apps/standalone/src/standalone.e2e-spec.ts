@@ -46,6 +46,10 @@ describe('one-process mode (npm start) on embedded defaults', () => {
     expect(out).toContain(`curl -sS -X POST 'http://localhost:${port}/v1/render/${DEMO_IDS.invoice}'`);
   });
 
+  it('issue 17: with the public development secrets it starts, but warns and names them', () => {
+    expect(app.output()).toMatch(/running with the public development secrets.*VIEW_URL_SECRET, API_KEY_PEPPER/);
+  });
+
   it('4.17: the status probe answers 200 on embedded PostgreSQL and the filesystem blob store', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/v1/meta/status`);
     expect(res.status).toBe(200);
