@@ -57,13 +57,13 @@ function element(
 
 const elementDefinitions: Record<string, JsonSchema> = {
   textElement: element('text', 'A paragraph or heading with inline bindings.', {
-    text: text('Text with {{ bindings }}; line breaks are kept.'),
+    text: text('Text with {{ expressions }} (paths, arithmetic, functions, formatters); line breaks are kept.'),
     heading: { type: 'integer', minimum: 1, maximum: 6 },
     orphans: lineCount('Fewest lines left at the bottom of a page (default 2).'),
     widows: lineCount('Fewest lines carried to the top of the next page (default 2).'),
   }, ['text']),
   richTextElement: element('richText', 'Safe Markdown subset (emphasis, lists, headings, links, code, quotes); raw HTML is shown as text.', {
-    markdown: text('Markdown with {{ bindings }}.'),
+    markdown: text('Markdown with {{ bindings }}; `{{ value | markdown }}` brings Markdown from the data.'),
     orphans: lineCount('Fewest lines of a paragraph left at the bottom of a page (default 2).'),
     widows: lineCount('Fewest lines of a paragraph carried to the top of the next page (default 2).'),
   }, ['markdown']),
