@@ -9,7 +9,7 @@ describe('messaging settings', () => {
       prefetch: 8,
       deliveryLimit: 5,
       outageWaitMs: 1_000,
-      outageWaitMaxMs: 30_000,
+      outageWaitMaxMs: 10_000,
       jobQueueMaxLength: 10_000,
       webhookQueueMaxLength: 100_000,
       deadLetterMaxLength: 100_000,

@@ -36,7 +36,7 @@ export const messagingSettings = {
   outageWaitMaxMs: setting.int(
     'AMQP_OUTAGE_WAIT_MAX_MS',
     'Longest wait of a message during a dependency outage (see AMQP_OUTAGE_WAIT_MS); a message is tried again at least this often until the dependency is back.',
-    30_000,
+    10_000,
     { min: 10, max: 3_600_000 },
   ),
   jobQueueMaxLength: setting.int(
