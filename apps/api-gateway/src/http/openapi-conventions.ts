@@ -82,10 +82,20 @@ function jsonErrorContent(content: ContentObject): ContentObject {
   return schema === undefined ? content : { 'application/json': { schema } };
 }
 
-function withConventions(method: string, operation: OperationObject): OperationObject {
+/** What every operation but the probes may answer for its query string or path (request-text.middleware.ts). */
+const BAD_QUERY = 'the query string is over 8 KiB, or a parameter or the path holds a NUL character or a lone surrogate';
+
+function withConventions(path: string, method: string, operation: OperationObject): OperationObject {
   const anonymous = operation.security === undefined;
   const responses = { ...operation.responses } as Record<string, ResponseObject>;
   const rateLimited = responses['429'] !== undefined;
+  if (!path.startsWith('/v1/meta/')) {
+    const bound = responses['422'];
+    responses['422'] =
+      bound === undefined
+        ? { description: `BindingError: ${BAD_QUERY}.`, content: { 'application/json': { schema: { $ref: ERROR_ENVELOPE } } } }
+        : { ...bound, description: `${bound.description} Also BindingError when ${BAD_QUERY}.` };
+  }
   // A suspended organisation may read but not render or write (spec 5.4): every authenticated POST and PATCH.
   if (!anonymous && (method === 'post' || method === 'patch')) {
     responses['403'] = { description: 'Forbidden: the organisation is suspended; it may still read. A new key does not help.', content: { 'application/json': { schema: { $ref: ERROR_ENVELOPE } } } };
@@ -150,7 +160,7 @@ export function applyOpenApiConventions(document: OpenAPIObject): OpenAPIObject 
       for (const method of METHODS) {
         const operation = item[method];
         if (operation === undefined) continue;
-        next[method] = withConventions(method, operation);
+        next[method] = withConventions(path, method, operation);
         if (method === 'post' && path.endsWith('/async')) next[method] = { ...next[method], callbacks: CALLBACKS };
       }
       return [path, next];

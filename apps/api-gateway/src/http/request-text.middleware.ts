@@ -18,10 +18,15 @@ function reject(res: Response, message: string): void {
  * Spec 7.2: a query string or path that cannot be bound is 422 BindingError naming the parameter, never a 500 from
  * deeper down: over MAX_QUERY_STRING_BYTES, or a value or path segment with a NUL character (PostgreSQL text cannot
  * hold one) or a lone surrogate. Values are decoded as URLSearchParams decodes them (invalid UTF-8 becomes U+FFFD).
+ * The probes (spec 4.17: no parameters, 200 or a plain-text 503) are left alone.
  */
 export function requestText() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const url = req.originalUrl ?? req.url;
+    if (url.startsWith('/v1/meta/')) {
+      next();
+      return;
+    }
     const start = url.indexOf('?');
     const query = start < 0 ? '' : url.slice(start + 1);
     if (query.length > MAX_QUERY_STRING_BYTES) {

@@ -118,7 +118,8 @@ export class TemplatesController {
   @ApiBody({ type: UpdateDocumentNameTemplateDto })
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
-  @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }`.' })
+  @ApiResponse({ status: 413, type: ErrorEnvelopeDto, description: 'PayloadTooLarge: the body is over 1 MiB (counted after decompression).' })
+  @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }` (at most 500 characters, no NUL, no lone surrogate).' })
   async updateDocumentNameTemplate(
     @CurrentCaller() caller: Caller,
     @Param('templateId') id: string,
