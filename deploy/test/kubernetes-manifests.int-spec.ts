@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IContainer, IPodSpec, IProbe } from 'kubernetes-models/v1';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
@@ -227,19 +228,25 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     expect(job.spec.backoffLimit).toBeGreaterThan(0);
   });
 
-  it('the Ingress sends /v1 and the OpenAPI pages to the gateway, and nothing that reaches /metrics', () => {
+  it('issue 22: the HTTPRoute (Gateway API) sends /v1 and the OpenAPI pages to the gateway, and nothing that reaches /metrics; no Ingress', () => {
     const manifests = overlay(name);
-    const ingress = manifests.get('Ingress', 'docrender-api-gateway') as KubernetesObject & {
-      spec: { rules: { http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] };
+    const route = manifests.get('HTTPRoute', 'docrender-api-gateway') as KubernetesObject & {
+      spec: { rules: { matches: { path: { type: string; value: string } }[]; backendRefs: { name: string; port: number }[]; timeouts?: { request: string } }[] };
     };
-    const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
-    expect(paths.map((p) => `${p.pathType} ${p.path}`).sort()).toEqual(['Exact /docs-json', 'Prefix /docs', 'Prefix /v1']);
+    const paths = route.spec.rules.flatMap((r) => r.matches.map((m) => m.path));
+    expect(paths.map((p) => `${p.type} ${p.value}`).sort()).toEqual(['Exact /docs-json', 'PathPrefix /docs', 'PathPrefix /v1']);
+    for (const rule of route.spec.rules) {
+      expect(rule.backendRefs).toEqual([{ name: 'docrender-api-gateway', port: 80 }]);
+      // A render may take its whole 60 s budget plus the reply grace.
+      expect(rule.timeouts?.request).toBe('120s');
+    }
     for (const p of paths) {
-      expect(p.backend.service).toEqual({ name: 'docrender-api-gateway', port: { name: 'http' } });
-      const reachesMetrics = p.path === '/metrics' || (p.pathType === 'Prefix' && (p.path === '/' || '/metrics'.startsWith(`${p.path}/`)));
+      const reachesMetrics = p.value === '/metrics' || (p.type === 'PathPrefix' && (p.value === '/' || '/metrics'.startsWith(`${p.value}/`)));
       expect(reachesMetrics).toBe(false);
     }
-    manifests.get('Service', 'docrender-api-gateway');
+    const service = manifests.get('Service', 'docrender-api-gateway') as KubernetesObject & { spec: { ports: { port: number }[] } };
+    expect(service.spec.ports.map((p) => p.port)).toContain(80);
+    expect(manifests.ofKind('Ingress')).toEqual([]);
   });
 
   it('the gateway scales on CPU with a HorizontalPodAutoscaler; the render service and job worker on one autoscaler each', () => {
@@ -298,14 +305,15 @@ describe('Kubernetes overlay production: external dependencies, KEDA', () => {
     }
   });
 
-  it('images come from a registry with a release tag; the Ingress serves PUBLIC_BASE_URL\'s host over TLS', () => {
+  it('images come from a registry with a release tag; the HTTPRoute serves PUBLIC_BASE_URL\'s host on the Gateway\'s HTTPS listener', () => {
     const images = projectWorkloads(manifests()).flatMap(({ pod }) => pod.containers.map((c) => c.image ?? ''));
     for (const image of images) expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+\/.+:\d+\.\d+\.\d+$/);
     const gatewayEnv = manifests().containerEnvironment(appContainer(manifests().deployment('docrender-api-gateway')));
     const publicHost = new URL(gatewayEnv.get('PUBLIC_BASE_URL')?.value ?? '').hostname;
-    const ingress = manifests().get('Ingress', 'docrender-api-gateway') as KubernetesObject & { spec: { rules: { host?: string }[]; tls?: { hosts: string[] }[] } };
-    expect(ingress.spec.rules.map((r) => r.host)).toEqual([publicHost]);
-    expect(ingress.spec.tls?.flatMap((t) => t.hosts)).toEqual([publicHost]);
+    expect(new URL(gatewayEnv.get('PUBLIC_BASE_URL')?.value ?? '').protocol).toBe('https:');
+    const route = manifests().get('HTTPRoute', 'docrender-api-gateway') as KubernetesObject & { spec: { hostnames: string[]; parentRefs: { sectionName?: string }[] } };
+    expect(route.spec.hostnames).toEqual([publicHost]);
+    expect(route.spec.parentRefs.map((p) => p.sectionName)).toEqual(['https']);
   });
 
   it('KEDA scales the render service on render.document and render.preview, with the pool\'s prefetch as the target per pod', () => {
@@ -383,6 +391,31 @@ describe('Kubernetes overlay dev: in-cluster dependencies, CPU autoscaling', () 
       };
       expect(hpa.spec.scaleTargetRef.name).toBe(deployment);
       expect(hpa.spec.metrics.map((metric) => metric.resource?.name)).toEqual(['cpu']);
+    }
+  });
+});
+
+describe('Kubernetes component ingress: the Ingress kept as an option (issue 22)', () => {
+  it('on top of the production overlay it replaces the HTTPRoute with a schema-valid Ingress of the same public paths', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docrender-ingress-option-'));
+    try {
+      // kustomize takes relative paths only.
+      const deploy = path.relative(dir, path.join(REPO_ROOT, 'deploy'));
+      writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${deploy}/overlays/production\ncomponents:\n  - ${deploy}/components/ingress\n`,
+      );
+      const manifests = new RenderedManifests(renderKustomization(dir));
+      expect(manifests.ofKind('HTTPRoute')).toEqual([]);
+      const ingress = manifests.get('Ingress', 'docrender-api-gateway') as KubernetesObject & {
+        spec: { rules: { http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] };
+      };
+      expect(schemaViolation(ingress)).toBeNull();
+      const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
+      expect(paths.map((p) => `${p.pathType} ${p.path}`).sort()).toEqual(['Exact /docs-json', 'Prefix /docs', 'Prefix /v1']);
+      for (const p of paths) expect(p.backend.service).toEqual({ name: 'docrender-api-gateway', port: { name: 'http' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

