@@ -1,17 +1,28 @@
 import { PDFDocument } from 'pdf-lib';
 import { JsonLogger } from '@docrender/observability';
-import { MemoryBlobStore } from '@docrender/storage';
+import { BlobStoreUnavailableError, MemoryBlobStore } from '@docrender/storage';
 import type { DocumentPrinter, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
 import { DocumentSources } from '../src/document/document-sources';
 import { FontFileCache } from '../src/document/font-file.cache';
 import { ImageResolver } from '../src/document/image-resolver';
 import { TemplateCache } from '../src/document/template-cache';
 
-/** The unit tests' blob store, whose puts can be made to fail. */
+/**
+ * The unit tests' blob store, whose puts can be made to fail: with a plain error (`failPuts`), or as an outage
+ * (BlobStoreUnavailableError) for the next `outagePuts` puts.
+ */
 export class FlakyBlobStore extends MemoryBlobStore {
   failPuts = false;
+  outagePuts = 0;
+  /** Puts refused as an outage so far. */
+  refusedPuts = 0;
   override async put(key: string, body: Buffer, contentType: string): Promise<void> {
     if (this.failPuts) throw new Error('S3 is away');
+    if (this.outagePuts > 0) {
+      this.outagePuts--;
+      this.refusedPuts++;
+      throw new BlobStoreUnavailableError('put', key, new Error('connect ECONNREFUSED'));
+    }
     return super.put(key, body, contentType);
   }
 }

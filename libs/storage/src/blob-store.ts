@@ -1,3 +1,4 @@
+import { DependencyOutageError } from '@docrender/contracts';
 import type { Readable } from 'node:stream';
 
 export type BlobInfo = { key: string; sizeBytes: number; contentType: string };
@@ -24,5 +25,16 @@ export class BlobNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`blob not found: ${key}`);
     this.name = 'BlobNotFoundError';
+  }
+}
+
+/**
+ * The blob store did not serve a request: unreachable, timed out, answered with a server error or with something
+ * that is not an S3 answer. An outage of a dependency (`blob storage`), not a fault of the request: retry later.
+ */
+export class BlobStoreUnavailableError extends DependencyOutageError {
+  constructor(operation: string, key: string, cause: unknown) {
+    super('blob storage', `the blob store did not serve ${operation} ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BlobStoreUnavailableError';
   }
 }

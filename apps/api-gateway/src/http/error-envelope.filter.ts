@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { DomainError, ERROR_HTTP_STATUS, ErrorCode, ErrorEnvelopeDto } from '@docrender/contracts';
+import { dependencyOutageOf } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -30,9 +31,16 @@ function codeForHttpStatus(status: number): ErrorCode {
 }
 
 /**
+ * Seconds a client is asked to wait before retrying a request refused by a dependency outage (PostgreSQL, the blob
+ * store, RabbitMQ or the render service unreachable): about the time the apps take to reconnect.
+ */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
  * Writes every rejection as the spec 7.1 envelope `{ error: { code, message } }` with the status of the one
- * code → status table. Unknown failures become 500 InternalError with an `errorId` logged with the cause;
- * the client never sees a stack.
+ * code → status table. A dependency outage (spec 7.2) is 500 ExternalServiceError with `Retry-After`, so clients retry
+ * it (spec 7.5); unknown failures become 500 InternalError. Both carry an `errorId` logged with the cause; the client
+ * never sees a stack.
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -56,7 +64,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   private describe(exception: unknown, req: Request): { code: ErrorCode; message: string; headers: Record<string, string>; errorId?: string } {
     if (exception instanceof DomainError) {
-      return { code: exception.code, message: exception.message, headers: exception.headers };
+      const headers =
+        exception.code === ErrorCode.ExternalServiceError ? { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS), ...exception.headers } : exception.headers;
+      return { code: exception.code, message: exception.message, headers };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -67,6 +77,17 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       }
     }
     const errorId = randomUUID();
+    // The outage policy of the message handlers (decision 0009) tells an unreachable dependency from a bug.
+    const outage = dependencyOutageOf(exception);
+    if (outage !== null) {
+      this.logger.warn('a dependency is unreachable; the request was refused', { errorId, method: req.method, path: req.path, ...outage });
+      return {
+        code: ErrorCode.ExternalServiceError,
+        message: `${outage.dependency} cannot be reached; retry later (errorId ${errorId})`,
+        headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+        errorId,
+      };
+    }
     this.logger.error('unhandled error while serving a request', { errorId, method: req.method, path: req.path, err: exception });
     return { code: ErrorCode.InternalError, message: `internal error; quote errorId ${errorId} when reporting it`, headers: {}, errorId };
   }

@@ -42,6 +42,9 @@ export type EnqueueRequest = {
   body: EnqueueBody;
 };
 
+/** Seconds a 503 QueueFull asks the client to wait: about what a job worker takes to drain a few jobs. */
+const QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
+
 type AnnounceOutcome = 'accepted' | 'queue-full';
 
 /**
@@ -53,9 +56,10 @@ type AnnounceOutcome = 'accepted' | 'queue-full';
  * with a DangerousContent issue, as a sync render reports it. Then:
  * 1. the documents go to the blob store (`jobs/<jobId>/input/<index>.json`), never into a message;
  * 2. the job row and its job.run outbox message are committed in one transaction;
- * 3. the message is published at once with publisher confirms. A full job queue withdraws the job (503 QueueFull:
- *    the job row and the message never disagree); RabbitMQ away or slower than JOBS_ENQUEUE_PUBLISH_WAIT_MS leaves
- *    it to the outbox relay (202: the job is stored and will run).
+ * 3. the message is published at once with publisher confirms, holding no database connection while RabbitMQ is
+ *    waited for. A full job queue withdraws the job (503 QueueFull with Retry-After: the job row and the message
+ *    never disagree); RabbitMQ away or slower than JOBS_ENQUEUE_PUBLISH_WAIT_MS leaves it to the outbox relay (202:
+ *    the job is stored and will run), so a broker outage neither fails an enqueue nor ties up the connection pool.
  */
 @Injectable()
 export class RenderJobEnqueueService {
@@ -112,7 +116,7 @@ export class RenderJobEnqueueService {
 
     if ((await this.announce(jobId)) === 'queue-full') {
       await this.deleteInputs(stored);
-      throw new DomainError(ErrorCode.QueueFull, 'the job queue is at capacity; back off and retry');
+      throw new DomainError(ErrorCode.QueueFull, 'the job queue is at capacity; back off and retry', { 'Retry-After': String(QUEUE_FULL_RETRY_AFTER_SECONDS) });
     }
     this.logger.info('render job accepted', { jobId, organisationId: caller.organisationId, requestedCount: documents.length });
     return { jobId, requestedCount: documents.length, state: 'queued' };
@@ -142,12 +146,22 @@ export class RenderJobEnqueueService {
   }
 
   /**
-   * Publishes the job's job.run message now, holding its outbox row locked so no relay publishes it meanwhile.
-   * Answers once the broker confirmed (accepted), refused for a full queue (the job is withdrawn in the same
-   * transaction: queue-full), or JOBS_ENQUEUE_PUBLISH_WAIT_MS passed (accepted: the publish goes on, and if it fails
-   * the transaction rolls back and the relay publishes later).
+   * Publishes the job's job.run message now. No database connection is held while RabbitMQ is waited for: the
+   * outbox row's id is read in one short transaction, the publish runs outside any, and its outcome is written in
+   * another short transaction that takes the row only when no relay holds it (SKIP LOCKED). Answers once the broker
+   * confirmed (accepted), refused for a full queue (the job is withdrawn: queue-full), or JOBS_ENQUEUE_PUBLISH_WAIT_MS
+   * passed (accepted: the publish goes on, and if it fails the outbox relay publishes later). While the bus is
+   * disconnected it does not try at all: the job is accepted at once and the relay publishes it once RabbitMQ is back.
    */
-  private announce(jobId: string): Promise<AnnounceOutcome> {
+  private async announce(jobId: string): Promise<AnnounceOutcome> {
+    try {
+      await this.bus.ping();
+    } catch (error) {
+      this.deferToRelay(jobId, error);
+      return 'accepted';
+    }
+    const outboxId = await this.dataSource.transaction((m) => new RunJobOutbox(m).lockUnpublished(jobId));
+    if (outboxId === null) return 'accepted';
     return new Promise<AnnounceOutcome>((resolve) => {
       let decided = false;
       let withdrawing = false;
@@ -156,34 +170,46 @@ export class RenderJobEnqueueService {
         decided = true;
         resolve(outcome);
       };
+      // A queue-full answer being written is waited for past the publish wait: the job must be gone before 503 says so.
       const timer = setTimeout(() => {
         if (!withdrawing) decide('accepted');
       }, this.settings.enqueuePublishWaitMs);
-      this.dataSource
-        .transaction(async (m): Promise<AnnounceOutcome> => {
-          const outbox = new RunJobOutbox(m);
-          const outboxId = await outbox.lockUnpublished(jobId);
-          if (outboxId === null) return 'accepted';
-          try {
-            await this.bus.publish(MessageName.RunJob, { jobId }, { messageId: outboxId });
-          } catch (error) {
+      this.bus
+        .publish(MessageName.RunJob, { jobId }, { messageId: outboxId })
+        .then(
+          async (): Promise<AnnounceOutcome> => {
+            await this.settleOutbox(jobId, (outbox, id) => outbox.markPublished(id));
+            return 'accepted';
+          },
+          async (error: unknown): Promise<AnnounceOutcome> => {
+            // Once answered 202 the job stays: the relay publishes it when the queue has room.
             if (!(error instanceof QueueFullError) || decided) throw error;
             withdrawing = true;
-            await outbox.withdraw(jobId);
-            return 'queue-full';
-          }
-          await outbox.markPublished(outboxId);
-          return 'accepted';
-        })
+            return (await this.settleOutbox(jobId, (outbox) => outbox.withdraw(jobId))) === true ? 'queue-full' : 'accepted';
+          },
+        )
         .then(decide, (error: unknown) => {
-          this.logger.warn('job.run not published at enqueue; the outbox relay publishes it', {
-            jobId,
-            errorName: error instanceof Error ? error.name : 'Error',
-            errorMessage: error instanceof Error ? error.message : String(error),
-          });
+          this.deferToRelay(jobId, error);
           decide('accepted');
         })
         .finally(() => clearTimeout(timer));
+    });
+  }
+
+  /** Runs `change` on the job's unpublished job.run row unless it is gone or a relay holds it; undefined then. */
+  private settleOutbox<T>(jobId: string, change: (outbox: RunJobOutbox, outboxId: string) => Promise<T>): Promise<T | undefined> {
+    return this.dataSource.transaction(async (m) => {
+      const outbox = new RunJobOutbox(m);
+      const outboxId = await outbox.lockUnpublished(jobId);
+      return outboxId === null ? undefined : change(outbox, outboxId);
+    });
+  }
+
+  private deferToRelay(jobId: string, error: unknown): void {
+    this.logger.warn('job.run not published at enqueue; the outbox relay publishes it', {
+      jobId,
+      errorName: error instanceof Error ? error.name : 'Error',
+      errorMessage: error instanceof Error ? error.message : String(error),
     });
   }
 }

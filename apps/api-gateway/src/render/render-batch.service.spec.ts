@@ -45,7 +45,7 @@ class FakeStoredDocuments {
   }
 }
 
-type FakeData = { pages?: number; warn?: boolean; error?: boolean; slowMs?: number; filler?: string };
+type FakeData = { pages?: number; warn?: boolean; error?: boolean; slowMs?: number; filler?: string; failWith?: string };
 
 const ORG = 'org-1';
 const target = (environment: Environment): RenderTarget => ({
@@ -78,6 +78,10 @@ describe('RenderBatchService', () => {
       ...(data.warn ? [renderIssue(RenderIssueType.MissingBinding, 'no value for name', 'title')] : []),
       ...(data.error ? [renderIssue(RenderIssueType.SchemaInvalid, 'not the expected shape')] : []),
     ];
+    if (data.failWith !== undefined) {
+      // a failure the render service did not explain with an issue
+      return { outcome: 'failed', issues, documentName: 'Invoice', pdf: null, renderDurationMs: 3, failure: { code: data.failWith, message: `failed with ${data.failWith}` } };
+    }
     if (hasBlockingIssue(issues, command.environment)) {
       return { outcome: 'blocked', issues, documentName: 'Invoice', pdf: null, renderDurationMs: 3, failure: null };
     }
@@ -268,5 +272,20 @@ describe('RenderBatchService', () => {
     expect(result.firstFailure?.code).toBe('RenderTimeout');
     expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, severity: 'Error', documentIndex: 0 })]);
     expect(commands[0].deadline).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('3.1 rule 2: a failed document the render service did not explain still gets an Error issue with its documentIndex', async () => {
+    const result = await render(Environment.Test, [{}, { failWith: 'InternalError', warn: true }]);
+    expect(result.rendered.map((d) => d.documentIndex)).toEqual([0]);
+    expect(result.issues.map((i) => [i.documentIndex, i.type, i.severity])).toEqual([
+      [1, RenderIssueType.MissingBinding, 'Warning'],
+      [1, RenderIssueType.RenderTimeout, 'Error'],
+    ]);
+  });
+
+  it('7.2: nothing rendered because the blob store stayed down (ExternalServiceError) is a 500 ExternalServiceError, not an envelope', async () => {
+    await expect(render(Environment.Test, [{ failWith: 'ExternalServiceError' }])).rejects.toMatchObject({ code: 'ExternalServiceError' });
+    const partial = await render(Environment.Test, [{}, { failWith: 'ExternalServiceError' }]);
+    expect(partial.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, documentIndex: 1 })]);
   });
 });

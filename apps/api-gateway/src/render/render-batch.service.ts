@@ -2,7 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   DocumentType,
+  DomainError,
   Environment,
+  ErrorCode,
+  explainMissingDocument,
   Limits,
   renderIssue,
   RenderIssueType,
@@ -75,7 +78,9 @@ export const transientPdfBlobKey = (organisationId: string, requestId: string, d
  *   StoredDocumentRepository.createPaid, which stores the document's row in the same statement); when
  *   they do not fit, its PDF is deleted and the batch stops: documents not yet started are not rendered and those
  *   still in flight are discarded (spec 3.1 rule 3, an outcome, not an error). Test keys take no credit;
- * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf).
+ * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf);
+ * - a document that ends without a PDF always carries an Error issue with its documentIndex (spec 3.1 rule 2); when no
+ *   document rendered because the blob store was down, the request is 500 ExternalServiceError.
  */
 @Injectable()
 export class RenderBatchService {
@@ -113,6 +118,11 @@ export class RenderBatchService {
       await this.discard(result.rendered.filter((d) => d.transient));
       throw rejected.reason;
     }
+    if (result.rendered.length === 0 && result.firstFailure?.code === ErrorCode.ExternalServiceError) {
+      // Spec 7.2: nothing rendered because a dependency (the blob store) was down for the whole budget: an outage
+      // the client retries (500 ExternalServiceError with Retry-After), not a render outcome.
+      throw new DomainError(ErrorCode.ExternalServiceError, `the documents could not be rendered now: ${result.firstFailure.message}; retry later`);
+    }
     result.rendered.sort((a, b) => a.documentIndex - b.documentIndex);
     result.issues.sort((a, b) => (a.documentIndex ?? -1) - (b.documentIndex ?? -1));
     return result;
@@ -147,8 +157,12 @@ export class RenderBatchService {
     const outputBlobKey =
       documentId === null ? transientPdfBlobKey(target.organisationId, request.requestId, index) : documentPdfBlobKey(target.organisationId, documentId);
     const reply = await this.renderer.render(target, { raw: request.raw, slice, outputBlobKey, wantsPdfBytes, requestId: `${request.requestId}:${index}` });
-    const issues = reply.issues.map((issue) => ({ ...issue, documentIndex: index }));
-    if (reply.outcome !== 'rendered' || reply.pdf === null) {
+    const pdf = reply.outcome === 'rendered' ? reply.pdf : null;
+    const issues = (pdf === null && reply.outcome !== 'blocked' ? explainMissingDocument(reply.issues, reply.failure) : reply.issues).map((issue) => ({
+      ...issue,
+      documentIndex: index,
+    }));
+    if (pdf === null) {
       result.issues.push(...issues);
       if (reply.outcome === 'blocked') {
         result.blockedCount++;
@@ -158,7 +172,6 @@ export class RenderBatchService {
       }
       return;
     }
-    const pdf = reply.pdf;
     const renderedAt = new Date();
     const row: NewStoredDocument | null =
       documentId === null || target.source === null

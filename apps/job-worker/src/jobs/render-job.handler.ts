@@ -1,7 +1,7 @@
 import {
   DocumentType,
   Environment,
-  IssueSeverity,
+  explainMissingDocument,
   JobState,
   Limits,
   MessageName,
@@ -12,7 +12,6 @@ import {
   type CustomFontRef,
   type RenderDocumentCommand,
   type RenderDocumentResult,
-  type RenderIssue,
 } from '@docrender/contracts';
 import type { MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
@@ -121,6 +120,7 @@ export class RenderJobHandler {
     } catch (error) {
       if (!(error instanceof JobNotRunnableError)) throw error;
       this.deps.logger.error('job cannot be run', { jobId, err: error });
+      await this.explainUnrecorded(job, error.message);
       await this.finish(job, { creditStopped: false }, error.message);
       return;
     }
@@ -148,7 +148,24 @@ export class RenderJobHandler {
   async abandon(jobId: string, reason: string): Promise<void> {
     const job = await new RenderJobRepository(this.deps.dataSource.manager).findAnyById(jobId);
     if (!job || job.state !== JobState.Pending) return;
+    await this.explainUnrecorded(job, reason);
     await this.finish(job, { creditStopped: false }, reason);
+  }
+
+  /**
+   * Spec 3.1 rule 2: every document of a job ended before it rendered is recorded as failed with an issue naming it
+   * (RenderTimeout, docs/decisions/0010), so the job status and the completion callback explain each missing one.
+   */
+  private async explainUnrecorded(job: RenderJobRecord, reason: string): Promise<void> {
+    const jobs = new RenderJobRepository(this.deps.dataSource.manager);
+    const recorded = new Set((await jobs.listDocumentResults(job.id)).map((r) => r.documentIndex));
+    for (let documentIndex = 0; documentIndex < job.requestedCount; documentIndex++) {
+      if (recorded.has(documentIndex)) continue;
+      const issue = renderIssue(RenderIssueType.RenderTimeout, `The document was not rendered: the job was ended because ${reason}.`);
+      if (await jobs.recordDocumentResult({ jobId: job.id, documentIndex, outcome: 'failed', documentId: null, issues: [issue] })) {
+        jobMetrics.documents.inc({ outcome: 'failed' });
+      }
+    }
   }
 
   private async load(job: RenderJobRecord): Promise<JobContext> {
@@ -195,7 +212,7 @@ export class RenderJobHandler {
     const { job } = context;
     if (reply.outcome !== 'rendered' || reply.pdf === null) {
       const outcome = reply.outcome === 'rendered' ? 'failed' : reply.outcome;
-      const issues = explainedIssues(reply);
+      const issues = reply.outcome === 'blocked' ? reply.issues : explainMissingDocument(reply.issues, reply.failure);
       await new RenderJobRepository(this.deps.dataSource.manager).recordDocumentResult({ jobId: job.id, documentIndex, outcome, documentId: null, issues });
       jobMetrics.documents.inc({ outcome });
       return;
@@ -351,19 +368,6 @@ function parseStoredJson(text: string, what: string): unknown {
   } catch (error) {
     throw new JobNotRunnableError(`${what} of the template version is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-/**
- * The issues of a document that did not render, with a RenderTimeout issue added when the render service reported a
- * timeout without one (spec 3.1 rule 2: a missing document is explained in issues).
- */
-function explainedIssues(reply: RenderDocumentResult): RenderIssue[] {
-  const issues = [...reply.issues];
-  const explained = issues.some((issue) => issue.severity === IssueSeverity.Error || issue.severity === IssueSeverity.Warning);
-  if (!explained && reply.failure?.code === RenderIssueType.RenderTimeout) {
-    issues.push(renderIssue(RenderIssueType.RenderTimeout, reply.failure.message));
-  }
-  return issues;
 }
 
 function failureReasonOf(status: RenderStatus, requested: number): string {

@@ -1,6 +1,6 @@
 import type { CustomFontRef, DataRef } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
-import { BlobNotFoundError, type BlobStore } from '@docrender/storage';
+import { BlobNotFoundError, BlobStoreUnavailableError, type BlobStore } from '@docrender/storage';
 import type { CustomFontFile, ImageResolution } from '@docrender/template-dsl';
 import { FontFileCache } from './font-file.cache';
 import { ImageResolver } from './image-resolver';
@@ -20,7 +20,10 @@ export class DocumentSources {
     private readonly logger: Logger,
   ) {}
 
-  /** The data as a value, or as JSON text for the template DSL to check and parse. */
+  /**
+   * The data as a value, or as JSON text for the template DSL to check and parse. A blob store outage is thrown as
+   * BlobStoreUnavailableError (the caller waits it out); another failure to read as TransientFailureError.
+   */
   async readData(ref: DataRef): Promise<unknown> {
     if ('inline' in ref) return ref.inline;
     if ('json' in ref) return ref.json;
@@ -28,7 +31,7 @@ export class DocumentSources {
     try {
       return (await this.blobStore.get(ref.blobKey)).toString('utf8');
     } catch (error) {
-      if (error instanceof BlobNotFoundError) throw error;
+      if (error instanceof BlobNotFoundError || error instanceof BlobStoreUnavailableError) throw error;
       throw new TransientFailureError(`reading the document data ${ref.blobKey} failed`, error);
     }
   }

@@ -90,11 +90,29 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.RenderTimeout, message: 'The document exceeded its render budget of 60 s.' } });
   });
 
-  it('a document that crashed Chromium twice is a failed reply (InternalError), not a redelivery', async () => {
+  it('3.1 rule 2: a document that crashed Chromium twice is a failed reply (InternalError) explained by a RenderTimeout issue, not a redelivery', async () => {
     const { printer, handler } = setUp();
     printer.failure = new BrowserCrashedError('killed');
     const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }));
     expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.InternalError } });
+    expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, severity: 'Error', description: expect.stringContaining('Chromium crashed twice') })]);
+  });
+
+  it('issue 18 item 4: a blob store outage while storing the PDF is waited out inside the budget; the document renders once the store is back', async () => {
+    const { blobs, handler } = setUp();
+    blobs.outagePuts = 3;
+    const command = renderCommand({ template, data: { inline: { name: 'Ada' } } });
+    const result = await handler.handle(command);
+    expect(result).toMatchObject({ outcome: 'rendered', pdf: { blobKey: command.outputBlobKey } });
+    expect([blobs.refusedPuts, (await blobs.stat(command.outputBlobKey)) !== null]).toEqual([3, true]);
+  });
+
+  it('issue 18 items 3, 4: the blob store down past the budget is a failed reply with ExternalServiceError and a RenderTimeout issue', async () => {
+    const { blobs, handler } = setUp(1_500);
+    blobs.outagePuts = Number.MAX_SAFE_INTEGER;
+    const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }));
+    expect(result).toMatchObject({ outcome: 'failed', pdf: null, failure: { code: ErrorCode.ExternalServiceError } });
+    expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, description: expect.stringContaining('blob store stayed unreachable') })]);
   });
 
   it('an invalid template is a failed reply naming the problem (BindingError)', async () => {

@@ -18,6 +18,7 @@ import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { DocumentSources } from './document-sources';
 import { TemplateCache } from './template-cache';
+import { StorageOutageError, waitOutStorage } from './storage-wait';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 export type RenderHandlerOptions = {
@@ -41,8 +42,11 @@ const renderSeconds = histogram(
 /**
  * Handles `render.document`: data → checks → images and fonts → compile → (unless an issue blocks in the
  * command's environment) print → store the PDF at `outputBlobKey` → reply. Issues and failures are replies, not
- * exceptions; it throws only when the message should go back to the queue (the service is shutting down, or the
- * blob store would not take the PDF), so another instance renders it.
+ * exceptions, and a document that ends without a PDF always carries an Error issue saying why (spec 3.1 rule 2;
+ * docs/decisions/0010). A blob store outage is waited out within the document's budget (the data read and the PDF
+ * stored once the store is back); past it the reply is `failed` with ExternalServiceError. It throws only when the
+ * message should go back to the queue (the service is shutting down, the delivery was abandoned, or the blob store
+ * failed in another way), so another instance renders it.
  */
 export class RenderDocumentHandler {
   constructor(
@@ -96,8 +100,14 @@ export class RenderDocumentHandler {
     if (Date.now() >= deadline) return timedOut();
 
     let issues: RenderIssue[] = [];
+    const storage = <T>(what: string, operation: () => Promise<T>): Promise<T> =>
+      waitOutStorage(what, operation, deadline, {
+        abandoned,
+        messageName: MessageName.RenderDocument,
+        onWait: (error, delayMs) => this.logger.warn('blob store unavailable; waiting it out within the render budget', { what, delayMs, reason: error.message }),
+      });
     try {
-      const raw = await this.sources.readData(command.data);
+      const raw = await storage('reading the document data', () => this.sources.readData(command.data));
       issues = checkData(raw);
       if (hasBlockingIssue(issues, command.environment)) {
         return reply({ outcome: 'blocked', issues, documentName: command.fallbackDocumentName, pdf: null, failure: null });
@@ -141,7 +151,8 @@ export class RenderDocumentHandler {
       });
       const pageCount = await readPdfPageCount(pdf);
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      await this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf').catch((error: unknown) => {
+      await storage('storing the PDF', () => this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf')).catch((error: unknown) => {
+        if (error instanceof StorageOutageError || error instanceof TransientFailureError) throw error;
         throw new TransientFailureError(`storing the PDF at ${command.outputBlobKey} failed`, error);
       });
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
@@ -160,6 +171,16 @@ export class RenderDocumentHandler {
       });
     } catch (error) {
       if (error instanceof RenderTimeoutError) return timedOut(issues);
+      if (error instanceof StorageOutageError) {
+        this.logger.warn('blob store unavailable for the whole render budget; the document ends without a PDF', { reason: error.message });
+        return reply({
+          outcome: 'failed',
+          issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, `Not rendered: ${error.message}.`)],
+          documentName: command.fallbackDocumentName,
+          pdf: null,
+          failure: { code: ErrorCode.ExternalServiceError, message: error.message },
+        });
+      }
       if (error instanceof InvalidTemplateError) {
         return reply({
           outcome: 'failed',
@@ -176,7 +197,7 @@ export class RenderDocumentHandler {
         error instanceof BrowserCrashedError ? 'Chromium crashed twice while printing the document.' : `Internal error while rendering (errorId ${errorId}).`;
       return reply({
         outcome: 'failed',
-        issues,
+        issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, `Not rendered: ${message}`)],
         documentName: command.fallbackDocumentName,
         pdf: null,
         failure: { code: ErrorCode.InternalError, message },

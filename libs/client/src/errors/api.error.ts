@@ -82,5 +82,16 @@ export class RateLimitError extends ApiError {
   }
 }
 
-/** 5xx: InternalError, RenderTimeout, ExternalServiceError (500), QueueFull (503), or a proxy's 502/504. */
-export class ServerError extends ApiError {}
+/**
+ * 5xx: InternalError, RenderTimeout, ExternalServiceError (500: a dependency of the service is down; retried for
+ * reads), QueueFull (503), or a proxy's 502/504.
+ */
+export class ServerError extends ApiError {
+  constructor(
+    details: ApiErrorDetails,
+    /** Seconds to wait from the Retry-After header (outages and QueueFull give one), or null when the answer had none. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(details);
+  }
+}

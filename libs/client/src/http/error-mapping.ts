@@ -56,7 +56,7 @@ export async function apiErrorOf(response: Response, request: string): Promise<A
     case 429:
       return new RateLimitError(details, parseRetryAfter(response.headers.get('retry-after')));
     default:
-      return response.status >= 500 ? new ServerError(details) : new ApiError(details);
+      return response.status >= 500 ? new ServerError(details, parseRetryAfter(response.headers.get('retry-after'))) : new ApiError(details);
   }
 }
 

@@ -13,6 +13,15 @@ describe('retry policy of reads (spec 7.5)', () => {
     for (const error of permanent) expect(retryDelayMs(error, 1, options(0.5))).toBeNull();
   });
 
+  it('7.5 and issue 18 item 6: 500 ExternalServiceError (an outage) is retried like 503, waiting at least its Retry-After; 500 InternalError is not', () => {
+    const outage = new ServerError({ ...details(500), code: 'ExternalServiceError' }, 5);
+    expect(retryDelayMs(outage, 1, options(0.5))).toBe(5_000);
+    expect(retryDelayMs(new ServerError({ ...details(500), code: 'ExternalServiceError' }), 1, options(0))).toBe(250);
+    expect(retryDelayMs(new ServerError(details(503), 2), 1, options(0))).toBe(2_000);
+    expect(retryDelayMs(new ServerError({ ...details(500), code: 'InternalError' }, 5), 1, options(0.5))).toBeNull();
+    expect(retryDelayMs(new ServerError({ ...details(500), code: 'ExternalServiceError' }, 120), 1, options(0.5))).toBeNull();
+  });
+
   it('backoff is jittered between half and all of base · 2^(attempt−1), capped at maxDelayMs', () => {
     const error = new ServerError(details(503));
     expect(retryDelayMs(error, 1, options(0))).toBe(250);

@@ -1,4 +1,4 @@
-import { ApiError, RateLimitError } from '../errors/api.error';
+import { ApiError, RateLimitError, ServerError } from '../errors/api.error';
 import { ConnectionError } from '../errors/transport.error';
 
 /** How reads are retried on transient failures. Writes (renders, enqueue, PATCH) are never retried. */
@@ -24,7 +24,7 @@ export type RetryNotice = {
   attempt: number;
   /** How long the client waits before the next attempt. */
   delayMs: number;
-  /** The failure: a ConnectionError, a RateLimitError or a ServerError with status 502, 503 or 504. */
+  /** The failure: a ConnectionError, a RateLimitError, a ServerError with status 502, 503 or 504, or a 500 ExternalServiceError. */
   error: Error;
 };
 
@@ -41,11 +41,22 @@ export const DEFAULT_RETRY: ResolvedRetryOptions = {
 /** Gateway statuses that say "try again" without the request having been processed (spec 7.5). */
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 
+/** 500 ExternalServiceError: a dependency of the service (database, blob store, broker, render service) is down. */
+const OUTAGE_CODE = 'ExternalServiceError';
+
+function isTransient(error: unknown): boolean {
+  if (error instanceof ConnectionError || error instanceof RateLimitError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return TRANSIENT_STATUSES.has(error.status) || (error.status === 500 && error.code === OUTAGE_CODE);
+}
+
 /**
  * The wait before retrying a read whose attempt number `attempt` (1-based) failed with `error`, or null when it must
  * not be retried: not transient, retries used up, or a Retry-After beyond `maxRetryAfterMs`.
- * Transient: connection failures, 429 (waits Retry-After plus up to 10 % jitter when the answer gives one), 502/503/504.
- * Backoff: "equal jitter", between half and all of min(maxDelayMs, baseDelayMs · 2^(attempt−1)).
+ * Transient: connection failures, 429 (waits Retry-After plus up to 10 % jitter when the answer gives one), 502/503/504,
+ * and 500 ExternalServiceError (a dependency outage, spec 7.2).
+ * Backoff: "equal jitter", between half and all of min(maxDelayMs, baseDelayMs · 2^(attempt−1)); a 5xx with a
+ * Retry-After waits at least that long.
  */
 export function retryDelayMs(error: unknown, attempt: number, options: ResolvedRetryOptions): number | null {
   if (attempt > options.maxRetries) return null;
@@ -54,10 +65,12 @@ export function retryDelayMs(error: unknown, attempt: number, options: ResolvedR
     if (wait > options.maxRetryAfterMs) return null;
     return Math.round(wait + options.random() * Math.max(wait * 0.1, 100));
   }
-  const transient = error instanceof ConnectionError || error instanceof RateLimitError || (error instanceof ApiError && TRANSIENT_STATUSES.has(error.status));
-  if (!transient) return null;
+  if (!isTransient(error)) return null;
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(ceiling / 2 + options.random() * (ceiling / 2));
+  const backoff = Math.round(ceiling / 2 + options.random() * (ceiling / 2));
+  const asked = error instanceof ServerError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : 0;
+  if (asked > options.maxRetryAfterMs) return null;
+  return Math.max(backoff, asked);
 }
 
 /**

@@ -106,3 +106,14 @@ export function blocksRender(severity: IssueSeverity, environment: Environment):
 export function hasBlockingIssue(issues: readonly Pick<RenderIssue, 'severity'>[], environment: Environment): boolean {
   return issues.some((i) => blocksRender(i.severity, environment));
 }
+
+/**
+ * Spec 3.1 rule 2: a document that ends without a PDF is explained in issues. Returns `issues` with a RenderTimeout
+ * issue added (its description the failure's message) when none of them has severity Error, so a failure the render
+ * service did not explain (or a render that never got an answer) still names that document (docs/decisions/0010).
+ */
+export function explainMissingDocument(issues: readonly RenderIssue[], failure: { code: string; message: string } | null): RenderIssue[] {
+  if (issues.some((issue) => issue.severity === IssueSeverity.Error)) return [...issues];
+  const reason = failure === null ? 'no reason was given' : `${failure.code}: ${failure.message}`;
+  return [...issues, renderIssue(RenderIssueType.RenderTimeout, `The document was not rendered (${reason}).`)];
+}

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { assertValidBlobKey } from '../blob-key';
-import { BlobNotFoundError, type BlobInfo, type BlobStore } from '../blob-store';
+import { BlobNotFoundError, BlobStoreUnavailableError, type BlobInfo, type BlobStore } from '../blob-store';
 
 export type MinioBlobStoreOptions = {
   /** http(s)://host[:port] */
@@ -25,7 +25,10 @@ function isNotFound(error: unknown): boolean {
   return code !== undefined && NOT_FOUND_CODES.has(code);
 }
 
-/** BlobStore over an S3-compatible server (MinIO) with the `minio` client; every blob lives in one bucket. */
+/**
+ * BlobStore over an S3-compatible server (MinIO) with the `minio` client; every blob lives in one bucket. A request the
+ * server does not serve (other than a missing key) fails with BlobStoreUnavailableError.
+ */
 export class MinioBlobStore implements BlobStore {
   private readonly client: Client;
   private readonly bucket: string;
@@ -60,13 +63,21 @@ export class MinioBlobStore implements BlobStore {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertValidBlobKey(key);
-    await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+    try {
+      await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+    } catch (error) {
+      throw new BlobStoreUnavailableError('put', key, error);
+    }
   }
 
   async get(key: string): Promise<Buffer> {
     const stream = await this.getStream(key);
     const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    try {
+      for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    } catch (error) {
+      throw new BlobStoreUnavailableError('get', key, error);
+    }
     return Buffer.concat(chunks);
   }
 
@@ -76,7 +87,7 @@ export class MinioBlobStore implements BlobStore {
       return await this.client.getObject(this.bucket, key);
     } catch (error) {
       if (isNotFound(error)) throw new BlobNotFoundError(key);
-      throw error;
+      throw new BlobStoreUnavailableError('get', key, error);
     }
   }
 
@@ -88,13 +99,17 @@ export class MinioBlobStore implements BlobStore {
       return { key, sizeBytes: stat.size, contentType: contentType ?? 'application/octet-stream' };
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw error;
+      throw new BlobStoreUnavailableError('stat', key, error);
     }
   }
 
   async delete(key: string): Promise<void> {
     assertValidBlobKey(key);
-    await this.client.removeObject(this.bucket, key);
+    try {
+      await this.client.removeObject(this.bucket, key);
+    } catch (error) {
+      throw new BlobStoreUnavailableError('delete', key, error);
+    }
   }
 
   async ping(): Promise<void> {
