@@ -34,6 +34,8 @@ export class RunJobOutboxRelay implements OnApplicationBootstrap, OnModuleDestro
         pollIntervalMs: settings.outboxPollMs,
         minAgeMs: ENQUEUE_HEAD_START_MS,
         keepPublishedMs: settings.outboxKeepHours * 3_600_000,
+        // No database transaction waits for a broker that is away (issue 18: the pool stays free for requests).
+        ready: () => bus.ping(),
       },
       logger.child({ component: 'job-outbox-relay' }),
     );

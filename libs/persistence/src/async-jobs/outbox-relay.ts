@@ -17,6 +17,11 @@ export type OutboxRelayOptions = {
   batchSize?: number;
   /** Published messages older than this are deleted by the relay; undefined keeps them. */
   keepPublishedMs?: number;
+  /**
+   * Resolves when the transport can take messages, rejects otherwise (MessageBus.ping). Checked before each batch,
+   * so a relay never holds a database transaction while it waits for a transport that is down.
+   */
+  ready?: () => Promise<void>;
 };
 
 type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date };
@@ -89,6 +94,7 @@ export class OutboxRelay {
   async publishPending(now: () => Date = () => new Date()): Promise<number> {
     let total = 0;
     for (;;) {
+      await this.options.ready?.();
       const { published, failure, taken } = await this.publishBatch(now);
       total += published;
       if (failure !== null) throw failure;

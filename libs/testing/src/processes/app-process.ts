@@ -1,10 +1,18 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-/** The repository root (this file lives at libs/testing/src/processes/). */
-export const REPO_ROOT = path.resolve(__dirname, '../../../..');
+/** The repository root: the first directory up from this file holding tools/build.mjs (from the sources and from dist/). */
+function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
+  }
+  throw new Error(`no repository root above ${__dirname}`);
+}
+
+export const REPO_ROOT = repositoryRoot();
 
 let built: Promise<void> | undefined;
 

@@ -1,4 +1,5 @@
 import { Environment, JobState, WebhookEvent, type JobStatusDto } from '@docrender/contracts';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../network/tcp-fault-proxy';
 import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '../processes/app-process';
 import { parseCallback } from '@docrender/webhooks';
 import { expectAnswerMatchesContract } from '../openapi/contract-answers';
@@ -21,8 +22,16 @@ export type AsyncStackOptions = {
   /** Milliseconds the render stand-in takes per document (stand-in only). */
   renderDelayMs?: number;
   /** The real render service (Chromium) as a fourth process, with this template published, instead of the stand-in. */
-  renderService?: { template: TemplateContent };
+  renderService?: { template: TemplateContent; settings?: Record<string, string> };
+  /**
+   * The apps that reach a dependency through a TCP fault proxy (`AsyncStack.faults`), which a test cuts to simulate
+   * its outage; the other apps, the stand-in and the test reach it directly. `'render-stand-in'` is the stand-in.
+   */
+  faults?: Partial<Record<FaultTarget, readonly (AppName | 'render-stand-in')[]>>;
 };
+
+/** The dependencies the stack can put behind a fault proxy. */
+export type FaultTarget = 'rabbitmq' | 's3';
 
 /**
  * The async path end to end: the gateway, the job worker and the webhook dispatcher as separate processes
@@ -38,6 +47,8 @@ export type AsyncStack = {
   receiver: CallbackReceiver;
   /** The stand-in's render counts; null with the real render service. */
   renderer: RenderStandIn | null;
+  /** The fault proxies asked for in AsyncStackOptions.faults. */
+  faults: Partial<Record<FaultTarget, TcpFaultProxy>>;
   processes: Partial<Record<AppName, AppProcess>> & Record<'api-gateway' | 'job-worker' | 'webhook-dispatcher', AppProcess>;
   /** Starts (another) process of the app, with extra settings; waits for its readiness probe. */
   start(app: AppName, extra?: Record<string, string>): Promise<AppProcess>;
@@ -75,7 +86,27 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     PUBLIC_BASE_URL: gatewayUrl,
     ...settings,
   };
-  const renderer = options.renderService ? null : await startRenderStandIn(await infra.connectBus(env), infra.blobStore, { delayMs: options.renderDelayMs ?? 20 });
+  const faults: Partial<Record<FaultTarget, TcpFaultProxy>> = {};
+  const proxiedEnv: Partial<Record<FaultTarget, Record<string, string>>> = {};
+  if (options.faults?.rabbitmq) {
+    const amqpUrl = new URL(env.AMQP_URL);
+    const proxy = (faults.rabbitmq = await startTcpFaultProxy({ host: amqpUrl.hostname, port: Number(amqpUrl.port || 5672) }));
+    amqpUrl.host = `127.0.0.1:${proxy.port}`;
+    proxiedEnv.rabbitmq = { AMQP_URL: amqpUrl.toString() };
+  }
+  if (options.faults?.s3) {
+    const s3Url = new URL(env.S3_ENDPOINT);
+    const proxy = (faults.s3 = await startTcpFaultProxy({ host: s3Url.hostname, port: Number(s3Url.port) }));
+    s3Url.port = String(proxy.port);
+    proxiedEnv.s3 = { S3_ENDPOINT: s3Url.origin };
+  }
+  /** The settings of `app` that point it at the fault proxies it is behind. */
+  const envOf = (app: AppName | 'render-stand-in'): Record<string, string> =>
+    Object.assign({}, ...(Object.keys(proxiedEnv) as FaultTarget[]).filter((t) => options.faults?.[t]?.includes(app)).map((t) => proxiedEnv[t]));
+  const standInEnv = { ...env, ...envOf('render-stand-in') };
+  const renderer = options.renderService
+    ? null
+    : await startRenderStandIn(await infra.connectBus(standInEnv), infra.blobStore, { delayMs: options.renderDelayMs ?? 20 });
   const tenant = await provisionTenant(infra.db.database, { pages: 100_000, template: options.renderService?.template });
   const prodKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Production)).plaintextKey;
   const testKey = (await infra.db.database.apiKeys.create(tenant.organisationId, Environment.Test)).plaintextKey;
@@ -84,12 +115,12 @@ export async function startAsyncStack(label: string, settings: Record<string, st
 
   const start = async (app: AppName, extra: Record<string, string> = {}): Promise<AppProcess> => {
     const port = app === 'api-gateway' ? gatewayPort : await freePort();
-    const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...extra, [PORT_VARIABLE[app]]: String(port) });
+    const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
     started.push(child);
     await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 60_000);
     return child;
   };
-  const renderService = options.renderService ? await start('render-service') : undefined;
+  const renderService = options.renderService ? await start('render-service', options.renderService.settings) : undefined;
   const processes = {
     ...(renderService ? { 'render-service': renderService } : {}),
     'api-gateway': await start('api-gateway'),
@@ -117,6 +148,7 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     gatewayUrl,
     receiver,
     renderer,
+    faults,
     processes,
     start,
     async enqueue(key, documents, opts = {}) {
@@ -145,6 +177,7 @@ export async function startAsyncStack(label: string, settings: Record<string, st
       await Promise.allSettled(started.map((p) => p.stop('SIGTERM', 5_000)));
       await renderer?.stop().catch(() => undefined);
       await receiver.close();
+      await Promise.allSettled(Object.values(faults).map((proxy) => proxy.close()));
       await infra.teardown();
     },
   };
