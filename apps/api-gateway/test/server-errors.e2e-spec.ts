@@ -11,14 +11,15 @@ const STACK_FRAME = /\n\s+at .+\(.+:\d+:\d+\)/;
 
 const TEMPLATE = { body: [{ type: 'text', id: 'title', text: 'Invoice {{ number }}' }] };
 
-type Answer = { status: number; contentType: string | null; text: string };
+type Answer = { status: number; contentType: string | null; text: string; retryAfter?: string | null };
 
 /**
- * Spec 7.2, the 500 rows: genuine failures of the stack under a gateway process, not mapped domain errors. The gateway
+ * Spec 7.2, the 500 rows: genuine failures of the stack under a gateway process, not mapped domain errors. An
+ * unreachable dependency is ExternalServiceError with Retry-After (issue 18 item 6). The gateway
  * reaches S3 and RabbitMQ through TCP proxies the test can switch to failing; PostgreSQL, the render service
  * (Chromium) and the test itself use the servers directly.
  */
-describe('7.2 500 InternalError and ExternalServiceError over HTTP against the real stack (gateway process)', () => {
+describe('7.2 500 ExternalServiceError over HTTP against the real stack when a dependency is down (gateway process)', () => {
   let infra: TestInfrastructure;
   let s3: TcpFaultProxy;
   let amqp: TcpFaultProxy;
@@ -74,7 +75,7 @@ describe('7.2 500 InternalError and ExternalServiceError over HTTP against the r
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const bytes = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, contentType: res.headers.get('content-type'), text: bytes.toString('utf8'), body: bytes };
+    return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), text: bytes.toString('utf8'), body: bytes };
   }
 
   /** The spec 7.1 envelope of a 500 with `code`: JSON, no stack frame, nothing but code, message (and errorId). */
@@ -89,14 +90,18 @@ describe('7.2 500 InternalError and ExternalServiceError over HTTP against the r
   it.each([
     ['answers garbage', (proxy: TcpFaultProxy) => proxy.answerWith('this is not HTTP\r\n\r\n')],
     ['has gone away', (proxy: TcpFaultProxy) => proxy.cut()],
-  ])('7.2 500 InternalError: S3 %s while a stored PDF is downloaded; errorId logged, no stack; the gateway keeps serving and recovers', async (_, fail) => {
+  ])('7.2 500 ExternalServiceError with Retry-After: S3 %s while a stored PDF is downloaded; errorId logged, no stack; the gateway keeps serving and recovers', async (_, fail) => {
     const before = await call('GET', `/v1/documents/${documentId}/file`);
     expect([before.status, before.body.equals(TINY_PDF)]).toEqual([200, true]);
 
     fail(s3);
     try {
-      const error = expectServerError(await call('GET', `/v1/documents/${documentId}/file`), ErrorCode.InternalError);
-      expect(error).toEqual({ code: ErrorCode.InternalError, message: expect.stringContaining(error.errorId ?? 'no errorId'), errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const answer = await call('GET', `/v1/documents/${documentId}/file`);
+      const error = expectServerError(answer, ErrorCode.ExternalServiceError);
+      expect(error).toEqual({ code: ErrorCode.ExternalServiceError, message: expect.stringContaining(error.errorId ?? 'no errorId'), errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(error.message).toMatch(/^blob storage cannot be reached/);
+      // Issue 18 item 6: an outage tells the client when to retry (the SDK retries reads on it, spec 7.5).
+      expect(answer.retryAfter).toMatch(/^\d+$/);
       // The cause is in the gateway's log under the errorId the client was given.
       await waitFor('the errorId in the gateway log', () => (gateway.output().includes(error.errorId ?? '') ? true : undefined), 5_000);
 
@@ -122,8 +127,10 @@ describe('7.2 500 InternalError and ExternalServiceError over HTTP against the r
 
     amqp.cut();
     try {
-      const error = expectServerError(await render(), ErrorCode.ExternalServiceError);
+      const answer = await render();
+      const error = expectServerError(answer, ErrorCode.ExternalServiceError);
       expect(error.message).toContain('render service');
+      expect(answer.retryAfter).toMatch(/^\d+$/);
       expect((await call('GET', `/v1/templates/${templateId}`)).status).toBe(200);
       expect((await call('GET', '/v1/meta/status')).status).toBe(200);
     } finally {
