@@ -26,7 +26,7 @@ export const renderServiceKill: ResilienceScenario = {
       const killedAt = Date.now();
       const status = await stack.finished(key, jobId, 300_000).catch(() => null);
       const account = accountFor(stack, status, jobId, count);
-      const [{ stored }] = (await stack.infra.db.dataSource.query(`SELECT count(*)::int AS stored FROM stored_documents WHERE render_job_id = $1`, [jobId])) as { stored: number }[];
+      const [{ stored }] = (await stack.infra.db.dataSource.query(`SELECT count(*)::int AS stored FROM documents WHERE render_job_id = $1`, [jobId])) as { stored: number }[];
       return {
         lost: account.lost,
         duplicated: account.duplicatedCallbacks + Math.max(0, stored - account.rendered),

@@ -1,0 +1,75 @@
+import { IssueSeverity, JobState, RenderIssueType, RenderStatus, type RenderEnvelopeDto } from '@docrender/contracts';
+import { crashTwice, startAsyncStack, waitFor, type AsyncStack, type TemplateContent } from '@docrender/testing';
+
+jest.setTimeout(300_000);
+
+/** Documents as long as their rows: the long one stays in Chromium for seconds, long enough to crash it there. */
+const TEMPLATE: TemplateContent = {
+  templateJson: JSON.stringify({
+    dsl: 1,
+    name: 'Crash loop',
+    body: [
+      { type: 'text', id: 'title', text: 'Document {{ number }}' },
+      { type: 'table', id: 'rows', source: 'rows', as: 'row', columns: [{ id: 'n', header: '#', value: '{{ row.n }}' }, { id: 'text', header: 'Text', value: '{{ row.text }}' }] },
+    ],
+  }),
+  sampleData: JSON.stringify({ data: { number: 'S-1', rows: [{ n: 1, text: 'one' }] }, i18n: {} }),
+  translations: null,
+};
+const document = (number: string, rows: number) => ({ number, rows: Array.from({ length: rows }, (_, i) => ({ n: i + 1, text: `row ${i + 1} of ${number}` })) });
+/** Enough rows (over 100 pages) to keep a print in Chromium for seconds, so both crashes hit it there. */
+const LONG_ROWS = 5_000;
+
+/**
+ * The Error issue that explains a missing document (spec 3.1 rule 2; docs/decisions/0010: RenderTimeout, the
+ * description saying what happened: the crash, or the render's errorId when the crash surfaced as another error).
+ */
+const explanationOf = (documentIndex: number) =>
+  expect.objectContaining({ documentIndex, type: RenderIssueType.RenderTimeout, severity: IssueSeverity.Error, description: expect.stringMatching(/^Not rendered: /) });
+
+/**
+ * Issue 18 item 3: a document whose Chromium crashes on its render and on the pool's one retry (every renderer process
+ * killed while it prints, twice) ends without a PDF and is explained by an issue with its documentIndex, in the job status, the completion callback and the sync envelope. Before the fix: missingCount 1
+ * with `issues: []`. The four apps are processes; the render service has one page, the job renders one document at a
+ * time, so the crashes hit only the long document.
+ */
+describe('issue 18 item 3: Chromium crash loop on one document (four apps as processes, real Chromium)', () => {
+  let stack: AsyncStack;
+
+  beforeAll(async () => {
+    stack = await startAsyncStack(
+      'crash-loop',
+      { JOBS_RENDER_CONCURRENCY: '1' },
+      { renderService: { template: TEMPLATE, settings: { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1' } } },
+    );
+  });
+
+  afterAll(async () => {
+    await stack?.teardown();
+  });
+
+  it('3.1 rule 2: the job status and the completion callback explain the crashed document by its documentIndex; the others render', async () => {
+    const jobId = await stack.enqueue(stack.testKey, [document('A', 3), document('B', LONG_ROWS), document('C', 3)]);
+    await waitFor('document 0', async () => ((await stack.status(stack.testKey, jobId)).renderedCount >= 1 ? true : undefined), 120_000, 25);
+    expect(await crashTwice(stack.processes['render-service']!.pid)).toBeGreaterThanOrEqual(2);
+
+    const done = await stack.finished(stack.testKey, jobId, 120_000);
+    expect(done).toMatchObject({ state: JobState.Completed, status: RenderStatus.Partial, renderedCount: 2, missingCount: 1 });
+    expect(done.issues).toEqual([explanationOf(1)]);
+    const completion = JSON.parse((await stack.completionOf(jobId)).rawBody) as { missingCount: number; issues: unknown[] };
+    expect(completion).toMatchObject({ missingCount: 1, issues: [explanationOf(1)] });
+  });
+
+  it('3.1 rule 2: a sync render whose Chromium keeps crashing answers an envelope explaining the document by its documentIndex', async () => {
+    const answer = fetch(`${stack.gatewayUrl}/v1/render/${stack.tenant.templateId}?persist=false`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.testKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ documents: [document('D', LONG_ROWS)] }),
+    });
+    expect(await crashTwice(stack.processes['render-service']!.pid)).toBeGreaterThanOrEqual(2);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    const envelope = (await res.json()) as RenderEnvelopeDto;
+    expect(envelope).toMatchObject({ status: RenderStatus.Failed, renderedCount: 0, missingCount: 1, issues: [explanationOf(0)] });
+  });
+});
