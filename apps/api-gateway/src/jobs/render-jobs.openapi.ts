@@ -23,7 +23,18 @@ export function ApiEnqueueEndpoint(): MethodDecorator {
       'BindingError: the body could not be bound (documents, includeDocument), or callbackUrl is one the service would never call ' +
         '(not https, credentials in the URL, a loopback/private/link-local/unspecified/metadata address literal or localhost); the message names the field.',
     ),
-    errorResponse(503, 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.'),
+    ApiResponse({
+      status: 500,
+      type: ErrorEnvelopeDto,
+      description: 'ExternalServiceError: the database or blob storage is down; nothing was accepted. RabbitMQ being down is not an error: the job is accepted (202) and published once it is back.',
+      headers: { 'Retry-After': { description: 'Whole seconds after which a retry may succeed.', schema: { type: 'integer' } } },
+    }),
+    ApiResponse({
+      status: 503,
+      type: ErrorEnvelopeDto,
+      description: 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.',
+      headers: { 'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer' } } },
+    }),
   );
 }
 

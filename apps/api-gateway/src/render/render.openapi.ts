@@ -3,6 +3,14 @@ import { ApiBody, ApiExtraModels, ApiParam, ApiResponse, getSchemaPath } from '@
 import { ErrorEnvelopeDto, RenderEnvelopeDto, RenderRequestDto, StatelessRenderRequestDto, ValidateRequestDto, ValidateResponseDto } from '@docrender/contracts';
 
 const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+/** A 500 that may be an outage: ExternalServiceError carries Retry-After (issue 18, decision 0010). */
+const serverError = (description: string) =>
+  ApiResponse({
+    status: 500,
+    type: ErrorEnvelopeDto,
+    description,
+    headers: { 'Retry-After': { description: 'On ExternalServiceError: whole seconds after which a retry may succeed.', schema: { type: 'integer' } } },
+  });
 
 const binding = errorResponse(422, 'BindingError: the body could not be parsed or bound (malformed JSON, wrong types, missing fields); the message names the field.');
 const tooLarge = errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON, or the body is over the configured limit (counted after decompression).');
@@ -55,7 +63,7 @@ export function ApiRenderEndpoint(): MethodDecorator {
         'With Accept application/pdf: a blocked or failed render (or a credit stop) answers the render envelope, documents empty.',
       content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
     }),
-    errorResponse(500, 'InternalError, or ExternalServiceError when the render service cannot be reached.'),
+    serverError('InternalError, or ExternalServiceError when a dependency is down (the render service cannot be reached, storage stayed down past the budget); retry after Retry-After.'),
   );
 }
 
@@ -73,7 +81,7 @@ export function ApiStatelessRenderEndpoint(): MethodDecorator {
         'A render blocked by issues (or a credit stop) answers the render envelope.',
       content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
     }),
-    errorResponse(500, 'RenderTimeout: the render took longer than the 60 s budget. InternalError, ExternalServiceError otherwise.'),
+    serverError('RenderTimeout: the render took longer than the 60 s budget. InternalError, or ExternalServiceError (with Retry-After) when a dependency is down.'),
   );
 }
 
