@@ -22,7 +22,7 @@ export function startPrintPool(creator: string): Promise<BrowserPool> {
 /** A compiled document printed on the pool the way the render service prints it (before the metadata update). */
 export function printCompiled(
   pool: BrowserPool,
-  compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> & Partial<Pick<CompiledDocument, 'pageVariant'>>,
+  compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> & Partial<Pick<CompiledDocument, 'pageVariant' | 'pageAwareTables'>>,
 ): Promise<Buffer> {
   return pool.run({
     isolation: 'reused-page',
@@ -36,6 +36,7 @@ export function printCompiled(
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant ?? null,
+        pageAwareTables: compiled.pageAwareTables ?? false,
       }),
   });
 }

@@ -14,6 +14,8 @@ export type PrintPdfRequest = {
   footerHtml: string | null;
   /** Null when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
   pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
+  pageAwareTables: boolean;
   /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
   javaScript: boolean;
   /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */
@@ -83,6 +85,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           headerHtml: request.headerHtml,
           footerHtml: request.footerHtml,
           pageVariant: request.pageVariant,
+          pageAwareTables: request.pageAwareTables,
         }),
     });
   }

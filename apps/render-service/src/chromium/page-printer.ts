@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'puppeteer';
 import { PDFDocument } from 'pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
+import { placeTableBreakRows } from './page-aware-tables';
 
 export type PdfPrintOptions = {
   /** The compiled document; Chromium writes its <title> as the PDF /Title. */
@@ -13,6 +14,8 @@ export type PdfPrintOptions = {
   footerHtml: string | null;
   /** Null or absent when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
   pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
+  pageAwareTables?: boolean;
 };
 
 export type PageScreenshotOptions = {
@@ -50,6 +53,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
   // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+  if (options.pageAwareTables) await placeTableBreakRows(devTools, () => printOnce(devTools, false, null, null, ''));
   if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
   return printPageVariants(devTools, options.tagged, options.pageVariant);
 }

@@ -156,6 +156,44 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(text).toContain('ORD-2026-00871');
   });
 
+  it('issue 20 item 3: examples/ledger carries its debit and credit subtotals over every page break, equal to the sum of the rows above', async () => {
+    const { template: ledger, data } = readExample('ledger');
+    const entries = (data as { entries: { number: number; debit: number; credit: number }[] }).entries;
+    const compiled = compileDocument({ template: ledger as Template, data });
+    expect(compiled.issues).toEqual([]);
+    expect(compiled.pageAwareTables).toBe(true);
+    const pdf = await printCompiled(pool, compiled);
+    const text = await pdfText(pdf);
+    const pages = text.split('\f').filter((p) => p.trim() !== '');
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    const euros = (n: number): string => `€${n.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const sumTo = (last: number, field: 'debit' | 'credit'): number =>
+      Math.round(entries.filter((e) => e.number <= last).reduce((total, e) => total + e[field], 0) * 100) / 100;
+    let carried: string | null = null;
+    pages.forEach((pageText, index) => {
+      const lines = pageText.split('\n');
+      const numbers = lines.map((l) => /^\s*(\d+)\s+\d{2}\/\d{2}\/\d{4}/.exec(l)).filter((m) => m !== null).map((m) => Number(m[1]));
+      const last = Math.max(...numbers);
+      const foot = lines.find((l) => l.includes('Carried forward'));
+      const head = lines.find((l) => l.includes('Brought forward'));
+      const isLast = index === pages.length - 1;
+      // every page but the last ends with the carried subtotals of all the rows above, then "continued"
+      if (!isLast) {
+        expect({ page: index + 1, foot: foot?.replace(/\s+/g, ' ').trim() }).toEqual({
+          page: index + 1,
+          foot: `Carried forward ${euros(sumTo(last, 'debit'))} ${euros(sumTo(last, 'credit'))}`,
+        });
+        expect(pageText).toContain('Continued on the next page');
+      } else {
+        expect(foot).toBeUndefined();
+        expect(pageText).toContain('Total');
+      }
+      // every page but the first starts with what the page before carried
+      if (index > 0) expect({ page: index + 1, head: head?.replace(/\s+/g, ' ').trim().replace('Brought', 'Carried') }).toEqual({ page: index + 1, head: carried });
+      carried = foot?.replace(/\s+/g, ' ').trim() ?? null;
+    });
+  });
+
   it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {
     const sizes: [PaperSize, 'portrait' | 'landscape', number, number][] = [
       ['A6', 'portrait', 105, 148],

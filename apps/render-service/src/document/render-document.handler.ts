@@ -143,6 +143,7 @@ export class RenderDocumentHandler {
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant,
+        pageAwareTables: compiled.pageAwareTables,
         title: compiled.title,
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,

@@ -102,6 +102,11 @@ export function textFieldsOf(element: TemplateElement, path: string): [string, s
         add(`columns[${i}].value`, c.value);
       });
       for (const [key, value] of Object.entries(element.totals?.cells ?? {})) add(`totals.cells[${JSON.stringify(key)}]`, value);
+      for (const field of ['sums', 'carried', 'brought'] as const) {
+        for (const [key, value] of Object.entries(element.pageBreaks?.[field] ?? {})) add(`pageBreaks.${field}[${JSON.stringify(key)}]`, value);
+      }
+      add('pageBreaks.continuedFoot', element.pageBreaks?.continuedFoot);
+      add('pageBreaks.continuedHead', element.pageBreaks?.continuedHead);
       break;
     case 'repeater':
       add('emptyText', element.emptyText);
@@ -150,6 +155,7 @@ export function colourFieldsOf(element: TemplateElement, path: string): [string,
       out.push(...styleColourFields(element.rowStyle, `${path}.rowStyle`));
       out.push(...styleColourFields(element.alternateRowStyle, `${path}.alternateRowStyle`));
       out.push(...styleColourFields(element.totals?.style, `${path}.totals.style`));
+      out.push(...styleColourFields(element.pageBreaks?.style, `${path}.pageBreaks.style`));
       element.columns.forEach((c, i) => {
         out.push(...styleColourFields(c.style, `${path}.columns[${i}].style`));
         out.push(...styleColourFields(c.headerStyle, `${path}.columns[${i}].headerStyle`));

@@ -131,6 +131,20 @@ export interface TableTotals {
   style?: StyleProperties;
 }
 
+export interface TablePageBreaks {
+  /** Running sums: name → template text giving the row's number (the row item in scope), e.g. "{{ line.amount }}". */
+  sums?: Record<string, TemplateText>;
+  /** Row at the foot of a page the table continues from: column id → text; `carried.<name>` is the sum so far. */
+  carried?: Record<string, TemplateText>;
+  /** Row at the head of the next page, under the repeated header: column id → text, `carried.<name>` as above. */
+  brought?: Record<string, TemplateText>;
+  /** A full-width line at the foot of the page the table continues from / at the head of the next. */
+  continuedFoot?: TemplateText;
+  continuedHead?: TemplateText;
+  /** Style of these rows (default italic). */
+  style?: StyleProperties;
+}
+
 export type TableBorders = 'all' | 'horizontal' | 'outer' | 'none';
 
 export interface TableElement extends ElementBase {
@@ -151,6 +165,8 @@ export interface TableElement extends ElementBase {
   /** Fewest rows left at the bottom of a page before a break / carried to the next page (default 1). */
   orphans?: number;
   widows?: number;
+  /** Lines where the table breaks across pages: "continued" lines and carried subtotals. */
+  pageBreaks?: TablePageBreaks;
 }
 
 export interface RepeaterElement extends ElementBase {

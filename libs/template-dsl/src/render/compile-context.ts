@@ -15,6 +15,8 @@ export type ImageUse = 'image' | 'background';
 export class CompileContext {
   readonly imageReferences = new Set<string>();
   private charts = 0;
+  /** Tables with lines at page breaks (TableElement.pageBreaks) rendered so far. */
+  pageAwareTables = 0;
   /**
    * The page a header or footer is rendered for: conditions read `pageNumber` and `totalPages` from here. Null for
    * the body, and for bands printed alike on every page (their text gets Chromium's counters).

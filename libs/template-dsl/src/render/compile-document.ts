@@ -75,6 +75,12 @@ export interface CompiledDocument {
    * are alike together and puts the pages in order (docs/decisions/0011-page-roles.md).
    */
   pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  /**
+   * Tables with lines at page breaks ("continued", carried subtotals): after each row the HTML holds the rows
+   * (`tr.xc` for the foot of a page, `tr.xb` for the head of the next, `data-x="<table>:<row>"`) a printer shows
+   * (class `xon`, and `xbrk` on the first `xb`) where it finds the table breaks; rows are marked `data-r`.
+   */
+  pageAwareTables: boolean;
   issues: RenderIssue[];
 }
 
@@ -106,6 +112,9 @@ const BASE_CSS = [
   '.pb{break-before:page}',
   '.nb{white-space:nowrap}',
   '.kr{break-inside:avoid}',
+  '.xc,.xb{display:none}',
+  '.xc.xon,.xb.xon{display:table-row}',
+  '.xb.xbrk{break-before:page}',
   '.md p,.md ul,.md ol,.md blockquote,.md pre{margin:0 0 .5em}',
   '.md>:last-child{margin-bottom:0}',
   '.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-weight:700;margin:0 0 .4em}',
@@ -381,6 +390,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     documentName,
     needsJavaScript: false,
     pageVariant: null,
+    pageAwareTables: ctx.pageAwareTables > 0,
     issues: issues.toArray(),
     imageReferences: [...ctx.imageReferences],
   };

@@ -236,6 +236,35 @@ export class ElementRenderer {
     // orphans/widows: the first and last rows are kept in bodies that do not break
     const keptHead = Math.min(element.orphans ?? 1, items.length);
     const keptTail = Math.max(keptHead, items.length - (element.widows ?? 1));
+    const breaks = element.pageBreaks && prep.region === 'body' && ctx.mode !== 'collect' ? element.pageBreaks : null;
+    const tableIndex = breaks ? ctx.pageAwareTables++ : -1;
+    const sums: Record<string, number> = {};
+    const colspan = columns.length;
+    /** The rows that may follow row i at a page break, hidden until the printer shows them (docs/decisions/0011). */
+    const breakRows = (i: number, rowScope: Scope): string => {
+      if (!breaks) return '';
+      for (const [name, text] of Object.entries(breaks.sums ?? {})) {
+        const raw = renderPlainText(segmentsOf(text), rowScope, ctx.env, id).trim();
+        const value = raw === '' ? 0 : Number(raw);
+        if (Number.isFinite(value)) sums[name] = (sums[name] ?? 0) + value;
+        else ctx.issues.add(RenderIssueType.UnformattedValue, `The running sum "${name}" skips "${raw.slice(0, 40)}", which is not a number.`, id);
+      }
+      if (i === items.length - 1) return '';
+      const sumScope = scope.with('carried', { ...sums });
+      const key = `${tableIndex}:${i}`;
+      const cellsRow = (cls: string, cells: Record<string, string> | undefined): string => {
+        if (!cells) return '';
+        let row = `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)} data-x="${key}">`;
+        for (const { column, index } of columns) {
+          const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
+          row += `<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : textHtml(segmentsOf(text), sumScope, ctx, id, prep.region)}</td>`;
+        }
+        return `${row}</tr>`;
+      };
+      const line = (cls: string, text: string | undefined): string =>
+        text === undefined ? '' : `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)} data-x="${key}"><td colspan="${colspan}">${textHtml(segmentsOf(text), sumScope, ctx, id, prep.region)}</td></tr>`;
+      return cellsRow('xc', breaks.carried) + line('xc', breaks.continuedFoot) + line('xb', breaks.continuedHead) + cellsRow('xb', breaks.brought);
+    };
     items.forEach((item, i) => {
       const rowScope = scope.with(alias, item).with('loop', loopInfo(i, items.length));
       const rowStyle = i % 2 === 1 ? t.alternateRow : t.row;
@@ -243,11 +272,11 @@ export class ElementRenderer {
       if ((i === keptHead && keptHead > 1) || (i === keptTail && items.length - keptTail > 1)) {
         html += `</tbody><tbody${i === keptTail && items.length - keptTail > 1 ? ' class="kr"' : ''}>`;
       }
-      html += `<tr${attrs(rowStyle, rowScope, ctx, id)}>`;
+      html += `<tr${attrs(rowStyle, rowScope, ctx, id)}${breaks ? ` data-r="${tableIndex}:${i}"` : ''}>`;
       for (const { column, index } of columns) {
         html += `<td${attrs(t.cells[index], rowScope, ctx, id)}>${textHtml(segmentsOf(column.value), rowScope, ctx, id, prep.region)}</td>`;
       }
-      html += '</tr>';
+      html += `</tr>${breakRows(i, rowScope)}`;
     });
     html += '</tbody>';
     if (element.totals) {

@@ -8,7 +8,7 @@ import { CompileInput, compileDocument, imageReferencesOf, validateDocument } fr
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const goldenDir = path.join(__dirname, '__golden__');
-const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label'] as const;
+const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label', 'ledger'] as const;
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -57,6 +57,7 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     ['letter', 'de'],
     ['certificate', null],
     ['label', null],
+    ['ledger', null],
   ];
 
   it.each(cases)('the %s example (%s) compiles without issues to its golden HTML', (name, language) => {

@@ -81,4 +81,37 @@ describe('issue 20: page roles and page counters in bands', () => {
     expect(html).toContain('letter-spacing:2pt;white-space:pre-wrap');
     expect(html).toContain('break-before:page;break-after:page');
   });
+
+  it('item 3: after each row but the last, the hidden carried/brought rows hold the sum of the rows so far; a column id they name must exist', () => {
+    const template: Template = {
+      body: [
+        {
+          type: 'table',
+          id: 'ledger',
+          source: 'rows',
+          as: 'r',
+          columns: [
+            { id: 'text', value: '{{ r.text }}' },
+            { id: 'amount', value: '{{ r.amount }}' },
+          ],
+          pageBreaks: {
+            sums: { amount: '{{ r.amount }}' },
+            carried: { text: 'Carried', amount: '{{ carried.amount }}' },
+            brought: { text: 'Brought', amount: '{{ carried.amount }}' },
+          },
+        },
+      ],
+    };
+    const compiled = compileDocument({ template, data: { rows: [{ text: 'a', amount: 1.5 }, { text: 'b', amount: 2 }, { text: 'c', amount: 4 }] } });
+    expect(compiled.issues).toEqual([]);
+    expect(compiled.pageAwareTables).toBe(true);
+    const carried = [...compiled.html.matchAll(/<tr class="xc[^"]*" data-x="0:(\d)"><td[^>]*>Carried<\/td><td[^>]*>([^<]*)<\/td>/g)].map((m) => [m[1], m[2]]);
+    expect(carried).toEqual([
+      ['0', '1.5'],
+      ['1', '3.5'],
+    ]);
+    expect(compiled.html.match(/class="xb[^"]*" data-x="0:\d"/g)).toHaveLength(2);
+    const invalid = validateTemplate({ body: [{ ...template.body[0], pageBreaks: { carried: { nope: 'x' } } }] });
+    expect(invalid.ok ? [] : invalid.errors).toEqual([{ path: '$.body[0].pageBreaks.carried', message: '"nope" is not a column id of this table' }]);
+  });
 });

@@ -35,6 +35,8 @@ export interface TablePrep {
   row: ClassedStyle;
   alternateRow: ClassedStyle;
   totals: ClassedStyle;
+  /** The rows at page breaks (TableElement.pageBreaks). */
+  breakRows: ClassedStyle;
 }
 
 export interface ElementPrep {
@@ -411,6 +413,13 @@ class Preparer {
     });
     const totalsStyle = mergeStyles({ fontWeight: 700 }, table.totals?.style);
     if (table.totals) this.face(region, fontStateWith(font, totalsStyle));
+    const breakStyle = mergeStyles({ italic: true }, table.pageBreaks?.style);
+    if (table.pageBreaks) {
+      this.face(region, fontStateWith(font, breakStyle));
+      if (region !== 'body') {
+        this.issue(RenderIssueType.InvalidLayout, 'pageBreaks only works for a table in the page body; in a header or footer it is ignored.', table.id);
+      }
+    }
     if (table.emptyText !== undefined) this.face(region, font);
     return {
       table: this.classed(region, tableBorder, [], table.id),
@@ -420,6 +429,7 @@ class Preparer {
       row: this.classed(region, table.rowStyle ?? {}, [], table.id),
       alternateRow: this.classed(region, mergeStyles(table.rowStyle, table.alternateRowStyle), [], table.id),
       totals: this.classed(region, totalsStyle, [], table.id),
+      breakRows: table.pageBreaks ? this.classed(region, breakStyle, [], table.id) : { cls: null, dynamic: [] },
     };
   }
 

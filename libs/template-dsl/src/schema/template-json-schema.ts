@@ -96,6 +96,25 @@ const elementDefinitions: Record<string, JsonSchema> = {
     emptyText: text('Shown when the list is empty.'),
     orphans: lineCount('Fewest rows left at the bottom of a page before the table breaks (default 1).'),
     widows: lineCount('Fewest rows carried to the next page when the table breaks (default 1).'),
+    pageBreaks: {
+      type: 'object',
+      description: 'Lines where the table breaks across pages (placed by the render service after measuring the pages).',
+      additionalProperties: false,
+      properties: {
+        sums: {
+          type: 'object',
+          description: 'Running sums: name → text giving the row number, e.g. "{{ line.amount }}".',
+          propertyNames: { pattern: IDENTIFIER_PATTERN },
+          maxProperties: 16,
+          additionalProperties: text('A number for this row.'),
+        },
+        carried: { type: 'object', description: 'Row at the foot of the page: column id → text; carried.<sum> is the sum so far.', propertyNames: { pattern: ELEMENT_ID_PATTERN }, additionalProperties: text('Cell content.') },
+        brought: { type: 'object', description: 'Row at the head of the next page: column id → text; carried.<sum> is the sum so far.', propertyNames: { pattern: ELEMENT_ID_PATTERN }, additionalProperties: text('Cell content.') },
+        continuedFoot: text('Full-width line at the foot of the page the table continues from.'),
+        continuedHead: text('Full-width line at the head of the next page.'),
+        style: ref('style'),
+      },
+    },
   }, ['source', 'columns']),
   repeaterElement: element('repeater', 'Repeats its elements for every item of a list.', {
     source: ref('listSource'),

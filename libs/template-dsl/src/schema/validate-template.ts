@@ -168,6 +168,11 @@ function semanticErrors(template: Template): TemplateError[] {
       for (const key of Object.keys(element.totals?.cells ?? {})) {
         if (!columnIds.has(key)) errors.push({ path: `${path}.totals.cells`, message: `"${key}" is not a column id of this table` });
       }
+      for (const field of ['carried', 'brought'] as const) {
+        for (const key of Object.keys(element.pageBreaks?.[field] ?? {})) {
+          if (!columnIds.has(key)) errors.push({ path: `${path}.pageBreaks.${field}`, message: `"${key}" is not a column id of this table` });
+        }
+      }
     }
   });
   return errors;
