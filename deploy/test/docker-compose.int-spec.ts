@@ -34,8 +34,11 @@ const APPS = [
   { service: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
 ] as const;
 
-/** Images pulled from Docker Hub: each pinned to a release line (checked against this list, offline). */
-const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-management|minio\/minio:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)$/;
+/**
+ * Dependency images, each pinned to a release (checked against this list, offline). MinIO comes from its own registry,
+ * quay.io: Docker Hub no longer serves minio/minio.
+ */
+const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-management|quay\.io\/minio\/minio:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)$/;
 
 /**
  * `docker-compose config` (Debian's docker-compose v1) parses and validates docker-compose.yml, resolves anchors and
