@@ -1,4 +1,4 @@
-# The API gateway (apps/api-gateway): the public REST API on PORT (3000), its probes and its metrics.
+# The API gateway (apps/api-gateway): the public REST API and its probes on PORT (3000); metrics on GATEWAY_METRICS_PORT.
 # Build from the repository root:  docker build -f deploy/docker/api-gateway.Dockerfile -t docrender/api-gateway .
 # The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim

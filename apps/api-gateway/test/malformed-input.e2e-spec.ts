@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -207,6 +208,19 @@ describe('issues 5 and 17: no bad input yields a 500 or a stack trace (fuzzed bo
       ['POST', '/v1/render/{t}/async', '{"documents":[{}],"callbackUrl":"https://hooks.example.com/\\u0000"}', 'callbackUrl: must not contain the NUL character (U+0000)'],
     ])('%s %s with %s: 422 BindingError naming the field', async (method, path, body, message) => {
       expect(await call(method, path, body)).toEqual({ status: 422, error: { code: ErrorCode.BindingError, message } });
+    });
+
+    it('bytes that are not HTTP/1.1 get the envelope from the HTTP server itself (422 BindingError), then the connection closes', async () => {
+      const port = new URL(baseUrl).port;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 422 Unprocessable Entity');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: ErrorCode.BindingError, message: 'the request is not valid HTTP/1.1' } });
     });
 
     it('a request line over 256 KiB gets the envelope from the HTTP server itself (422 BindingError), not a bare 431', async () => {
