@@ -2,6 +2,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { REPO_ROOT } from '../processes/app-process';
 
 /** One HTTP answer as a test saw it. */
 export type ObservedAnswer = { method: string; url: string; status: number; headers: Headers; body: Buffer };
@@ -11,7 +12,7 @@ type ResponseObject = { content?: Record<string, MediaObject> };
 type Operation = { responses: Record<string, ResponseObject> };
 type Route = { template: string; pattern: RegExp; literals: number; operations: Record<string, Operation> };
 
-const DOCUMENT_PATH = path.resolve(__dirname, '../../../../docs/openapi.json');
+const DOCUMENT_PATH = path.join(REPO_ROOT, 'docs/openapi.json');
 const DOCUMENT_ID = 'openapi.json';
 
 /**

@@ -1,0 +1,357 @@
+/**
+ * The whole stack against raw Chromium (issue 23): a script, not a test — it prints figures and asserts nothing.
+ *
+ *   npm run bench:e2e                 (BENCH_QUICK=1 npm run bench:e2e for a small smoke run)
+ *
+ * The stack is the four apps as separate processes (startAsyncStack of @docrender/testing: api-gateway,
+ * render-service with Chromium, job-worker, webhook-dispatcher) on a fresh PostgreSQL database and RabbitMQ vhost,
+ * a filesystem blob store shared by the processes, rate limiting off, a production key, documents persisted, and the
+ * production defaults for every setting the test stack shortens (outbox polling, webhook timeouts and backoff). The
+ * baseline is raw puppeteer in this process (bench/shared/bench-kit): one browser, 2 reused windows, printing the
+ * same compiled HTML (examples/invoice) with the same print options.
+ *
+ * Each round runs every variant with a raw run just before and just after it (raw runs are shared between
+ * neighbours), and a variant's ratio is the mean time of those two raw runs over its own, then the median over the
+ * rounds:
+ *   - single raw-PDF requests (POST /v1/render/{id}, Accept: application/pdf) with 1, 2 and 4 in flight (1 in
+ *     flight against raw with 1 window printing, the others against raw with 2);
+ *   - sync batches of BENCH_BATCH_SIZE documents (POST /v1/render/{id}, JSON envelope), 2 batches in flight;
+ *   - one async job of all the run's documents, from the enqueue request to the completion callback's arrival.
+ * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), and the CPU each process used
+ * per document over all rounds (/proc/<pid>/stat; Chromium counted apart from the render service's Node process).
+ * Then memory: RSS of each process (PSS for Chromium's processes) every BENCH_MEMORY_EVERY documents, over
+ * BENCH_MEMORY_DOCUMENTS single requests (2 in flight) and then an async job of as many. Then scaling out: sync
+ * batches with 1, 2, 4 render-service processes (BENCH_RENDER_SERVICES), each against the raw runs around it.
+ *
+ * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROUNDS 5 [1], BENCH_DOCUMENTS 80 [40] per run,
+ * BENCH_BATCH_SIZE 20, BENCH_MEMORY_DOCUMENTS 1000 [200] (0 skips), BENCH_MEMORY_EVERY 100, BENCH_RENDER_SERVICES
+ * "1,2,4" ["1,2"] (empty skips). Settings of the apps can be given as BENCH_APP_<NAME>=value (e.g.
+ * BENCH_APP_JOBS_RENDER_CONCURRENCY=8) to compare them.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { jobsSettings, loadSettings, renderApiSettings, webhookSettings } from '@docrender/config';
+import { WebhookEvent } from '@docrender/contracts';
+import { locateChromium } from '@docrender/render-service';
+import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
+import { parseCallback } from '@docrender/webhooks';
+import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
+import { cpuMs, rssMb, treeCpuMs, treePssMb } from './proc-stats';
+
+const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
+const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
+const ROUNDS = numberFrom('BENCH_ROUNDS', 5, 1);
+const DOCUMENTS = numberFrom('BENCH_DOCUMENTS', 80, 40);
+const BATCH_SIZE = numberFrom('BENCH_BATCH_SIZE', 20, 20);
+const MEMORY_DOCUMENTS = numberFrom('BENCH_MEMORY_DOCUMENTS', 1000, 200);
+const MEMORY_EVERY = numberFrom('BENCH_MEMORY_EVERY', 100, 100);
+const RENDER_SERVICES = (process.env.BENCH_RENDER_SERVICES ?? (QUICK ? '1,2' : '1,2,4'))
+  .split(',')
+  .filter((s) => s.trim() !== '')
+  .map(Number);
+const RAW_WINDOWS = 2;
+const ASYNC_TIMEOUT_MS = 1_800_000;
+
+/** BENCH_APP_<SETTING>=value: settings handed to every app process (to compare settings in one command). */
+const appOverrides = Object.fromEntries(
+  Object.entries(process.env)
+    .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
+    .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
+);
+
+/** What one process used, in CPU milliseconds, counted apart. */
+type Cpu = Record<string, number>;
+
+type VariantKey = 'single1' | 'single2' | 'single4' | 'batch' | 'async';
+type Variant = { key: VariantKey; label: string; rawInFlight: number; run(): Promise<Run> };
+
+type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu; documents: number };
+
+async function main(): Promise<void> {
+  const root = repositoryRoot();
+  const invoice = loadExample(root, 'invoice');
+  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-e2e-'));
+  const defaults = { jobs: loadSettings(jobsSettings, {}), webhooks: loadSettings(webhookSettings, {}) };
+  const settings: Record<string, string> = {
+    // a filesystem blob store shared by the processes (no S3 endpoint), rate limiting off
+    S3_ENDPOINT: '',
+    BLOB_DIR: blobDir,
+    RATE_LIMIT_ENABLED: 'false',
+    // the production defaults of what the test stack shortens
+    JOBS_OUTBOX_POLL_MS: String(defaults.jobs.outboxPollMs),
+    WEBHOOK_BACKOFF_SCALE: String(defaults.webhooks.backoffScale),
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: String(defaults.webhooks.attemptTimeoutMs),
+    ...appOverrides,
+  };
+  const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' / ');
+  console.log(`end-to-end benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
+  console.log(`load average at start (1 / 5 / 15 min): ${load()}`);
+  console.log(
+    `${ROUNDS} rounds of ${DOCUMENTS} invoices per run; batches of ${BATCH_SIZE}; memory over ${MEMORY_DOCUMENTS} documents every ${MEMORY_EVERY}; render services ${RENDER_SERVICES.join(', ') || '(skipped)'}`,
+  );
+  console.log(
+    `app settings: RENDER_API_BATCH_CONCURRENCY=${loadSettings(renderApiSettings, settings).batchConcurrency}, JOBS_RENDER_CONCURRENCY=${loadSettings(jobsSettings, settings).renderConcurrency}, JOBS_CONCURRENT_JOBS=${loadSettings(jobsSettings, settings).concurrentJobs}${Object.keys(appOverrides).length > 0 ? `; overrides ${JSON.stringify(appOverrides)}` : ''}`,
+  );
+
+  const stack = await startAsyncStack('bench-e2e', settings, {
+    renderService: {
+      template: {
+        templateJson: readFileSync(path.join(root, 'examples/invoice/template.json'), 'utf8'),
+        sampleData: JSON.stringify({ data: invoice.data, i18n: {} }),
+        translations: null,
+      },
+    },
+  });
+  const raw = await launchRaw(executablePath, RAW_WINDOWS);
+  const rawBrowserPid = raw.browser.process()?.pid ?? -1;
+  try {
+    const documents = Array.from({ length: DOCUMENTS }, (_, i) => ({ ...(invoice.data as Record<string, unknown>), number: `INV-E2E-${String(i + 1).padStart(5, '0')}` }));
+    const headers = { Authorization: `Bearer ${stack.prodKey}`, 'Content-Type': 'application/json' };
+    const renderUrl = `${stack.gatewayUrl}/v1/render/${stack.tenant.templateId}`;
+    const singleBody = JSON.stringify({ documents: [documents[0]] });
+    const single = async (): Promise<void> => {
+      const response = await fetch(renderUrl, { method: 'POST', headers: { ...headers, Accept: 'application/pdf' }, body: singleBody });
+      const pdf = Buffer.from(await response.arrayBuffer());
+      if (response.status !== 200 || pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error(`single render answered ${response.status}: ${pdf.toString().slice(0, 300)}`);
+    };
+    const batchBodies = Array.from({ length: Math.ceil(DOCUMENTS / BATCH_SIZE) }, (_, i) => JSON.stringify({ documents: documents.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE) }));
+    let nextBatch = 0;
+    const batch = async (): Promise<void> => {
+      const body = batchBodies[nextBatch++ % batchBodies.length];
+      const response = await fetch(renderUrl, { method: 'POST', headers, body });
+      const text = await response.text();
+      const envelope = JSON.parse(text) as { status?: string };
+      if (response.status !== 200 || envelope.status !== 'ok') throw new Error(`sync batch answered ${response.status}: ${text.slice(0, 300)}`);
+    };
+    const asyncJob = async (count: number): Promise<Run> => {
+      const started = Date.now();
+      const jobId = await stack.enqueue(stack.prodKey, Array.from({ length: count }, (_, i) => documents[i % documents.length]));
+      const completion = await completionOf(stack, jobId);
+      if (completion.event !== WebhookEvent.Completed) throw new Error(`async job ended with ${completion.event}: ${completion.rawBody.slice(0, 300)}`);
+      return { seconds: (completion.receivedAt - started) / 1000, latenciesMs: [] };
+    };
+    const rawRun = (inFlight: number, total = DOCUMENTS): Promise<Run> => closedLoop(total, inFlight, (slot) => rawPrint(raw.pages[slot], invoice.compiled).then(() => undefined));
+
+    const variants: Variant[] = [
+      { key: 'single1', label: 'single raw-PDF requests, 1 in flight', rawInFlight: 1, run: () => closedLoop(DOCUMENTS, 1, single) },
+      { key: 'single2', label: 'single raw-PDF requests, 2 in flight', rawInFlight: RAW_WINDOWS, run: () => closedLoop(DOCUMENTS, 2, single) },
+      { key: 'single4', label: 'single raw-PDF requests, 4 in flight', rawInFlight: RAW_WINDOWS, run: () => closedLoop(DOCUMENTS, 4, single) },
+      { key: 'batch', label: `sync batches of ${BATCH_SIZE}, 2 in flight`, rawInFlight: RAW_WINDOWS, run: () => closedLoop(batchBodies.length, 2, batch) },
+      { key: 'async', label: `one async job of ${DOCUMENTS}, enqueue to completed`, rawInFlight: RAW_WINDOWS, run: () => asyncJob(DOCUMENTS) },
+    ];
+
+    // warm-up: Chromium pages of both sides, connections, caches
+    await rawRun(RAW_WINDOWS, RAW_WINDOWS * 4);
+    await closedLoop(4, 2, single);
+    await batch();
+    await asyncJob(Math.min(DOCUMENTS, 8));
+    console.error(`warmed up; load average ${load()}`);
+
+    const processes = (): Array<[string, AppProcess]> => {
+      const named: Array<[string, AppProcess]> = [];
+      for (const app of ['api-gateway', 'render-service', 'job-worker', 'webhook-dispatcher'] as AppName[]) {
+        const child = stack.processes[app];
+        if (child) named.push([app, child]);
+      }
+      return named;
+    };
+    const cpuSnapshot = (): Cpu => {
+      const snapshot: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) + treeCpuMs(rawBrowserPid) };
+      for (const [name, child] of processes()) {
+        snapshot[name] = cpuMs(child.pid);
+        if (name === 'render-service') snapshot['render-service Chromium'] = treeCpuMs(child.pid);
+      }
+      return snapshot;
+    };
+    const addCpu = (into: Cpu, before: Cpu, after: Cpu): void => {
+      for (const name of Object.keys(after)) into[name] = (into[name] ?? 0) + after[name] - (before[name] ?? 0);
+    };
+
+    const rawRuns = new Map<number, Run[]>();
+    const rawCpu: Record<number, Measured> = {};
+    const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: {}, documents: 0 }]));
+    const timedRaw = async (inFlight: number): Promise<Run> => {
+      const before = cpuSnapshot();
+      const run = await rawRun(inFlight);
+      rawRuns.set(inFlight, [...(rawRuns.get(inFlight) ?? []), run]);
+      rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: {}, documents: 0 };
+      addCpu(rawCpu[inFlight].cpu, before, cpuSnapshot());
+      rawCpu[inFlight].documents += DOCUMENTS;
+      return run;
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      let previous: { inFlight: number; run: Run } | null = null;
+      for (const variant of variants) {
+        const before: Run = previous?.inFlight === variant.rawInFlight ? previous.run : await timedRaw(variant.rawInFlight);
+        const cpuBefore = cpuSnapshot();
+        const run = await variant.run();
+        const m = measured.get(variant.key) as Measured;
+        addCpu(m.cpu, cpuBefore, cpuSnapshot());
+        m.documents += DOCUMENTS;
+        m.runs.push(run);
+        const after = await timedRaw(variant.rawInFlight);
+        m.rawAround.push((before.seconds + after.seconds) / 2);
+        previous = { inFlight: variant.rawInFlight, run: after };
+      }
+      console.error(`round ${round + 1} of ${ROUNDS} done; load average ${load()}`);
+    }
+    printThroughput(variants, measured, rawRuns, rawCpu);
+    console.log(`load average after the rounds: ${load()}\n`);
+
+    if (MEMORY_DOCUMENTS > 0) await measureMemory(stack, processes, single, asyncJob);
+    if (RENDER_SERVICES.length > 0) await measureScaling(stack, batch, batchBodies.length, () => timedRaw(RAW_WINDOWS));
+    console.log(`load average at the end: ${load()}`);
+  } catch (error) {
+    for (const [name, child] of Object.entries(stack.processes)) console.error(`--- ${name} output (last 3000 characters)\n${child.output().slice(-3000)}`);
+    throw error;
+  } finally {
+    await raw.browser.close();
+    await stack.teardown();
+    await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The completion callback of a job, looked for among the callbacks that arrived since the last look (the test
+ * stack's completionOf parses every callback received on each poll: with thousands of progress callbacks that is
+ * CPU the bench would take from the stack it measures).
+ */
+async function completionOf(stack: AsyncStack, jobId: string): Promise<ReceivedCallback> {
+  let seen = 0;
+  return waitFor(
+    `the completion callback of ${jobId}`,
+    () => {
+      const received = stack.receiver.received;
+      for (; seen < received.length; seen++) {
+        const callback = received[seen];
+        if (callback.event !== WebhookEvent.Progress && callback.signatureFailure === null && parseCallback(callback.rawBody).body.jobId === jobId) return callback;
+      }
+      return undefined;
+    },
+    ASYNC_TIMEOUT_MS,
+    20,
+  );
+}
+
+/** Counts the progress callbacks that arrive from now on. */
+function progressCounter(stack: AsyncStack): () => number {
+  let seen = stack.receiver.received.length;
+  let count = 0;
+  return () => {
+    const received = stack.receiver.received;
+    for (; seen < received.length; seen++) if (received[seen].event === WebhookEvent.Progress) count++;
+    return count;
+  };
+}
+
+const f = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+function table(header: string[], lines: string[][]): void {
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---').join('|')}|`);
+  for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+}
+
+const latency = (runs: Run[]): string => {
+  const all = runs.flatMap((r) => r.latenciesMs);
+  return all.length === 0 ? '' : `${f(percentile(all, 0.5), 0)} / ${f(percentile(all, 0.95), 0)}`;
+};
+
+function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured>, rawRuns: Map<number, Run[]>, rawCpu: Record<number, Measured>): void {
+  const rate = (runs: Run[]): number => median(runs.map((r) => DOCUMENTS / r.seconds));
+  const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'raw Chromium'];
+  const cpuCells = (m: Measured): string[] => cpuColumns.map((c) => f((m.cpu[c] ?? 0) / m.documents, 1));
+  console.log(`\nThroughput (PDFs/s, median of ${ROUNDS} rounds), ratio to raw (each run against the raw runs just before and after it, median over the rounds), latency p50 / p95 ms, CPU ms per document:`);
+  const lines: string[][] = [];
+  for (const inFlight of [...rawRuns.keys()].sort()) {
+    const runs = rawRuns.get(inFlight) as Run[];
+    lines.push([`raw puppeteer, ${inFlight} window${inFlight === 1 ? '' : 's'} printing`, f(rate(runs), 2), '1.00', latency(runs), ...cpuCells(rawCpu[inFlight])]);
+  }
+  for (const variant of variants) {
+    const m = measured.get(variant.key) as Measured;
+    const ratio = median(m.runs.map((run, round) => m.rawAround[round] / run.seconds));
+    lines.push([variant.label, f(rate(m.runs), 2), f(ratio, 2), variant.key.startsWith('single') ? latency(m.runs) : '', ...cpuCells(m)]);
+  }
+  table(['variant', 'PDFs/s', 'ratio to raw', 'p50 / p95 ms', ...cpuColumns.map((c) => `CPU ${c}`)], lines);
+}
+
+/** RSS of each process (PSS of the render service's Chromium) every MEMORY_EVERY documents, single requests then an async job. */
+async function measureMemory(stack: AsyncStack, processes: () => Array<[string, AppProcess]>, single: () => Promise<void>, asyncJob: (count: number) => Promise<Run>): Promise<void> {
+  const names = processes().map(([name]) => name);
+  const sample = (documents: string): string[] => {
+    const cells = [documents];
+    for (const [name, child] of processes()) {
+      cells.push(f(rssMb(child.pid), 0));
+      if (name === 'render-service') cells.push(f(treePssMb(child.pid), 0));
+    }
+    return cells;
+  };
+  const header = ['documents', ...names.flatMap((n) => (n === 'render-service' ? [`${n} RSS MB`, 'its Chromium PSS MB'] : [`${n} RSS MB`]))];
+  const lines: string[][] = [sample('0 (single requests, 2 in flight)')];
+  for (let done = 0; done < MEMORY_DOCUMENTS; ) {
+    const chunk = Math.min(MEMORY_EVERY, MEMORY_DOCUMENTS - done);
+    await closedLoop(chunk, 2, single);
+    done += chunk;
+    lines.push(sample(String(done)));
+  }
+  // then one async job of as many documents, sampled as its progress callbacks arrive
+  const progress = progressCounter(stack);
+  lines.push(sample(`0 (async job of ${MEMORY_DOCUMENTS})`));
+  let settled = false;
+  const job = asyncJob(MEMORY_DOCUMENTS).finally(() => (settled = true));
+  for (let next = MEMORY_EVERY; next < MEMORY_DOCUMENTS; next += MEMORY_EVERY) {
+    await waitFor(`${next} progress callbacks`, () => (settled || progress() >= next ? true : undefined), ASYNC_TIMEOUT_MS, 100);
+    if (settled) break;
+    lines.push(sample(String(next)));
+  }
+  await job;
+  lines.push(sample(`${MEMORY_DOCUMENTS} (job completed)`));
+  console.log(`Memory: RSS of each process (the render service's Chromium: PSS of its processes) every ${MEMORY_EVERY} documents:`);
+  table(header, lines);
+  console.log('');
+}
+
+/** Sync batches with 1, 2, 4 render-service processes, each against the raw runs around it. */
+async function measureScaling(stack: AsyncStack, batch: () => Promise<void>, batches: number, rawRun: () => Promise<Run>): Promise<void> {
+  const services: AppProcess[] = [stack.processes['render-service'] as AppProcess];
+  const lines: string[][] = [];
+  try {
+    for (const count of RENDER_SERVICES) {
+      while (services.length < count) services.push(await stack.start('render-service'));
+      await closedLoop(Math.min(batches, 2), 2, batch); // warm the new pages
+      const rates: number[] = [];
+      const ratios: number[] = [];
+      let serviceCpu = 0;
+      let chromiumCpu = 0;
+      let before = await rawRun();
+      for (let round = 0; round < ROUNDS; round++) {
+        const cpuBefore = services.map((s) => [cpuMs(s.pid), treeCpuMs(s.pid)]);
+        const run = await closedLoop(batches, 2, batch);
+        services.forEach((s, i) => {
+          serviceCpu += cpuMs(s.pid) - cpuBefore[i][0];
+          chromiumCpu += treeCpuMs(s.pid) - cpuBefore[i][1];
+        });
+        const after = await rawRun();
+        rates.push(DOCUMENTS / run.seconds);
+        ratios.push((before.seconds + after.seconds) / 2 / run.seconds);
+        before = after;
+      }
+      const documents = ROUNDS * DOCUMENTS;
+      lines.push([String(count), f(median(rates), 2), f(median(ratios), 2), f(serviceCpu / documents, 1), f(chromiumCpu / documents, 1), f(1000 / ((serviceCpu + chromiumCpu) / documents), 1)]);
+      console.error(`scaling: ${count} render services done; load average ${loadavg()[0].toFixed(1)}`);
+    }
+  } finally {
+    await Promise.allSettled(services.slice(1).map((s) => s.stop('SIGTERM', 15_000)));
+  }
+  console.log(`Scaling out: sync batches of ${BATCH_SIZE}, 2 in flight (RENDER_API_BATCH_CONCURRENCY each), against raw puppeteer with ${RAW_WINDOWS} windows; each render service 1 browser, its default pages:`);
+  table(['render services', 'PDFs/s', 'ratio to raw', 'render-service Node CPU ms/doc', 'Chromium CPU ms/doc', 'documents per CPU-second (render side)'], lines);
+  console.log('');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
