@@ -4,7 +4,10 @@ import type { EventMessageName, MessageName, MessagePayloads, MessageReplies, Re
 export type DeliveryContext = {
   /** The message id given at publish, or one the transport made. */
   messageId: string;
-  /** How many times this message was delivered before (0 on the first delivery). */
+  /**
+   * Earlier deliveries of this message that failed or whose consumer died (0 on the first delivery); waits for a
+   * dependency outage are not counted (see `dependencyOutageOf`).
+   */
   redeliveries: number;
   /**
    * Aborted when this delivery can no longer be acknowledged: its channel or connection closed while the handler
@@ -67,7 +70,9 @@ export type DeadLetterHandler<N extends MessageName> = (payload: MessagePayloads
  * (one-process mode and unit tests). Semantics both keep:
  * - publish resolves only once the message is durably accepted (publisher confirms on AMQP);
  * - a consumer's message is acknowledged only after its handler resolved; a handler that throws, or a consumer
- *   that dies, returns the message to the queue (bounded redeliveries, then dead-lettered); a consumer whose channel
+ *   that dies, returns the message to the queue (bounded redeliveries, then dead-lettered), except that a handler
+ *   failing on a dependency outage (`dependencyOutageOf`) has its message wait in a delay queue, with backoff, not
+ *   counted against the limit (dead-letter consumers too; docs/decisions/0009); a consumer whose channel
  *   or connection closes under a running handler tells it through `DeliveryContext.abandoned` and discards its result;
  * - any number of consumers of one message name compete for its messages;
  * - request/reply: the handler's resolved value is the reply, correlated to the request. A request handler that
