@@ -12,12 +12,14 @@
  * Add a scenario: a file in bench/resilience/scenarios/ exporting a ResilienceScenario, listed in SCENARIOS below.
  */
 import type { ResilienceScenario, ScenarioFigures } from './figures';
+import { callbackHostLatency } from './scenarios/callback-host-latency.scenario';
 import { chromiumCrashLoop } from './scenarios/chromium-crash-loop.scenario';
+import { postgresCutCallbacks } from './scenarios/postgres-cut-callbacks.scenario';
 import { rabbitmqCut } from './scenarios/rabbitmq-cut.scenario';
 import { renderServiceKill } from './scenarios/render-service-kill.scenario';
 import { s3Cut } from './scenarios/s3-cut.scenario';
 
-const SCENARIOS: ResilienceScenario[] = [rabbitmqCut, s3Cut, chromiumCrashLoop, renderServiceKill];
+const SCENARIOS: ResilienceScenario[] = [rabbitmqCut, s3Cut, chromiumCrashLoop, renderServiceKill, postgresCutCallbacks, callbackHostLatency];
 
 const cell = (value: number | null, digits = 0): string => (value === null ? '—' : value.toFixed(digits));
 
