@@ -10,7 +10,7 @@ const MIB = 1024 * 1024;
 export const renderApiSettings = {
   maxBodyBytes: setting.int(
     'RENDER_API_MAX_BODY_BYTES',
-    'Largest render, validate or stateless request body in bytes, counted after decompression. A batch may be larger than the 50 MB per-document limit (each document is still held to it); a larger body gets 413 PayloadTooLarge.',
+    'Largest render, validate, stateless or async enqueue request body in bytes, counted after decompression. A batch may be larger than the 50 MB per-document limit (each document is still held to it); a larger body gets 413 PayloadTooLarge.',
     1024 * MIB,
     { min: MIB, max: 2047 * MIB },
   ),
