@@ -4,6 +4,7 @@ import { pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
+import { screenshotFirstPageOnPage } from './page-printer';
 
 /** Text of page `n` (1-based) of pdftotext's output, pages separated by form feeds. */
 function page(text: string, n: number): string {
@@ -192,6 +193,43 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
       if (index > 0) expect({ page: index + 1, head: head?.replace(/\s+/g, ' ').trim().replace('Brought', 'Carried') }).toEqual({ page: index + 1, head: carried });
       carried = foot?.replace(/\s+/g, ' ').trim() ?? null;
     });
+  });
+
+  it('issue 20 item 1: the preview of the first page draws the first-page header variant', async () => {
+    const compiled = compileDocument({
+      template: {
+        page: {
+          size: 'A6',
+          margins: { top: '25mm', right: '10mm', bottom: '10mm', left: '10mm' },
+          header: { elements: [], first: { elements: [{ type: 'box', id: 'first-only', height: '10mm', style: { backgroundColor: '#000000' } }] } },
+        },
+        body: [{ type: 'text', id: 't', text: 'Body' }],
+      },
+      data: {},
+    });
+    const widthPx = Math.round(105 * (96 / 25.4));
+    const heightPx = Math.round(148 * (96 / 25.4));
+    const png = await pool.run({
+      isolation: 'fresh-context',
+      javaScript: false,
+      deadline: Date.now() + 60_000,
+      budgetMs: 60_000,
+      work: (page) =>
+        screenshotFirstPageOnPage(page, {
+          html: compiled.html,
+          widthPx,
+          heightPx,
+          marginMm: compiled.page.marginMm,
+          headerHtml: compiled.headerHtml,
+          footerHtml: compiled.footerHtml,
+          pageVariant: compiled.pageVariant,
+        }),
+    });
+    const { width, rgb } = decodePng(png);
+    const y = Math.round(15 * (96 / 25.4));
+    const x = Math.round(50 * (96 / 25.4));
+    const i = (y * width + x) * 3;
+    expect([rgb[i], rgb[i + 1], rgb[i + 2]]).toEqual([0, 0, 0]);
   });
 
   it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {

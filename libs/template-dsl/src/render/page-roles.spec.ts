@@ -46,15 +46,28 @@ describe('issue 20: page roles and page counters in bands', () => {
       types({
         tagged: true,
         page: {
-          header: { elements: [{ type: 'text', id: 'placed', text: 'x', position: { x: '1mm', y: '1mm' }, pageBreakAfter: true }], odd: { elements: [] } },
+          header: {
+            elements: [
+              { type: 'text', id: 'placed', text: 'x', position: { x: '1mm', y: '1mm' }, pageBreakAfter: true },
+              { type: 'text', id: 'kept', text: 'x', keepTogether: true, orphans: 3 },
+            ],
+            odd: { elements: [] },
+          },
           watermark: [{ text: 'A' }, { text: 'B' }],
         },
-        body: [{ type: 'row', id: 'r', elements: [{ type: 'text', id: 'in-row', text: 'x', pageBreakBefore: true }] }],
+        body: [
+          { type: 'row', id: 'r', elements: [{ type: 'text', id: 'in-row', text: 'x', pageBreakBefore: true }] },
+          { type: 'text', id: 'spaced', text: 'x', style: { letterSpacing: '10%' } },
+          { type: 'text', id: 'in-margin', text: 'x', position: { x: '5mm', y: '50mm' } },
+        ],
       }),
     ).toEqual(
       expect.arrayContaining([
         [RenderIssueType.InvalidLayout, 'placed'],
         [RenderIssueType.InvalidLayout, 'in-row'],
+        [RenderIssueType.InvalidLayout, 'kept'],
+        [RenderIssueType.InvalidLayout, 'spaced'],
+        [RenderIssueType.InvalidLayout, 'in-margin'],
         [RenderIssueType.InvalidLayout, null],
         [RenderIssueType.RenderLayoutDegraded, null],
       ]),

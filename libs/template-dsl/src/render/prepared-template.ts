@@ -217,6 +217,9 @@ class Preparer {
   ): void {
     this.currentElementId = element.id;
     const ownStyle = element.type === 'pageBreak' ? {} : mergeStyles(...this.namedStyles(element.styleName), element.style);
+    if (typeof ownStyle.letterSpacing === 'string' && ownStyle.letterSpacing.endsWith('%')) {
+      this.issue(RenderIssueType.InvalidLayout, `letterSpacing ${ownStyle.letterSpacing} is not an absolute length (pt, mm, cm, in, px); it is ignored.`, element.id);
+    }
     const font = fontStateWith(inherited, ownStyle);
     const extra: string[] = [];
     const none: ClassedStyle = { cls: null, dynamic: [] };
@@ -451,6 +454,17 @@ class Preparer {
   /** Page-flow declarations: keep-with-next, forced breaks, absolute placement (reported where they cannot work). */
   flowDeclarations(element: Exclude<TemplateElement, { type: 'pageBreak' }>, region: Region, breakAllowed: boolean): string[] {
     const out: string[] = [];
+    if (region !== 'body') {
+      const paged = [
+        element.keepTogether ? 'keepTogether' : null,
+        element.keepWithNext ? 'keepWithNext' : null,
+        'orphans' in element && element.orphans !== undefined ? 'orphans' : null,
+        'widows' in element && element.widows !== undefined ? 'widows' : null,
+      ].filter((f) => f !== null);
+      if (paged.length > 0) {
+        this.issue(RenderIssueType.InvalidLayout, `${paged.join(', ')} only matter where pages break; a header or footer never breaks, so they are ignored.`, element.id);
+      }
+    }
     const keepWithNext = element.keepWithNext ?? (element.type === 'text' && element.heading !== undefined);
     if (keepWithNext) out.push('break-after:avoid');
     for (const [field, side] of [['pageBreakBefore', 'before'], ['pageBreakAfter', 'after']] as const) {

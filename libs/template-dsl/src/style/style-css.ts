@@ -91,7 +91,7 @@ export function styleCss(style: StyleProperties, familyCss: (family: string) => 
   if (style.lineHeight !== undefined) decl.push(`line-height:${style.lineHeight}`);
   if (style.textDecoration !== undefined) decl.push(`text-decoration:${style.textDecoration}`);
   const letterSpacing = lengthCss(style.letterSpacing);
-  if (letterSpacing !== null) decl.push(`letter-spacing:${letterSpacing}`);
+  if (letterSpacing !== null && !letterSpacing.endsWith('%')) decl.push(`letter-spacing:${letterSpacing}`);
   if (style.whiteSpace !== undefined) decl.push(`white-space:${WHITE_SPACE[style.whiteSpace]}`);
   for (const [key, side] of SIDES) {
     const border = mergeStyles({ border: style.border }, { border: style[key] }).border;
