@@ -30,4 +30,12 @@ describe('answers checked against docs/openapi.json (issue 22: every answer vali
     expect(answers.problemsOf({ method: 'GET', url: `${BASE}/v1/documents/${JOB}/file`, status: 200, headers: headers('application/pdf'), body: Buffer.from('%PDF-1.7') })).toEqual([]);
     expect(answers.problemsOf({ method: 'GET', url: `${BASE}/v1/meta/status`, status: 503, headers: headers('text/plain; charset=utf-8'), body: Buffer.from('database') })).toEqual([]);
   });
+
+  it('6.1 / 2.10 / 2.11: callback bodies are checked against the callbacks of the enqueue operation, by event', () => {
+    const completion = { jobId: JOB, state: 'completed', status: 'partial', renderedCount: 1, requestedCount: 2, missingCount: 1, message: 'm', issues: [] };
+    expect(answers.callbackProblems('render.completed', JSON.stringify(completion))).toEqual([]);
+    expect(answers.callbackProblems('render.failed', JSON.stringify({ ...completion, state: 'pending' }))).toEqual([expect.stringContaining('body/state must be equal to one of the allowed values')]);
+    expect(answers.callbackProblems('render.progress', JSON.stringify(completion))).toEqual(expect.arrayContaining([expect.stringContaining("must have required property 'document'")]));
+    expect(answers.callbackProblems('render.started', '{}')).toEqual(['callback render.started: no callback of the document sends this event']);
+  });
 });

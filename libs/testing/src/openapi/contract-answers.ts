@@ -10,6 +10,10 @@ export type ObservedAnswer = { method: string; url: string; status: number; head
 type MediaObject = { schema?: object };
 type ResponseObject = { content?: Record<string, MediaObject> };
 type Operation = { responses: Record<string, ResponseObject> };
+type CallbackOperation = {
+  parameters: { name: string; schema: { enum?: string[] } }[];
+  requestBody: { content: Record<string, MediaObject> };
+};
 type Route = { template: string; pattern: RegExp; literals: number; operations: Record<string, Operation> };
 
 const DOCUMENT_PATH = path.join(REPO_ROOT, 'docs/openapi.json');
@@ -69,6 +73,30 @@ export class ContractAnswers {
     return (validate.errors ?? []).map((e) => `${at}: body${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
   }
 
+  /**
+   * The problems of one callback the service sent (part 6) against the `callbacks` of the enqueue operation: the
+   * callback whose X-Service-Event enum holds `event` must exist, and the JSON body must validate against its schema.
+   */
+  callbackProblems(event: string, rawBody: string): string[] {
+    const enqueue = this.routes.find((r) => r.template === '/v1/render/{templateId}/async')?.operations.post as
+      | (Operation & { callbacks?: Record<string, Record<string, { post: CallbackOperation }>> })
+      | undefined;
+    const callbacks = Object.values(enqueue?.callbacks ?? {}).flatMap((c) => Object.values(c).map((item) => item.post));
+    const declared = callbacks.find((c) => c.parameters.some((p) => p.name === 'X-Service-Event' && (p.schema.enum ?? []).includes(event)));
+    if (declared === undefined) return [`callback ${event}: no callback of the document sends this event`];
+    const schema = declared.requestBody.content['application/json']?.schema;
+    if (schema === undefined) return [`callback ${event}: the document declares no JSON body`];
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      return [`callback ${event}: the body is not JSON`];
+    }
+    const validate = this.validatorOf(schema);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `callback ${event}: body${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
+  }
+
   /** Throws with every problem of the answer (a test helper's way to fail the test that received it). */
   check(answer: ObservedAnswer): void {
     const problems = this.problemsOf(answer);
@@ -93,4 +121,11 @@ let shared: ContractAnswers | undefined;
 export function expectAnswerMatchesContract(answer: ObservedAnswer): void {
   shared ??= new ContractAnswers();
   shared.check(answer);
+}
+
+/** Fails (throws) when a callback body does not match the document's callback of its event. */
+export function expectCallbackMatchesContract(event: string, rawBody: string): void {
+  shared ??= new ContractAnswers();
+  const problems = shared.callbackProblems(event, rawBody);
+  if (problems.length > 0) throw new Error(`callback does not match docs/openapi.json:\n  ${problems.join('\n  ')}`);
 }

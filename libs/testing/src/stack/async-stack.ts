@@ -2,7 +2,7 @@ import { Environment, JobState, WebhookEvent, type JobStatusDto } from '@docrend
 import { startTcpFaultProxy, type TcpFaultProxy } from '../network/tcp-fault-proxy';
 import { ensureBuilt, freePort, startAppProcess, type AppProcess } from '../processes/app-process';
 import { parseCallback } from '@docrender/webhooks';
-import { expectAnswerMatchesContract } from '../openapi/contract-answers';
+import { expectAnswerMatchesContract, expectCallbackMatchesContract } from '../openapi/contract-answers';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startRenderStandIn, type RenderStandIn, type StandInDocument } from './render-stand-in';
 import { startTestInfrastructure, type TestInfrastructure } from './test-infrastructure';
@@ -132,7 +132,13 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     if (callback.signatureFailure !== null) return null;
     return parseCallback(callback.rawBody).body.jobId;
   };
-  const callbacksOf = (jobId: string) => receiver.received.filter((r) => jobIdOf(r) === jobId);
+  // Every verified callback a test looks at must match the document's description of its event.
+  const callbacksOf = (jobId: string) =>
+    receiver.received.filter((r) => {
+      const ofJob = jobIdOf(r) === jobId;
+      if (ofJob) expectCallbackMatchesContract(r.event, r.rawBody);
+      return ofJob;
+    });
   const status = async (key: string, jobId: string): Promise<JobStatusDto> => {
     const res = await fetch(`${gatewayUrl}/v1/render/jobs/${jobId}`, { headers: { Authorization: `Bearer ${key}` } });
     const body = await checkedBody('GET', res);
