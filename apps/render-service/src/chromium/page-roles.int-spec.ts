@@ -232,6 +232,32 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect([rgb[i], rgb[i + 1], rgb[i + 2]]).toEqual([0, 0, 0]);
   });
 
+  it('issue 20 item 2: table widows keep the last rows together on the last page', async () => {
+    const table = (rows: number, widows: number): Template => ({
+      page: { size: { width: '100mm', height: '100mm' }, margins: '10mm' },
+      body: [
+        {
+          type: 'table',
+          id: 'rows',
+          source: 'rows',
+          showHeader: false,
+          widows,
+          columns: [{ id: 'n', value: 'row {{ item }}' }],
+        },
+      ],
+    });
+    const rowsOnPages = async (rows: number, widows: number): Promise<number[]> => {
+      const compiled = compileDocument({ template: table(rows, widows), data: { rows: Array.from({ length: rows }, (_v, i) => i) } });
+      const text = await pdfText(await printCompiled(pool, compiled));
+      return text.split('\f').filter((p) => p.trim() !== '').map((p) => (p.match(/row \d+/g) ?? []).length);
+    };
+    const perPage = (await rowsOnPages(60, 1))[0];
+    // one row more than two full pages: without widows the last page has one row
+    expect(await rowsOnPages(2 * perPage + 1, 1)).toEqual([perPage, perPage, 1]);
+    const kept = await rowsOnPages(2 * perPage + 1, 3);
+    expect(kept[kept.length - 1]).toBe(3);
+  });
+
   it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {
     const sizes: [PaperSize, 'portrait' | 'landscape', number, number][] = [
       ['A6', 'portrait', 105, 148],
