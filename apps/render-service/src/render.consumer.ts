@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
-import { MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
+import { checkHandlers, MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { BrowserPool } from './chromium/browser-pool';
 import { RenderDocumentHandler } from './document/render-document.handler';
@@ -42,6 +42,7 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    checkHandlers('render-service', [MessageName.RenderDocument, MessageName.RenderPreview]);
     this.subscriptions.push(
       await this.bus.consume(MessageName.RenderDocument, (command, { abandoned }) => this.documents.handle(command, abandoned), {
         prefetch: renderPrefetch(this.pool.capacity),

@@ -2,6 +2,7 @@ export * from './message-bus';
 export { DependencyOutageError } from '@docrender/contracts';
 export * from './messaging-logger';
 export * from './queue-bounds';
+export * from './subscriptions';
 export * from './dependency-outage';
 export * from './message-bus.factory';
 export { AmqpMessageBus } from './amqp/amqp-message-bus';

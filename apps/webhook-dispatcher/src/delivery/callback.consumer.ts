@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { MessageName } from '@docrender/contracts';
 import { egressSettings, loadSettings, webhookSettings } from '@docrender/config';
 import { guardedFetch } from '@docrender/egress';
-import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { checkHandlers, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { WebhookDeliveryRepository, WebhookSecretRepository } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER } from '@docrender/platform';
@@ -40,6 +40,7 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    checkHandlers('webhook-dispatcher', [MessageName.DeliverWebhook]);
     this.subscriptions = [
       await this.bus.consume(
         MessageName.DeliverWebhook,

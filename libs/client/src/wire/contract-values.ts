@@ -6,7 +6,7 @@ import type * as Contracts from '@docrender/contracts';
  *
  * Every value is typed as the contract's own type, and `exactly` makes the compiler prove each enum restatement has the
  * contract's members with the contract's values (a missing, extra or misspelt member is a compile error).
- * `contract-values.spec.ts` compares them at runtime as well, and `webhooks-imports.spec.ts` checks that this module
+ * `contract-values.spec.ts` compares them at runtime as well, and checks that this module
  * exports every value the shared webhook library imports from the contracts: the package build
  * (`libs/client/scripts/build-package.mjs`) points that library's `@docrender/contracts` imports here.
  *

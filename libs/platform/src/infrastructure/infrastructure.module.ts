@@ -10,8 +10,9 @@ export const LOGGER = Symbol('Logger');
 
 /**
  * Makes the process's infrastructure injectable: MESSAGE_BUS, BLOB_STORE, DATA_SOURCE, LOGGER, the persistence
- * `Database` (repositories plus transactions) and every repository by its class. Each app's root module imports it
- * with the instance its main.ts (or the one-process launcher) built.
+ * `Database` (repositories plus transactions) and every repository by its class. The root modules of the api-gateway,
+ * the job-worker and the webhook-dispatcher import it with the instance their main.ts (or the one-process launcher)
+ * built; the render service opens no database and wires its own bus and blob store (render-service.module.ts).
  */
 @Global()
 @Module({})
