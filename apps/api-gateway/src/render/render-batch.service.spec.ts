@@ -13,7 +13,7 @@ import type { NewStoredDocument, StoredDocumentRepository, UsageRepository } fro
 import { MemoryBlobStore } from '@docrender/storage';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
-import { DocumentRenderer } from './document.renderer';
+import { RenderServiceClient } from './render-service.client';
 import { RenderBatchService } from './render-batch.service';
 import type { RenderTarget } from './render-target';
 
@@ -116,7 +116,7 @@ describe('RenderBatchService', () => {
   });
 
   function service(): RenderBatchService {
-    const renderer = new DocumentRenderer(bus, blobStore, settings);
+    const renderer = new RenderServiceClient(bus, blobStore, settings);
     return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as StoredDocumentRepository, blobStore, settings);
   }
 

@@ -16,7 +16,7 @@ import type { RenderApiSettings } from '@docrender/config';
 import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
 import { BLOB_STORE, documentPdfBlobKey, type BlobStore } from '@docrender/storage';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
-import { DocumentRenderer } from './document.renderer';
+import { RenderServiceClient } from './render-service.client';
 import type { RenderTarget } from './render-target';
 import { RENDER_API_SETTINGS } from './render.tokens';
 
@@ -85,7 +85,7 @@ export const transientPdfBlobKey = (organisationId: string, requestId: string, d
 @Injectable()
 export class RenderBatchService {
   constructor(
-    private readonly renderer: DocumentRenderer,
+    private readonly renderService: RenderServiceClient,
     private readonly usage: UsageRepository,
     private readonly storedDocuments: StoredDocumentRepository,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
@@ -156,7 +156,7 @@ export class RenderBatchService {
     const documentId = persist ? randomUUID() : null;
     const outputBlobKey =
       documentId === null ? transientPdfBlobKey(target.organisationId, request.requestId, index) : documentPdfBlobKey(target.organisationId, documentId);
-    const reply = await this.renderer.render(target, { raw: request.raw, slice, outputBlobKey, wantsPdfBytes, requestId: `${request.requestId}:${index}` });
+    const reply = await this.renderService.render(target, { raw: request.raw, slice, outputBlobKey, wantsPdfBytes, requestId: `${request.requestId}:${index}` });
     const pdf = reply.outcome === 'rendered' ? reply.pdf : null;
     const issues = (pdf === null && reply.outcome !== 'blocked' ? explainMissingDocument(reply.issues, reply.failure) : reply.issues).map((issue) => ({
       ...issue,

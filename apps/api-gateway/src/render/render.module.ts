@@ -3,7 +3,7 @@ import { FontRepository } from '@docrender/persistence';
 import { DATA_SOURCE } from '@docrender/platform';
 import type { DataSource } from 'typeorm';
 import { RequestBodyModule } from './body/request-body.module';
-import { DocumentRenderer } from './document.renderer';
+import { RenderServiceClient } from './render-service.client';
 import { RenderBatchService } from './render-batch.service';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { RenderTargetFactory } from './render-target.factory';
@@ -24,7 +24,7 @@ import { StatelessRenderController } from './stateless-render.controller';
     { provide: FontRepository, useFactory: (dataSource: DataSource) => new FontRepository(dataSource.manager), inject: [DATA_SOURCE] },
     RenderTemplateResolver,
     RenderTargetFactory,
-    DocumentRenderer,
+    RenderServiceClient,
     RenderBatchService,
     RenderedPdfReader,
     RenderEnvelopePresenter,

@@ -39,7 +39,7 @@ export const renderInputBlobKey = (organisationId: string, requestId: string): s
  * needs the PDF's bytes gets a small PDF inside the reply (pdf.inlineBase64) as well as stored at outputBlobKey.
  */
 @Injectable()
-export class DocumentRenderer {
+export class RenderServiceClient {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
