@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '@docrender/testing';
+import { contractCheckedFetch, REPO_ROOT } from '@docrender/testing';
 import {
   ApiError,
   AuthenticationError,
@@ -47,7 +47,8 @@ describe('@docrender/client against the running service (one-process mode, real 
   beforeAll(async () => {
     // A 1 MiB body limit lets a small request prove 413 PayloadTooLarge.
     service = await startService({ RENDER_API_MAX_BODY_BYTES: String(1024 * 1024) });
-    client = new DocrenderClient({ baseUrl: service.baseUrl, apiKey: service.keys.test });
+    // Every answer the SDK reads in these tests must match docs/openapi.json.
+    client = new DocrenderClient({ baseUrl: service.baseUrl, apiKey: service.keys.test, fetch: contractCheckedFetch });
     invoice = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples/invoice/data.json'), 'utf8')) as Record<string, unknown>;
     letter = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples/letter/data.json'), 'utf8')) as Record<string, unknown>;
   });

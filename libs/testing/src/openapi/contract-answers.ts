@@ -129,3 +129,15 @@ export function expectCallbackMatchesContract(event: string, rawBody: string): v
   const problems = shared.callbackProblems(event, rawBody);
   if (problems.length > 0) throw new Error(`callback does not match docs/openapi.json:\n  ${problems.join('\n  ')}`);
 }
+
+/**
+ * A `fetch` for clients under test (e.g. the SDK's `fetch` option): every answer is checked against docs/openapi.json
+ * before the client reads it; a mismatch rejects the call.
+ */
+export const contractCheckedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  const body = Buffer.from(await response.clone().arrayBuffer());
+  expectAnswerMatchesContract({ method, url: response.url, status: response.status, headers: response.headers, body });
+  return response;
+};
