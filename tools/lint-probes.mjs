@@ -1,0 +1,44 @@
+// Shows that each module-boundary rule of eslint.config.mjs rejects a file breaking it (issue 19): writes one probe
+// file per rule into the project it constrains, lints the probes with the workspace's ESLint configuration, deletes
+// them, and fails unless every probe meant to be rejected is rejected by @nx/enforce-module-boundaries and every
+// probe meant to pass (a test file importing libs/testing) passes. Run: `node tools/lint-probes.mjs` (docs/testing.md).
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const testingImport = "import { createTestDatabase } from '@docrender/testing';\nexport const probe = createTestDatabase;\n";
+
+/** [file, content, rejected?] */
+const probes = [
+  ['apps/job-worker/src/lint-probe.ts', testingImport, true],
+  ['libs/platform/src/lint-probe.ts', testingImport, true],
+  ['libs/persistence/src/lint-probe.ts', testingImport, true],
+  ['libs/messaging/src/lint-probe.ts', testingImport, true],
+  ['libs/client/src/lint-probe.ts', testingImport, true],
+  // Pure libraries stay free of NestJS and the infrastructure clients.
+  ['libs/template-dsl/src/lint-probe.ts', "import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n", true],
+  // An app never imports another app (only the one-process launcher does).
+  ['apps/job-worker/src/lint-probe-app.ts', "import { apiGatewayService } from '@docrender/api-gateway';\nexport const probe = apiGatewayService;\n", true],
+  // Tests excepted: a test file of an app may use the test helpers.
+  ['apps/job-worker/src/lint-probe.spec.ts', testingImport, false],
+];
+
+execFileSync('npx', ['nx', 'show', 'projects'], { cwd: root, stdio: 'ignore' });
+let failures = 0;
+try {
+  for (const [file, content] of probes) writeFileSync(path.join(root, file), content);
+  const results = await new ESLint({ cwd: root }).lintFiles(probes.map(([file]) => file));
+  for (const [file, , rejected] of probes) {
+    const result = results.find((r) => r.filePath === path.join(root, file));
+    const messages = (result?.messages ?? []).filter((m) => m.ruleId === '@nx/enforce-module-boundaries');
+    const ok = rejected ? messages.length > 0 : messages.length === 0;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${rejected ? 'rejected' : 'accepted'} expected; ${messages.map((m) => m.message).join(' | ') || 'no boundary error'}`);
+  }
+} finally {
+  for (const [file] of probes) rmSync(path.join(root, file), { force: true });
+}
+process.exit(failures === 0 ? 0 : 1);
