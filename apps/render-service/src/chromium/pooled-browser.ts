@@ -1,7 +1,10 @@
 import type { Logger } from '@docrender/observability';
-import puppeteer, { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer';
+import puppeteer, { Browser, BrowserContext, HTTPRequest, Page, ProtocolError } from 'puppeteer';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { RenderTimeoutError } from './render-timeout.error';
+
+/** How long a failed render waits for its page or browser to report the crash that may have caused the failure. */
+const CRASH_REPORT_GRACE_MS = 250;
 
 /**
  * How a render gets its page:
@@ -359,6 +362,20 @@ export class PooledBrowser {
     work.catch(() => undefined);
     try {
       return await Promise.race([work, timedOut, pageCrashed, this.disconnected]);
+    } catch (error) {
+      if (error instanceof BrowserCrashedError || error instanceof RenderTimeoutError) throw error;
+      // The print's own command fails from a renderer crash ("Printing failed", "Target closed") a moment before the
+      // page reports the crash: it is a crash all the same (retried once by the pool, then reported as one), not an
+      // unexplained failure. A failure with no crash behind it waits this moment once.
+      const crash = await Promise.race([
+        Promise.race([pageCrashed, this.disconnected]).catch((reason: unknown) => reason),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), CRASH_REPORT_GRACE_MS)),
+      ]);
+      if (crash instanceof BrowserCrashedError) throw crash;
+      if (error instanceof ProtocolError && /Target (closed|crashed)|Session closed/i.test(error.message)) {
+        throw new BrowserCrashedError(`the page's renderer crashed: ${error.message}`);
+      }
+      throw error;
     } finally {
       clearTimeout(timer);
     }
