@@ -1,7 +1,8 @@
 import { Environment, ErrorCode } from '@docrender/contracts';
 import { MinioBlobStore } from '@docrender/storage';
 import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type S3TestServer, type TestDatabase } from '@docrender/testing';
-import { PreviewImageUrlSigner } from '../src/templates/preview-image-url.signer';
+import { SignedUrlSigner } from '@docrender/platform';
+import { previewImageLink } from '../src/templates/preview-image-link';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
 
@@ -254,8 +255,8 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     });
 
     it('4.12: a signed link to a version without a stored image is 404 ImageNotFound', async () => {
-      const signer = new PreviewImageUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET });
-      await expectError(client(gateway.baseUrl, null).get(signer.sign(ids.published, 2)), 404, ErrorCode.ImageNotFound);
+      const signer = new SignedUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET }, previewImageLink);
+      await expectError(client(gateway.baseUrl, null).get(signer.sign({ templateId: ids.published, versionNumber: 2 })), 404, ErrorCode.ImageNotFound);
     });
 
     it('7.2 404 OrganizationNotFound: a signed preview link of a deleted organisation’s template no longer downloads it', async () => {
@@ -263,7 +264,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       const template = await createTemplate(db.database, gone, { name: 'Letter', versions: [{ publish: true }] });
       await blobs.put('previews/deleted-later-v1.png', PNG, 'image/png');
       await db.database.templateVersions.setPreviewImage(template.template.id, 1, 'previews/deleted-later-v1.png');
-      const link = new PreviewImageUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET }).sign(template.template.id, 1);
+      const link = new SignedUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET }, previewImageLink).sign({ templateId: template.template.id, versionNumber: 1 });
       expect((await client(gateway.baseUrl, null).get(link)).status).toBe(200);
       await db.database.organisations.markDeleted(gone.organisationId);
       await expectError(client(gateway.baseUrl, null).get(link), 404, ErrorCode.OrganizationNotFound);

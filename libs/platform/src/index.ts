@@ -10,4 +10,5 @@ export * from './metrics/metrics.controller';
 export * from './metrics/queue-depth.metrics';
 export * from './metrics/metrics-server';
 export * from './signed-links/signed-link';
+export * from './signed-links/signed-url.signer';
 export * from './signed-links/view-url.signer';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, Limits, MessageName, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
-import { LOGGER } from '@docrender/platform';
+import { LOGGER, type SignedUrlSigner } from '@docrender/platform';
 import { FontRepository, OrganisationRepository, SignedLinkQuery, TemplateVersionRepository, type TemplateVersionRecord } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitHeaders } from '../rate-limit/rate-limiter';
-import { PreviewImageUrlSigner } from './preview-image-url.signer';
+import { PREVIEW_IMAGE_LINKS, type PreviewImageKey } from './preview-image-link';
 import { TemplatesService } from './templates.service';
 
 /** Time the render service gets to answer a preview request beyond its own render budget. */
@@ -31,7 +31,7 @@ export class PreviewImageService {
     private readonly fonts: FontRepository,
     private readonly signedLinks: SignedLinkQuery,
     private readonly organisations: OrganisationRepository,
-    private readonly signer: PreviewImageUrlSigner,
+    @Inject(PREVIEW_IMAGE_LINKS) private readonly signer: SignedUrlSigner<PreviewImageKey>,
     private readonly limiter: RateLimiter,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
@@ -44,7 +44,7 @@ export class PreviewImageService {
     if (!stored && (await this.generateOnce(caller, version)) === null) {
       throw new DomainError(ErrorCode.ImageNotFound, `version ${versionNumber} of template ${templateId} has no preview image`);
     }
-    return { url: this.signer.sign(templateId, versionNumber) };
+    return { url: this.signer.sign({ templateId, versionNumber }) };
   }
 
   /**
@@ -58,7 +58,7 @@ export class PreviewImageService {
     expires: unknown,
     signature: unknown,
   ): Promise<{ stream: Readable; sizeBytes: number; headers: RateLimitHeaders }> {
-    if (!this.signer.verify(templateId, versionNumber, expires, signature)) {
+    if (!this.signer.verify({ templateId, versionNumber }, expires, signature)) {
       throw new DomainError(ErrorCode.Unauthorized, 'the preview-image link is invalid or has expired');
     }
     const location = await this.signedLinks.findPreviewImage(templateId, versionNumber);

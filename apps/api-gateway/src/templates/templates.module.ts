@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { FontRepository, SignedLinkQuery, TemplateListingQuery, TemplateVersionListingQuery } from '@docrender/persistence';
-import { signedLinkConfigFromEnv } from '@docrender/platform';
 import { queryProvider } from '../listing/query-provider';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';
-import { PreviewImageUrlSigner } from './preview-image-url.signer';
+import { previewImageLinksProvider } from './preview-image-link';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 
@@ -16,7 +15,7 @@ import { TemplatesService } from './templates.service';
   providers: [
     TemplatesService,
     PreviewImageService,
-    { provide: PreviewImageUrlSigner, useFactory: () => new PreviewImageUrlSigner(signedLinkConfigFromEnv()) },
+    previewImageLinksProvider,
     queryProvider(TemplateListingQuery),
     queryProvider(TemplateVersionListingQuery),
     queryProvider(SignedLinkQuery),

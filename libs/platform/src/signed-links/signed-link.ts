@@ -24,17 +24,17 @@ export class SignedLink {
 
   /**
    * True when `signature` was made by this key for `path` and `expires`, `expires` is not past at `now`, and it is at
-   * most 7 days after `now` (spec 2.4: a link is valid 7 days from issue, and no link is issued in the future, so
-   * the verifier caps the lifetime: even a holder of the key cannot mint a link that outlives 7 days).
-   * The raw query values are accepted as given (anything that is not one string fails).
+   * most `lifetimeSeconds` (default 7 days) after `now` (spec 2.4: a link is valid 7 days from issue, and no link is
+   * issued in the future, so the verifier caps the lifetime: even a holder of the key cannot mint a link that outlives
+   * its kind's lifetime). The raw query values are accepted as given (anything that is not one string fails).
    */
-  verify(path: string, expires: unknown, signature: unknown, now: Date): boolean {
+  verify(path: string, expires: unknown, signature: unknown, now: Date, lifetimeSeconds: number = Limits.viewUrlTtlSeconds): boolean {
     if (typeof expires !== 'string' || typeof signature !== 'string') return false;
     if (!EXPIRES.test(expires) || !SIGNATURE.test(signature)) return false;
     const expiresAt = Number(expires);
     const nowSeconds = Math.floor(now.getTime() / 1000);
     if (nowSeconds > expiresAt) return false;
-    if (expiresAt - nowSeconds > Limits.viewUrlTtlSeconds + SIGNED_LINK_CLOCK_SKEW_SECONDS) return false;
+    if (expiresAt - nowSeconds > lifetimeSeconds + SIGNED_LINK_CLOCK_SKEW_SECONDS) return false;
     return timingSafeEqual(Buffer.from(signature, 'base64url'), this.mac(path, expiresAt));
   }
 
