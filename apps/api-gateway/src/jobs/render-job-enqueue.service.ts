@@ -6,8 +6,6 @@ import {
   ErrorCode,
   Limits,
   MessageName,
-  renderIssue,
-  RenderIssueType,
   type JobAcceptedDto,
 } from '@docrender/contracts';
 import type { JobsSettings } from '@docrender/config';
@@ -16,6 +14,7 @@ import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messagi
 import type { Logger } from '@docrender/observability';
 import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth';
@@ -104,8 +103,8 @@ export class RenderJobEnqueueService {
           inputBlobKey,
           requestedCount: documents.length,
         });
-        for (const { index: documentIndex } of documents.filter(tooDeep)) {
-          const issue = renderIssue(RenderIssueType.DangerousContent, `the document nests more than ${Limits.maxNestingDepth} levels deep`, null, documentIndex);
+        for (const { index: documentIndex, depth } of documents.filter(tooDeep)) {
+          const issue = nestingTooDeepIssue({ levels: depth }, documentIndex);
           await jobs.recordDocumentResult({ jobId, documentIndex, outcome: 'blocked', documentId: null, issues: [issue] });
         }
       });

@@ -150,7 +150,7 @@ describe('RenderBatchService', () => {
     const deep = JSON.parse('['.repeat(100) + ']'.repeat(100)) as unknown;
     const result = await render(Environment.Test, [{ deep }]);
     expect(result.issues).toEqual([
-      { type: RenderIssueType.DangerousContent, severity: 'Error', description: 'the document nests 101 levels deep; at most 32 are allowed', elementId: null, documentIndex: 0 },
+      { type: RenderIssueType.DangerousContent, severity: 'Error', description: 'The document data is nested 101 levels deep; the limit is 32.', elementId: null, documentIndex: 0 },
     ]);
     expect(commands).toHaveLength(0);
   });

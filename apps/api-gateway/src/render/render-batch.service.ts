@@ -6,15 +6,13 @@ import {
   Environment,
   ErrorCode,
   explainMissingDocument,
-  Limits,
-  renderIssue,
-  RenderIssueType,
   type RenderDocumentResult,
   type RenderIssue,
 } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
 import { BLOB_STORE, documentPdfBlobKey, type BlobStore } from '@docrender/storage';
+import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
 import type { RenderTarget } from './render-target';
@@ -143,14 +141,7 @@ export class RenderBatchService {
     const index = slice.index;
     if (tooDeep(slice)) {
       result.blockedCount++;
-      result.issues.push(
-        renderIssue(
-          RenderIssueType.DangerousContent,
-          `the document nests ${slice.depth} levels deep; at most ${Limits.maxNestingDepth} are allowed`,
-          null,
-          index,
-        ),
-      );
+      result.issues.push(nestingTooDeepIssue({ levels: slice.depth }, index));
       return;
     }
     const documentId = persist ? randomUUID() : null;

@@ -1,5 +1,5 @@
-import { Limits, renderIssue, RenderIssueType, type RenderIssue } from '@docrender/contracts';
-import { validateDocument, validateTemplate } from '@docrender/template-dsl';
+import { renderIssue, RenderIssueType, type RenderIssue } from '@docrender/contracts';
+import { nestingTooDeepIssue, validateDocument, validateTemplate } from '@docrender/template-dsl';
 import { textOf, tooDeep, type ValidateBody } from './body/render-body.binder';
 import type { RenderTarget } from './render-target';
 
@@ -50,12 +50,7 @@ export function validateDocuments(target: ValidationTarget, body: ValidateBody):
     });
   const perDocument = body.documents.map((slice) =>
     tooDeep(slice)
-      ? [
-          renderIssue(
-            RenderIssueType.DangerousContent,
-            `The document data is nested ${slice.depth} levels deep; the limit is ${Limits.maxNestingDepth}.`,
-          ),
-        ]
+      ? [nestingTooDeepIssue({ levels: slice.depth })]
       : check(textOf(body.raw, slice)),
   );
   // What the template reports with no data at all, less what is about the (missing) data, and found in every document.

@@ -4,9 +4,10 @@ import { dangerIn } from './dangerous-content';
 /**
  * The sanitizer over document data (spec 7.3 DangerousContent, InvalidJson; spec 8 nesting limit).
  *
- * Everything here is iterative: the depth check walks an explicit stack, so a 100,000-deep array is
- * rejected without touching the call stack, and it runs before any recursive code (ajv, the compiler)
- * sees the data. A string is taken as JSON text; its depth is measured on the text before it is parsed.
+ * Everything here is iterative: JSON.parse is (V8), and the depth check walks an explicit stack, so a 100,000-deep
+ * array is rejected without touching the call stack, before any recursive code (ajv, the compiler) sees the data.
+ * A string is taken as JSON text. The gateway measures the depth of the documents it receives on their text (its
+ * body scanner) and reports it with the same issue (nestingTooDeepIssue).
  */
 
 const MAX_DEPTH = Limits.maxNestingDepth;
@@ -35,23 +36,6 @@ function pathOf(frame: Frame | null, key?: string | number): string {
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
-}
-
-/** Deepest bracket nesting of JSON text, counting only brackets outside strings; stops past the limit. */
-function textDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
 }
 
 export interface DataInspection {
@@ -88,9 +72,6 @@ function describeNonJson(value: unknown): string | null {
 export function inspectData(data: unknown): DataInspection {
   let value = data;
   if (typeof data === 'string') {
-    if (textDepthExceeds(data, MAX_DEPTH)) {
-      return { issues: [depthIssue('$')], value: undefined, usable: false };
-    }
     try {
       value = JSON.parse(data) as unknown;
     } catch (error) {
@@ -130,7 +111,7 @@ export function inspectData(data: unknown): DataInspection {
       }
       if (typeof child === 'object' && child !== null) {
         if (frame.depth + 1 > MAX_DEPTH) {
-          issues.push(depthIssue(pathOf(frame, key)));
+          issues.push(nestingTooDeepIssue({ at: pathOf(frame, key) }));
           return { issues, value: undefined, usable: false };
         }
         stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
@@ -150,11 +131,13 @@ export function inspectData(data: unknown): DataInspection {
   return { issues, value, usable: true };
 }
 
-function depthIssue(at: string): RenderIssue {
-  return renderIssue(
-    RenderIssueType.DangerousContent,
-    `The document data is nested deeper than ${MAX_DEPTH} levels (at ${at}); the limit is ${MAX_DEPTH}.`,
-  );
+/**
+ * Spec 8: the one DangerousContent issue for document data nested deeper than Limits.maxNestingDepth, with the depth
+ * when it was measured (the gateway's body scanner) or where the walk found it.
+ */
+export function nestingTooDeepIssue(where: { levels: number } | { at: string }, documentIndex: number | null = null): RenderIssue {
+  const found = 'levels' in where ? `${where.levels} levels deep` : `deeper than ${MAX_DEPTH} levels (at ${where.at})`;
+  return renderIssue(RenderIssueType.DangerousContent, `The document data is nested ${found}; the limit is ${MAX_DEPTH}.`, null, documentIndex);
 }
 
 /** Reports a dangerous string; returns true when it did. */
