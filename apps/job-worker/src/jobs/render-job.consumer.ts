@@ -47,7 +47,13 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
     this.relay = new OutboxRelay(
       dataSource,
       (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
-      { messageNames: [MessageName.DeliverWebhook], pollIntervalMs: this.settings.outboxPollMs, keepPublishedMs: this.settings.outboxKeepHours * 3_600_000 },
+      {
+        messageNames: [MessageName.DeliverWebhook],
+        pollIntervalMs: this.settings.outboxPollMs,
+        keepPublishedMs: this.settings.outboxKeepHours * 3_600_000,
+        // no database transaction waits for a broker that is away (decision 0010)
+        ready: () => bus.ping(),
+      },
       logger.child({ component: 'callback-outbox-relay' }),
     );
     this.handler = new RenderJobHandler(
