@@ -25,7 +25,7 @@
  *
  * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROUNDS 5 [1], BENCH_DOCUMENTS 80 [40] per run,
  * BENCH_BATCH_SIZE 20, BENCH_MEMORY_DOCUMENTS 1000 [200] (0 skips), BENCH_MEMORY_EVERY 100, BENCH_RENDER_SERVICES
- * "1,2,4" ["1,2"] (empty skips). Settings of the apps can be given as BENCH_APP_<NAME>=value (e.g.
+ * "1,2,4" ["1,2"] (empty skips), BENCH_VARIANTS (all; e.g. "batch,async"). Settings of the apps can be given as BENCH_APP_<NAME>=value (e.g.
  * BENCH_APP_JOBS_RENDER_CONCURRENCY=8) to compare them.
  */
 import { readFileSync } from 'node:fs';
@@ -51,6 +51,8 @@ const RENDER_SERVICES = (process.env.BENCH_RENDER_SERVICES ?? (QUICK ? '1,2' : '
   .split(',')
   .filter((s) => s.trim() !== '')
   .map(Number);
+/** BENCH_VARIANTS: a comma-separated subset of single1, single2, single4, batch, async (default: all). */
+const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',').map((v) => v.trim()) : null;
 const RAW_WINDOWS = 2;
 const ASYNC_TIMEOUT_MS = 1_800_000;
 
@@ -135,13 +137,14 @@ async function main(): Promise<void> {
     };
     const rawRun = (inFlight: number, total = DOCUMENTS): Promise<Run> => closedLoop(total, inFlight, (slot) => rawPrint(raw.pages[slot], invoice.compiled).then(() => undefined));
 
-    const variants: Variant[] = [
+    const allVariants: Variant[] = [
       { key: 'single1', label: 'single raw-PDF requests, 1 in flight', rawInFlight: 1, run: () => closedLoop(DOCUMENTS, 1, single) },
       { key: 'single2', label: 'single raw-PDF requests, 2 in flight', rawInFlight: RAW_WINDOWS, run: () => closedLoop(DOCUMENTS, 2, single) },
       { key: 'single4', label: 'single raw-PDF requests, 4 in flight', rawInFlight: RAW_WINDOWS, run: () => closedLoop(DOCUMENTS, 4, single) },
       { key: 'batch', label: `sync batches of ${BATCH_SIZE}, 2 in flight`, rawInFlight: RAW_WINDOWS, run: () => closedLoop(batchBodies.length, 2, batch) },
       { key: 'async', label: `one async job of ${DOCUMENTS}, enqueue to completed`, rawInFlight: RAW_WINDOWS, run: () => asyncJob(DOCUMENTS) },
     ];
+    const variants = allVariants.filter((v) => VARIANTS === null || VARIANTS.includes(v.key));
 
     // warm-up: Chromium pages of both sides, connections, caches
     await rawRun(RAW_WINDOWS, RAW_WINDOWS * 4);

@@ -12,6 +12,12 @@ import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
 import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
 
+/**
+ * How long the relay waits after a progress callback is stored before it publishes: the progress callbacks of
+ * documents that finish close together then go out in one relay pass (one transaction) instead of one pass each.
+ * A completion callback is published at once.
+ */
+const PROGRESS_PUBLISH_DELAY_MS = 50;
 const FIRST_OUTAGE_PAUSE_MS = 500;
 const LONGEST_OUTAGE_PAUSE_MS = 10_000;
 
@@ -37,6 +43,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   private readonly running = new Map<string, Promise<void>>();
   private subscriptions: Subscription[] = [];
   private stopping = false;
+  private progressPublish: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(DATA_SOURCE) dataSource: DataSource,
@@ -63,7 +70,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         bus,
         logger,
         viewUrl: new ViewUrlSigner(signedLinkConfigFromEnv()),
-        messagesStored: () => this.relay.kick(),
+        messagesStored: (callback) => (callback === 'completion' ? this.relay.kick() : this.publishProgressSoon()),
         isStopping: () => this.stopping,
       },
       { renderConcurrency: this.settings.renderConcurrency, renderReplyGraceMs: this.settings.renderReplyGraceMs },
@@ -84,7 +91,19 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
     this.stopping = true;
     await Promise.all(this.subscriptions.map((s) => s.cancel()));
     this.subscriptions = [];
+    if (this.progressPublish) {
+      clearTimeout(this.progressPublish);
+      this.progressPublish = null;
+      this.relay.kick();
+    }
     await this.relay.stop();
+  }
+
+  private publishProgressSoon(): void {
+    this.progressPublish ??= setTimeout(() => {
+      this.progressPublish = null;
+      this.relay.kick();
+    }, PROGRESS_PUBLISH_DELAY_MS);
   }
 
   private async handle(jobId: string): Promise<void> {

@@ -54,8 +54,11 @@ export type RenderJobHandlerDependencies = {
   bus: MessageBus;
   logger: Logger;
   viewUrl: ViewUrlSigner;
-  /** Called after a transaction stored outbox messages (callbacks), so the relay publishes them at once. */
-  messagesStored: () => void;
+  /**
+   * Called after a transaction stored an outbox message (a document's progress callback or the job's completion
+   * callback), so the relay publishes it soon.
+   */
+  messagesStored: (callback: 'progress' | 'completion') => void;
   /** True once the process is shutting down: a running job stops starting documents and returns to the queue. */
   isStopping: () => boolean;
 };
@@ -127,14 +130,13 @@ export class RenderJobHandler {
     const recorded = new Set((await jobs.listDocumentResults(jobId)).map((r) => r.documentIndex));
     const remaining = Array.from({ length: job.requestedCount }, (_, i) => i).filter((i) => !recorded.has(i));
     if (recorded.size > 0) this.deps.logger.info('job resumed', { jobId, recorded: recorded.size, remaining: remaining.length });
-    const state: RunState = { creditStopped: false };
+    // Credit is looked at once, before the first document; after that each rendered document's transaction takes its
+    // pages or stops the job (issue 23: a look before every document cost two queries per document and decided
+    // nothing that transaction does not; a document rendering when the credit ran out is discarded either way).
+    const state: RunState = { creditStopped: job.environment === Environment.Production && remaining.length > 0 && (await this.creditExhausted(job.organisationId)) };
     await mapWithConcurrency(remaining, this.options.renderConcurrency, async (documentIndex) => {
       if (state.creditStopped) return;
       if (this.deps.isStopping()) throw new JobInterruptedError(jobId);
-      if (job.environment === Environment.Production && (await this.creditExhausted(job.organisationId))) {
-        state.creditStopped = true;
-        return;
-      }
       const reply = await this.render(context, documentIndex);
       await this.record(context, documentIndex, reply, state);
     });
@@ -272,7 +274,7 @@ export class RenderJobHandler {
     switch (result) {
       case 'recorded':
         jobMetrics.documents.inc({ outcome: 'rendered' });
-        this.deps.messagesStored();
+        this.deps.messagesStored('progress');
         if (!job.persist) await this.deleteQuietly(pdf.blobKey);
         return;
       case 'duplicate':
@@ -317,7 +319,7 @@ export class RenderJobHandler {
       return finished;
     });
     if (outcome === null) return;
-    this.deps.messagesStored();
+    this.deps.messagesStored('completion');
     jobMetrics.jobs.inc({ state: outcome.state, status: outcome.status });
     this.deps.logger.info('job finished', { jobId: job.id, state: outcome.state, status: outcome.status, renderedCount: outcome.renderedCount, requestedCount: outcome.requestedCount });
     await this.deleteJobBlobs(job);
