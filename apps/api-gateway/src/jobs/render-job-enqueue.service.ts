@@ -13,7 +13,7 @@ import type { EgressPolicy } from '@docrender/egress';
 import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { DATA_SOURCE, LOGGER, mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
@@ -122,18 +122,16 @@ export class RenderJobEnqueueService {
   }
 
   private async storeInputs(prefix: string, texts: (string | null)[], stored: string[]): Promise<void> {
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < texts.length) {
-        const index = next++;
-        const text = texts[index];
-        if (text === null) continue;
+    await mapWithConcurrency(
+      texts.map((text, index) => ({ text, index })),
+      UPLOAD_CONCURRENCY,
+      async ({ text, index }) => {
+        if (text === null) return;
         const key = jobInputKey(prefix, index);
         stored.push(key);
         await this.blobs.put(key, Buffer.from(text, 'utf8'), 'application/json');
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, texts.length) }, lane));
+      },
+    );
   }
 
   private async deleteInputs(keys: string[]): Promise<void> {

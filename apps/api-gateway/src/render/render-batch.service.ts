@@ -12,6 +12,7 @@ import {
 import type { RenderApiSettings } from '@docrender/config';
 import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
 import { BLOB_STORE, documentPdfBlobKey, type BlobStore } from '@docrender/storage';
+import { mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
@@ -104,17 +105,12 @@ export class RenderBatchService {
       // document is simply checked when it is paid for (saving the queries on the common path).
       creditStopped: target.environment === Environment.Production && documents.length > 1 && !(await this.hasCreditLeft(target.organisationId)),
     };
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (!result.creditStopped && next < documents.length) {
-        await this.renderOne(request, documents[next++], result);
-      }
-    };
-    const lanes = await Promise.allSettled(Array.from({ length: Math.min(this.settings.batchConcurrency, documents.length) }, lane));
-    const rejected = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
-    if (rejected) {
+    try {
+      // Once credit stops the batch, the documents not yet started are skipped.
+      await mapWithConcurrency(documents, this.settings.batchConcurrency, (slice) => (result.creditStopped ? Promise.resolve() : this.renderOne(request, slice, result)));
+    } catch (error) {
       await this.discard(result.rendered.filter((d) => d.transient));
-      throw rejected.reason;
+      throw error;
     }
     if (result.rendered.length === 0 && result.firstFailure?.code === ErrorCode.ExternalServiceError) {
       // Spec 7.2: nothing rendered because a dependency (the blob store) was down for the whole budget: an outage

@@ -32,7 +32,7 @@ import { completionCallback, jobMessage, progressCallback, type JobOutcome } fro
 import { jobDocumentId } from './deterministic-id';
 import type { ViewUrlSigner } from '@docrender/platform';
 import { jobMetrics } from './job-metrics';
-import { mapWithConcurrency } from './map-with-concurrency';
+import { mapWithConcurrency } from '@docrender/platform';
 
 /** Where the gateway stored document `documentIndex` of a job (UTF-8 JSON); `inputBlobKey` is the job's input prefix. */
 export const jobInputKey = (inputBlobKey: string, documentIndex: number): string => `${inputBlobKey}/${documentIndex}.json`;

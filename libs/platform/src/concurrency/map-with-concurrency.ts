@@ -1,5 +1,6 @@
 /**
- * Calls `work` for every item with at most `concurrency` calls in flight, in order of the items. When a call fails,
+ * The one bounded-concurrency helper (job documents, sync batch documents, job inputs). Calls `work` for every item
+ * with at most `concurrency` calls in flight, in order of the items. When a call fails,
  * no further item is started; the calls in flight are awaited and the first error is thrown.
  */
 export async function mapWithConcurrency<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
