@@ -1,2 +1,2 @@
 export * from './app.module';
-export * from './api-gateway.service';
+export * from './api-gateway.definition';

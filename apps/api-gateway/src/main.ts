@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runService } from '@docrender/platform';
-import { apiGatewayService } from './api-gateway.service';
+import { apiGatewayService } from './api-gateway.definition';
 
 void runService(apiGatewayService);

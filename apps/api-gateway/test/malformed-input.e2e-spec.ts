@@ -11,7 +11,7 @@ import { InProcessMessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { createTestDatabase, provisionTenant, startRenderStandIn, TEST_API_KEY_PEPPER, testLogger, type RenderStandIn, type TestDatabase } from '@docrender/testing';
-import { apiGatewayService } from '../src/api-gateway.service';
+import { apiGatewayService } from '../src/api-gateway.definition';
 
 jest.setTimeout(300_000);
 

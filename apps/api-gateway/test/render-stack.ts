@@ -12,7 +12,7 @@ import { JsonLogger, type Logger } from '@docrender/observability';
 import { createServiceApp, type Infrastructure } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
 import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
-import { apiGatewayService } from '../src/api-gateway.service';
+import { apiGatewayService } from '../src/api-gateway.definition';
 import { ensureBuilt, freePort } from './gateway-process';
 
 const ROOT = path.resolve(__dirname, '../../..');

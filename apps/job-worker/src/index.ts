@@ -1,3 +1,3 @@
 export * from './app.module';
-export * from './job-worker.service';
+export * from './job-worker.definition';
 export * from './job-worker.settings';

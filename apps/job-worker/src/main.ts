@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runService } from '@docrender/platform';
-import { jobWorkerService } from './job-worker.service';
+import { jobWorkerService } from './job-worker.definition';
 
 void runService(jobWorkerService);

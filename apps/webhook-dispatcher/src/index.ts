@@ -1,3 +1,3 @@
 export * from './app.module';
-export * from './webhook-dispatcher.service';
+export * from './webhook-dispatcher.definition';
 export * from './webhook-dispatcher.settings';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runService } from '@docrender/platform';
-import { webhookDispatcherService } from './webhook-dispatcher.service';
+import { webhookDispatcherService } from './webhook-dispatcher.definition';
 
 void runService(webhookDispatcherService);

@@ -8,7 +8,7 @@ import { createLogger } from '@docrender/observability';
 import { createDataSource } from '@docrender/persistence';
 import { createServiceApp, type Infrastructure } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { apiGatewayService } from '../api-gateway.service';
+import { apiGatewayService } from '../api-gateway.definition';
 import { createOpenApiDocument } from './openapi';
 
 /**

@@ -9,7 +9,7 @@ import { provisionOrganisation } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
 import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
-import { apiGatewayService } from '../api-gateway.service';
+import { apiGatewayService } from '../api-gateway.definition';
 
 /** job.run holds at most this many ready messages in this test's vhost (the QueueFull test fills it). */
 const JOB_QUEUE_MAX_LENGTH = 6;

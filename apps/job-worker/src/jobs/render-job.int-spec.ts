@@ -15,7 +15,7 @@ import type { MessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { parseCallback } from '@docrender/webhooks';
 import { startRenderStandIn, type RenderStandIn, startTestInfrastructure, testLogger, type TestInfrastructure, documentsOf, provisionTenant, storeQueuedJob, type TestTenant, waitFor } from '@docrender/testing';
-import { jobWorkerService } from '../job-worker.service';
+import { jobWorkerService } from '../job-worker.definition';
 import { completionDeliveryId, jobDocumentId, progressDeliveryId } from './deterministic-id';
 
 const CALLBACK_URL = 'https://hooks.example.com/render?token=abc';

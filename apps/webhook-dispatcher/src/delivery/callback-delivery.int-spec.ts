@@ -12,7 +12,7 @@ import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { createRabbitVhost, createTestDatabase, TEST_API_KEY_PEPPER, type RabbitVhost, type TestDatabase, startCallbackReceiver, type CallbackReceiver } from '@docrender/testing';
 import { parseSignatureHeader, signingSecretsAt, WebhookVerifier } from '@docrender/webhooks';
-import { webhookDispatcherService } from '../webhook-dispatcher.service';
+import { webhookDispatcherService } from '../webhook-dispatcher.definition';
 import { CallbackDeliveryService } from './callback-delivery.service';
 
 const logger = new JsonLogger('webhook-dispatcher', process.env.DEBUG_TEST_LOGS ? 'debug' : 'error');
