@@ -1,7 +1,8 @@
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import { currentLogFields, LogFields } from './log-context';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** The logger every app and lib takes: one JSON object per line on stdout. */
 export interface Logger {
@@ -15,47 +16,77 @@ export interface Logger {
 /** Log fields plus the error being reported, if any (its name, message and stack are logged). */
 export type ErrorLogFields = { err?: unknown; [field: string]: unknown };
 
+/** Receives each log line, without its newline (tests read them; by default lines go to stdout). */
 export type LogSink = (line: string) => void;
 
-const stdoutSink: LogSink = (line) => process.stdout.write(line + '\n');
+let stdoutDestination: DestinationStream | undefined;
+
+/** One synchronous stdout destination per process: lines keep their order with everything else written to stdout. */
+function stdout(): DestinationStream {
+  stdoutDestination ??= pino.destination({ dest: 1, sync: true });
+  return stdoutDestination;
+}
 
 function describeError(err: unknown): LogFields {
   if (err instanceof Error) return { errorName: err.name, errorMessage: err.message, stack: err.stack };
   return { errorMessage: String(err) };
 }
 
-export class JsonLogger implements Logger {
+/**
+ * The Logger port written with pino. Lines keep the shape operators rely on (docs/operations.md, Logs): `time` in ISO
+ * 8601, `level` as a name, `service`, `message`, then the child's fields, the request or job context
+ * (`withLogFields`) and the call's fields, later ones winning on the same name. The fields are merged here, not with
+ * pino's child bindings, so that a name appears once per line.
+ */
+class PinoLogger implements Logger {
   constructor(
-    private readonly service: string,
-    private readonly minLevel: LogLevel = 'info',
-    private readonly fields: LogFields = {},
-    private readonly sink: LogSink = stdoutSink,
+    private readonly pino: Pino<never, false>,
+    private readonly fields: LogFields,
   ) {}
 
   debug(message: string, fields?: LogFields): void {
-    this.write('debug', message, fields);
+    if (this.pino.isLevelEnabled('debug')) this.pino.debug(this.merge(fields), message);
   }
   info(message: string, fields?: LogFields): void {
-    this.write('info', message, fields);
+    if (this.pino.isLevelEnabled('info')) this.pino.info(this.merge(fields), message);
   }
   warn(message: string, fields?: LogFields): void {
-    this.write('warn', message, fields);
+    if (this.pino.isLevelEnabled('warn')) this.pino.warn(this.merge(fields), message);
   }
   error(message: string, fields?: ErrorLogFields): void {
+    if (!this.pino.isLevelEnabled('error')) return;
     const { err, ...rest } = fields ?? {};
-    this.write('error', message, err === undefined ? (rest as LogFields) : { ...(rest as LogFields), ...describeError(err) });
+    this.pino.error(this.merge(err === undefined ? (rest as LogFields) : { ...(rest as LogFields), ...describeError(err) }), message);
   }
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.service, this.minLevel, { ...this.fields, ...fields }, this.sink);
+    return new PinoLogger(this.pino, { ...this.fields, ...fields });
   }
 
-  private write(level: LogLevel, message: string, fields?: LogFields): void {
-    if (LEVEL_ORDER[level] < LEVEL_ORDER[this.minLevel]) return;
-    const line = { time: new Date().toISOString(), level, service: this.service, message, ...this.fields, ...currentLogFields(), ...fields };
-    this.sink(JSON.stringify(line));
+  private merge(fields?: LogFields): LogFields {
+    return { ...this.fields, ...currentLogFields(), ...fields };
   }
 }
 
-export function createLogger(service: string, level: LogLevel = (process.env.LOG_LEVEL as LogLevel) ?? 'info'): Logger {
-  return new JsonLogger(service, LEVEL_ORDER[level] ? level : 'info');
+/** A JSON-lines logger for `service` at `minLevel` and above, writing to stdout or to `sink`. */
+export class JsonLogger extends PinoLogger {
+  constructor(service: string, minLevel: LogLevel = 'info', fields: LogFields = {}, sink?: LogSink) {
+    const destination: DestinationStream = sink === undefined ? stdout() : { write: (line) => sink(line.replace(/\n$/, '')) };
+    super(
+      pino(
+        {
+          level: minLevel,
+          base: { service },
+          messageKey: 'message',
+          timestamp: pino.stdTimeFunctions.isoTime,
+          formatters: { level: (label) => ({ level: label }) },
+        },
+        destination,
+      ),
+      fields,
+    );
+  }
+}
+
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return new JsonLogger(service, LOG_LEVELS.find((known) => known === level) ?? 'info');
 }
