@@ -33,10 +33,11 @@ function describeError(err: unknown): LogFields {
 }
 
 /**
- * The Logger port written with pino. Lines keep the shape operators rely on (docs/operations.md, Logs): `time` in ISO
- * 8601, `level` as a name, `service`, `message`, then the child's fields, the request or job context
+ * The Logger port written with pino. Lines keep the shape operators rely on (docs/operations.md, Logs): `level` as a
+ * name, `time` in ISO 8601, `service`, `message`, then the child's fields, the request or job context
  * (`withLogFields`) and the call's fields, later ones winning on the same name. The fields are merged here, not with
- * pino's child bindings, so that a name appears once per line.
+ * pino's child bindings, so that a name appears once per line; the message travels among them (pino writes it as
+ * given, never printf-formatted).
  */
 class PinoLogger implements Logger {
   constructor(
@@ -45,25 +46,26 @@ class PinoLogger implements Logger {
   ) {}
 
   debug(message: string, fields?: LogFields): void {
-    if (this.pino.isLevelEnabled('debug')) this.pino.debug(this.merge(fields), message);
+    if (this.pino.isLevelEnabled('debug')) this.pino.debug(this.line(message, fields));
   }
   info(message: string, fields?: LogFields): void {
-    if (this.pino.isLevelEnabled('info')) this.pino.info(this.merge(fields), message);
+    if (this.pino.isLevelEnabled('info')) this.pino.info(this.line(message, fields));
   }
   warn(message: string, fields?: LogFields): void {
-    if (this.pino.isLevelEnabled('warn')) this.pino.warn(this.merge(fields), message);
+    if (this.pino.isLevelEnabled('warn')) this.pino.warn(this.line(message, fields));
   }
   error(message: string, fields?: ErrorLogFields): void {
     if (!this.pino.isLevelEnabled('error')) return;
     const { err, ...rest } = fields ?? {};
-    this.pino.error(this.merge(err === undefined ? (rest as LogFields) : { ...(rest as LogFields), ...describeError(err) }), message);
+    this.pino.error(this.line(message, err === undefined ? (rest as LogFields) : { ...(rest as LogFields), ...describeError(err) }));
   }
   child(fields: LogFields): Logger {
     return new PinoLogger(this.pino, { ...this.fields, ...fields });
   }
 
-  private merge(fields?: LogFields): LogFields {
-    return { ...this.fields, ...currentLogFields(), ...fields };
+  /** The line's own fields: the message first, so that lines read `level`, `time`, `service`, `message`, then the rest. */
+  private line(message: string, fields?: LogFields): LogFields {
+    return { message, ...this.fields, ...currentLogFields(), ...fields };
   }
 }
 
