@@ -15,7 +15,7 @@ import type { Logger } from '@docrender/observability';
 import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER, mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
-import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { BLOB_STORE, jobInputKey, jobInputPrefix, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth';
 import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
@@ -23,9 +23,6 @@ import { RenderTargetFactory } from '../render/render-target.factory';
 import { checkCallbackUrl } from './callback-url';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 
-/** Where document `index` of job `jobId` waits for the job worker (the job row stores the prefix). */
-export const jobInputPrefix = (jobId: string): string => `jobs/${jobId}/input`;
-const jobInputKey = (prefix: string, index: number): string => `${prefix}/${index}.json`;
 
 /** Input blobs written at once while storing a job. */
 const UPLOAD_CONCURRENCY = 8;

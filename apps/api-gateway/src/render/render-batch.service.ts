@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
-import { BLOB_STORE, documentPdfBlobKey, type BlobStore } from '@docrender/storage';
+import { BLOB_STORE, documentPdfBlobKey, transientPdfBlobKey, type BlobStore } from '@docrender/storage';
 import { mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
@@ -64,10 +64,6 @@ export type BatchRenderResult = {
   /** Page credit ran out: the batch stopped and the documents not rendered count as missing. */
   creditStopped: boolean;
 };
-
-/** Where the PDF of a persist=false render waits until it has been sent. */
-export const transientPdfBlobKey = (organisationId: string, requestId: string, documentIndex: number): string =>
-  `organisations/${organisationId}/transient/${requestId}/${documentIndex}.pdf`;
 
 /**
  * Renders the documents of one request (spec 4.2, 4.3): in parallel across render workers (up to

@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
-import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { BLOB_STORE, renderInputBlobKey, type BlobStore } from '@docrender/storage';
 import { textOf, type DocumentSlice } from './body/render-body.binder';
 import type { RenderTarget } from './render-target';
 import { RENDER_API_SETTINGS } from './render.tokens';
@@ -26,10 +26,6 @@ export type DocumentToRender = {
   /** Correlates the logs of the gateway and the render service. */
   requestId: string;
 };
-
-/** Where a document's JSON waits for the render service when it is too large to travel in the message. */
-export const renderInputBlobKey = (organisationId: string, requestId: string): string =>
-  `organisations/${organisationId}/render-inputs/${requestId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
 
 /**
  * Sends one document to the render service (request/reply over the message bus) and returns its result. The data

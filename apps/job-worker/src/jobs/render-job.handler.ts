@@ -26,19 +26,13 @@ import {
   UsageRepository,
   type RenderJobRecord,
 } from '@docrender/persistence';
-import { documentPdfBlobKey, type BlobStore } from '@docrender/storage';
+import { documentPdfBlobKey, jobInputKey, jobTransientPdfBlobKey, type BlobStore } from '@docrender/storage';
 import type { DataSource, EntityManager } from 'typeorm';
 import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
 import { jobDocumentId } from './deterministic-id';
 import type { ViewUrlSigner } from '@docrender/platform';
 import { jobMetrics } from './job-metrics';
 import { mapWithConcurrency } from '@docrender/platform';
-
-/** Where the gateway stored document `documentIndex` of a job (UTF-8 JSON); `inputBlobKey` is the job's input prefix. */
-export const jobInputKey = (inputBlobKey: string, documentIndex: number): string => `${inputBlobKey}/${documentIndex}.json`;
-
-/** Where the render service puts the PDF of a document that is not persisted (read for the callback, then deleted). */
-export const transientOutputKey = (jobId: string, documentIndex: number): string => `jobs/${jobId}/output/${documentIndex}.pdf`;
 
 export type RenderJobHandlerOptions = {
   /** Documents of one job rendered in parallel. */
@@ -192,7 +186,7 @@ export class RenderJobHandler {
 
   private async render(context: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
     const { job } = context;
-    const outputBlobKey = job.persist ? documentPdfBlobKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : transientOutputKey(job.id, documentIndex);
+    const outputBlobKey = job.persist ? documentPdfBlobKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : jobTransientPdfBlobKey(job.id, documentIndex);
     const command: RenderDocumentCommand = {
       requestId: `${job.id}:${documentIndex}`,
       organisationId: job.organisationId,
@@ -332,7 +326,7 @@ export class RenderJobHandler {
   private async deleteJobBlobs(job: RenderJobRecord): Promise<void> {
     for (let i = 0; i < job.requestedCount; i++) {
       await this.deleteQuietly(jobInputKey(job.inputBlobKey, i));
-      if (!job.persist) await this.deleteQuietly(transientOutputKey(job.id, i));
+      if (!job.persist) await this.deleteQuietly(jobTransientPdfBlobKey(job.id, i));
     }
   }
 
