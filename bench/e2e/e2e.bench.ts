@@ -38,7 +38,7 @@ import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
-import { cpuMs, rssMb, treeCpuMs, treePssMb } from './proc-stats';
+import { cpuMs, rssMb, treeCpu, treeCpuMsBetween, treePssMb, type TreeCpu } from './proc-stats';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -128,11 +128,16 @@ async function main(): Promise<void> {
       const envelope = JSON.parse(text) as { status?: string };
       if (response.status !== 200 || envelope.status !== 'ok') throw new Error(`sync batch answered ${response.status}: ${text.slice(0, 300)}`);
     };
+    const asyncPhases: Array<{ accepted: number; firstProgress: number; completed: number; count: number }> = [];
     const asyncJob = async (count: number): Promise<Run> => {
+      const firstCallback = stack.receiver.received.length;
       const started = Date.now();
       const jobId = await stack.enqueue(stack.prodKey, Array.from({ length: count }, (_, i) => documents[i % documents.length]));
+      const accepted = Date.now();
       const completion = await completionOf(stack, jobId);
       if (completion.event !== WebhookEvent.Completed) throw new Error(`async job ended with ${completion.event}: ${completion.rawBody.slice(0, 300)}`);
+      const firstProgress = stack.receiver.received.slice(firstCallback).find((r) => r.event === WebhookEvent.Progress)?.receivedAt ?? completion.receivedAt;
+      asyncPhases.push({ accepted: accepted - started, firstProgress: firstProgress - started, completed: completion.receivedAt - started, count });
       return { seconds: (completion.receivedAt - started) / 1000, latenciesMs: [] };
     };
     const rawRun = (inFlight: number, total = DOCUMENTS): Promise<Run> => closedLoop(total, inFlight, (slot) => rawPrint(raw.pages[slot], invoice.compiled).then(() => undefined));
@@ -161,18 +166,19 @@ async function main(): Promise<void> {
       }
       return named;
     };
-    const cpuSnapshot = (): Cpu => {
-      const snapshot: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) + treeCpuMs(rawBrowserPid) };
+    type Snapshot = { own: Cpu; trees: Record<string, TreeCpu> };
+    const cpuSnapshot = (): Snapshot => {
+      const snapshot: Snapshot = { own: { 'raw Chromium': cpuMs(rawBrowserPid) }, trees: { 'raw Chromium': treeCpu(rawBrowserPid) } };
       for (const [name, child] of processes()) {
-        snapshot[name] = cpuMs(child.pid);
-        if (name === 'render-service') snapshot['render-service Chromium'] = treeCpuMs(child.pid);
+        snapshot.own[name] = cpuMs(child.pid);
+        if (name === 'render-service') snapshot.trees['render-service Chromium'] = treeCpu(child.pid);
       }
       return snapshot;
     };
-    const addCpu = (into: Cpu, before: Cpu, after: Cpu): void => {
-      for (const name of Object.keys(after)) into[name] = (into[name] ?? 0) + after[name] - (before[name] ?? 0);
+    const addCpu = (into: Cpu, before: Snapshot, after: Snapshot): void => {
+      for (const name of Object.keys(after.own)) into[name] = (into[name] ?? 0) + after.own[name] - (before.own[name] ?? 0);
+      for (const name of Object.keys(after.trees)) into[name] = (into[name] ?? 0) + treeCpuMsBetween(before.trees[name], after.trees[name]);
     };
-
     const rawRuns = new Map<number, Run[]>();
     const rawCpu: Record<number, Measured> = {};
     const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: {}, documents: 0 }]));
@@ -202,6 +208,13 @@ async function main(): Promise<void> {
       console.error(`round ${round + 1} of ${ROUNDS} done; load average ${load()}`);
     }
     printThroughput(variants, measured, rawRuns, rawCpu);
+    const timed = asyncPhases.filter((p) => p.count === DOCUMENTS);
+    if (timed.length > 0) {
+      const ms = (pick: (p: (typeof timed)[number]) => number): string => f(median(timed.map(pick)), 0);
+      console.log(
+        `async job of ${DOCUMENTS} (median of ${timed.length}): 202 after ${ms((p) => p.accepted)} ms, first progress callback after ${ms((p) => p.firstProgress)} ms, completion callback after ${ms((p) => p.completed)} ms`,
+      );
+    }
     console.log(`load average after the rounds: ${load()}\n`);
 
     if (MEMORY_DOCUMENTS > 0) await measureMemory(stack, processes, single, asyncJob);
@@ -331,11 +344,11 @@ async function measureScaling(stack: AsyncStack, batch: () => Promise<void>, bat
       let chromiumCpu = 0;
       let before = await rawRun();
       for (let round = 0; round < ROUNDS; round++) {
-        const cpuBefore = services.map((s) => [cpuMs(s.pid), treeCpuMs(s.pid)]);
+        const cpuBefore = services.map((s) => ({ own: cpuMs(s.pid), tree: treeCpu(s.pid) }));
         const run = await closedLoop(batches, 2, batch);
         services.forEach((s, i) => {
-          serviceCpu += cpuMs(s.pid) - cpuBefore[i][0];
-          chromiumCpu += treeCpuMs(s.pid) - cpuBefore[i][1];
+          serviceCpu += cpuMs(s.pid) - cpuBefore[i].own;
+          chromiumCpu += treeCpuMsBetween(cpuBefore[i].tree, treeCpu(s.pid));
         });
         const after = await rawRun();
         rates.push(DOCUMENTS / run.seconds);

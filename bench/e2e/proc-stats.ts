@@ -47,12 +47,32 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
+/** User + system CPU milliseconds of the process and of its children it has waited for (fields 14–17). */
+function cpuWithReapedMs(pid: number): number {
+  const fields = statFields(pid);
+  if (fields === null) return 0;
+  return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The CPU time of the descendants of a process at one moment (see treeCpuMsBetween). */
+export type TreeCpu = { reapedByRoot: number; live: Map<number, number> };
+
+export function treeCpu(pid: number): TreeCpu {
+  const fields = statFields(pid);
+  const reapedByRoot = fields === null ? 0 : ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { reapedByRoot, live: new Map(descendants(pid).map((child) => [child, cpuWithReapedMs(child)])) };
+}
+
 /**
- * CPU milliseconds of the descendants of `pid` (a render service's or the bench's Chromium) that are alive now. A
- * browser replaced during a run takes its time with it: compare snapshots of the same browsers.
+ * CPU milliseconds the descendants of a process (a render service's or the bench's Chromium) used between two
+ * snapshots, a browser replaced meanwhile included: an exited child's whole time lands in its parent's reaped time,
+ * so what it had used before the first snapshot is taken off again.
  */
-export function treeCpuMs(pid: number): number {
-  return descendants(pid).reduce((sum, child) => sum + cpuMs(child), 0);
+export function treeCpuMsBetween(before: TreeCpu, after: TreeCpu): number {
+  let ms = after.reapedByRoot - before.reapedByRoot;
+  for (const [pid, used] of after.live) ms += used - (before.live.get(pid) ?? 0);
+  for (const [pid, used] of before.live) if (!after.live.has(pid)) ms -= used;
+  return ms;
 }
 
 /** Resident set size in MB (0 once the process is gone). */
