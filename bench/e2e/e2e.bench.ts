@@ -38,7 +38,7 @@ import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
-import { cpuMs, rssMb, treeCpu, treeCpuMsBetween, treePssMb, type TreeCpu } from './proc-stats';
+import { cpuMs, rssMb, treePssMb, TreeCpuMeter } from './proc-stats';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -168,28 +168,29 @@ async function main(): Promise<void> {
       }
       return named;
     };
-    type Snapshot = { own: Cpu; trees: Record<string, TreeCpu> };
-    const cpuSnapshot = (): Snapshot => {
-      const snapshot: Snapshot = { own: { 'raw Chromium': cpuMs(rawBrowserPid) }, trees: { 'raw Chromium': treeCpu(rawBrowserPid) } };
+    /** Starts counting each process's CPU time; the returned function stops and adds what they used to `into`. */
+    const countCpu = (): ((into: Cpu) => void) => {
+      const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) };
+      const trees: Record<string, TreeCpuMeter> = { 'raw Chromium': new TreeCpuMeter(rawBrowserPid).start() };
       for (const [name, child] of processes()) {
-        snapshot.own[name] = cpuMs(child.pid);
-        if (name === 'render-service') snapshot.trees['render-service Chromium'] = treeCpu(child.pid);
+        own[name] = cpuMs(child.pid);
+        if (name === 'render-service') trees['render-service Chromium'] = new TreeCpuMeter(child.pid).start();
       }
-      return snapshot;
-    };
-    const addCpu = (into: Cpu, before: Snapshot, after: Snapshot): void => {
-      for (const name of Object.keys(after.own)) into[name] = (into[name] ?? 0) + after.own[name] - (before.own[name] ?? 0);
-      for (const name of Object.keys(after.trees)) into[name] = (into[name] ?? 0) + treeCpuMsBetween(before.trees[name], after.trees[name]);
+      const pids: Record<string, number> = { 'raw Chromium': rawBrowserPid, ...Object.fromEntries(processes().map(([name, child]) => [name, child.pid])) };
+      return (into) => {
+        for (const name of Object.keys(own)) into[name] = (into[name] ?? 0) + cpuMs(pids[name]) - own[name];
+        for (const [name, meter] of Object.entries(trees)) into[name] = (into[name] ?? 0) + meter.stop();
+      };
     };
     const rawRuns = new Map<number, Run[]>();
     const rawCpu: Record<number, Measured> = {};
     const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: {}, documents: 0 }]));
     const timedRaw = async (inFlight: number): Promise<Run> => {
-      const before = cpuSnapshot();
+      const counted = countCpu();
       const run = await rawRun(inFlight);
       rawRuns.set(inFlight, [...(rawRuns.get(inFlight) ?? []), run]);
       rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: {}, documents: 0 };
-      addCpu(rawCpu[inFlight].cpu, before, cpuSnapshot());
+      counted(rawCpu[inFlight].cpu);
       rawCpu[inFlight].documents += DOCUMENTS;
       return run;
     };
@@ -197,10 +198,10 @@ async function main(): Promise<void> {
       let previous: { inFlight: number; run: Run } | null = null;
       for (const variant of variants) {
         const before: Run = previous?.inFlight === variant.rawInFlight ? previous.run : await timedRaw(variant.rawInFlight);
-        const cpuBefore = cpuSnapshot();
+        const counted = countCpu();
         const run = await variant.run();
         const m = measured.get(variant.key) as Measured;
-        addCpu(m.cpu, cpuBefore, cpuSnapshot());
+        counted(m.cpu);
         m.documents += DOCUMENTS;
         m.runs.push(run);
         const after = await timedRaw(variant.rawInFlight);
@@ -346,11 +347,11 @@ async function measureScaling(stack: AsyncStack, batch: () => Promise<void>, bat
       let chromiumCpu = 0;
       let before = await rawRun();
       for (let round = 0; round < ROUNDS; round++) {
-        const cpuBefore = services.map((s) => ({ own: cpuMs(s.pid), tree: treeCpu(s.pid) }));
+        const cpuBefore = services.map((s) => ({ own: cpuMs(s.pid), tree: new TreeCpuMeter(s.pid).start() }));
         const run = await closedLoop(batches, 2, batch);
         services.forEach((s, i) => {
           serviceCpu += cpuMs(s.pid) - cpuBefore[i].own;
-          chromiumCpu += treeCpuMsBetween(cpuBefore[i].tree, treeCpu(s.pid));
+          chromiumCpu += cpuBefore[i].tree.stop();
         });
         const after = await rawRun();
         rates.push(DOCUMENTS / run.seconds);

@@ -47,32 +47,47 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
-/** User + system CPU milliseconds of the process and of its children it has waited for (fields 14–17). */
-function cpuWithReapedMs(pid: number): number {
-  const fields = statFields(pid);
-  if (fields === null) return 0;
-  return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** The CPU time of the descendants of a process at one moment (see treeCpuMsBetween). */
-export type TreeCpu = { reapedByRoot: number; live: Map<number, number> };
-
-export function treeCpu(pid: number): TreeCpu {
-  const fields = statFields(pid);
-  const reapedByRoot = fields === null ? 0 : ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  return { reapedByRoot, live: new Map(descendants(pid).map((child) => [child, cpuWithReapedMs(child)])) };
-}
-
 /**
- * CPU milliseconds the descendants of a process (a render service's or the bench's Chromium) used between two
- * snapshots, a browser replaced meanwhile included: an exited child's whole time lands in its parent's reaped time,
- * so what it had used before the first snapshot is taken off again.
+ * Measures the CPU time of the descendants of a process (a render service's or the bench's Chromium) from `start()`
+ * to `stop()`, looking at them every `everyMs`: a browser the render service replaces meanwhile is counted up to its
+ * last look (at most `everyMs` of its time is missed), and one started meanwhile from its start.
  */
-export function treeCpuMsBetween(before: TreeCpu, after: TreeCpu): number {
-  let ms = after.reapedByRoot - before.reapedByRoot;
-  for (const [pid, used] of after.live) ms += used - (before.live.get(pid) ?? 0);
-  for (const [pid, used] of before.live) if (!after.live.has(pid)) ms -= used;
-  return ms;
+export class TreeCpuMeter {
+  private readonly base = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly root: number,
+    private readonly everyMs = 500,
+  ) {}
+
+  start(): this {
+    for (const pid of descendants(this.root)) {
+      const used = cpuMs(pid);
+      this.base.set(pid, used);
+      this.last.set(pid, used);
+    }
+    this.timer = setInterval(() => this.look(), this.everyMs);
+    return this;
+  }
+
+  /** CPU milliseconds used since start(). */
+  stop(): number {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.look();
+    let ms = 0;
+    for (const [pid, used] of this.last) ms += used - (this.base.get(pid) ?? 0);
+    return ms;
+  }
+
+  private look(): void {
+    for (const pid of descendants(this.root)) {
+      const used = cpuMs(pid);
+      if (used > 0) this.last.set(pid, used);
+    }
+  }
 }
 
 /** Resident set size in MB (0 once the process is gone). */
