@@ -1,3 +1,5 @@
+import { toDate } from '../expression/values';
+
 export const FORMATTER_NAMES = ['number', 'currency', 'percent', 'date', 'time', 'datetime', 'upper', 'lower', 'default', 'markdown'] as const;
 export type FormatterName = (typeof FORMATTER_NAMES)[number];
 
@@ -92,26 +94,6 @@ function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && NUMERIC_STRING.test(value)) return Number(value);
   return null;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-/** A date value: ISO 8601 text or epoch milliseconds. Date-only text is a calendar day (no time-zone shift). */
-function toDate(value: unknown): { date: Date; dateOnly: boolean } | null {
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
-  }
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  if (DATE_ONLY.test(text)) {
-    const date = new Date(`${text}T00:00:00Z`);
-    return Number.isNaN(date.getTime()) ? null : { date, dateOnly: true };
-  }
-  if (!ISO_DATE_TIME.test(text)) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
 }
 
 function describe(value: unknown): string {
