@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { jobsSettings, loadSettings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
-import { RetentionPurge, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
+import { RetentionPurge, runExclusivePass, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
@@ -54,32 +54,25 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
    * on the next round).
    */
   async sweep(now: Date = new Date()): Promise<PurgeReport | null> {
-    const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_SWEEP_LOCK_KEY])) as { locked: boolean }[];
-      if (!locked) {
-        this.logger.debug('retention sweep skipped: another replica is sweeping');
-        return null;
-      }
-      try {
-        const report = await new RetentionPurge(new StoredDocumentRepository(this.dataSource.manager), this.blobStore).purgeByRetentionPolicy(now);
-        jobMetrics.pdfsPurged.inc(report.purged);
-        if (report.purged > 0 || report.failures.length > 0) {
-          this.logger.info('retention sweep purged stored PDFs', { purged: report.purged, failures: report.failures.length });
-        }
-        for (const failure of report.failures.slice(0, 10)) {
-          this.logger.warn('retention sweep could not delete a PDF; a later sweep retries it', { documentId: failure.documentId, reason: failure.reason });
-        }
-        return report;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [RETENTION_SWEEP_LOCK_KEY]);
-      }
+      const pass = await runExclusivePass(this.dataSource, RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
+      if (pass === null) this.logger.debug('retention sweep skipped: another replica is sweeping');
+      return pass?.value ?? null;
     } catch (error) {
       this.logger.error('retention sweep failed; it runs again next round', { err: error });
       return null;
-    } finally {
-      await runner.release();
     }
+  }
+
+  private async purge(now: Date): Promise<PurgeReport> {
+    const report = await new RetentionPurge(new StoredDocumentRepository(this.dataSource.manager), this.blobStore).purgeByRetentionPolicy(now);
+    jobMetrics.pdfsPurged.inc(report.purged);
+    if (report.purged > 0 || report.failures.length > 0) {
+      this.logger.info('retention sweep purged stored PDFs', { purged: report.purged, failures: report.failures.length });
+    }
+    for (const failure of report.failures.slice(0, 10)) {
+      this.logger.warn('retention sweep could not delete a PDF; a later sweep retries it', { documentId: failure.documentId, reason: failure.reason });
+    }
+    return report;
   }
 }

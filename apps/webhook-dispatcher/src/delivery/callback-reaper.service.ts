@@ -3,7 +3,7 @@ import { loadSettings, webhookSettings } from '@docrender/config';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
+import { runExclusivePass, WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
 import type { DataSource } from 'typeorm';
@@ -71,24 +71,13 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
 
   /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
   async reap(now: Date = new Date()): Promise<ReaperReport | null> {
-    const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [CALLBACK_REAPER_LOCK_KEY])) as { locked: boolean }[];
-      if (!locked) {
-        this.logger.debug('callback reaper pass skipped: another replica is reaping');
-        return null;
-      }
-      try {
-        return await this.resendStale(now);
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [CALLBACK_REAPER_LOCK_KEY]);
-      }
+      const pass = await runExclusivePass(this.dataSource, CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
+      if (pass === null) this.logger.debug('callback reaper pass skipped: another replica is reaping');
+      return pass?.value ?? null;
     } catch (error) {
       this.logger.error('callback reaper pass failed; it runs again next round', { err: error });
       return null;
-    } finally {
-      await runner.release();
     }
   }
 
