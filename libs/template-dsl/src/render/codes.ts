@@ -1,4 +1,5 @@
 import bwipjs from 'bwip-js';
+import { withBestMask } from './qr-mask';
 
 /**
  * Every code (QR, DataMatrix, PDF417, Aztec and the linear barcodes) is drawn by bwip-js, as inline SVG in the
@@ -137,9 +138,11 @@ export function codeSvg(format: CodeFormat, value: string, options: CodeOptions)
  */
 function matrixSvg(format: CodeFormat, rule: FormatRule, value: string, options: CodeOptions): CodeOutcome {
   // bwip-js passes unknown options (eclevel) on to BWIPP
-  const bwipOptions: bwipjs.RawOptions & { eclevel?: string } = { bcid: rule.bcid, text: value };
-  if (format === 'qr') bwipOptions.eclevel = options.errorCorrection ?? 'M';
+  const bwipOptions: bwipjs.RawOptions & { eclevel?: string; mask?: number } = { bcid: rule.bcid, text: value };
+  // QR: bwip-js draws mask 1 and withBestMask makes BWIPP's own choice of mask from it, in a fraction of the time
+  if (format === 'qr') Object.assign(bwipOptions, { eclevel: options.errorCorrection ?? 'M', mask: 1 });
   const [symbol] = bwipjs.raw(bwipOptions) as { pixs: number[]; pixx: number; pixy: number }[];
+  if (symbol && format === 'qr') symbol.pixs = withBestMask(symbol.pixs, symbol.pixx);
   // pixs holds one entry per module of each row; a PDF417 row is several modules high (pixy / rows)
   const rows = symbol ? symbol.pixs.length / symbol.pixx : 0;
   const rowHeight = symbol ? symbol.pixy / rows : 0;
