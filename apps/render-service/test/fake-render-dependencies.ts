@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { JsonLogger } from '@docrender/observability';
 import { BlobStoreUnavailableError, MemoryBlobStore } from '@docrender/storage';
-import type { DocumentPrinter, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
+import type { DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
 import { DocumentSources } from '../src/document/document-sources';
 import { FontFileCache } from '../src/document/font-file.cache';
 import { ImageResolver } from '../src/document/image-resolver';
@@ -36,12 +36,15 @@ export class FakePrinter implements DocumentPrinter {
   readonly screenshots: ScreenshotRequest[] = [];
   failure: Error | null = null;
 
-  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
+  /** Placed elements the printer says reach below the first page (PrintedPdf.placedBeyondPage). */
+  placedBeyondPage: string[] = [];
+
+  async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     this.requests.push(request);
     if (this.failure) throw this.failure;
     const document = await PDFDocument.create();
     for (let i = 0; i < 3; i++) document.addPage();
-    return Buffer.from(await document.save());
+    return { pdf: Buffer.from(await document.save()), placedBeyondPage: this.placedBeyondPage };
   }
 
   async screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {

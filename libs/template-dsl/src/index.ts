@@ -16,5 +16,7 @@ export {
   CompiledDocument,
   PageVariant,
   PAGE_STYLE_ID,
+  PLACED_ATTRIBUTE,
+  placedBeyondPageIssue,
 } from './render/compile-document';
 export { renderDocumentName } from './document-name/document-name';

@@ -16,6 +16,8 @@ export type PrintPdfRequest = {
   pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
   pageAwareTables: boolean;
+  /** The document has placed elements whose height only printing tells (CompiledDocument.placedToMeasure). */
+  placedToMeasure: boolean;
   /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
   javaScript: boolean;
   /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */
@@ -38,9 +40,15 @@ export type ScreenshotRequest = {
   budgetMs: number;
 };
 
+export type PrintedPdf = {
+  pdf: Buffer;
+  /** Placed elements found reaching below the first page's content area (only measured when placedToMeasure). */
+  placedBeyondPage: string[];
+};
+
 /** What the render handlers need from Chromium (a port, so their unit tests can use a fake). */
 export interface DocumentPrinter {
-  printPdf(request: PrintPdfRequest): Promise<Buffer>;
+  printPdf(request: PrintPdfRequest): Promise<PrintedPdf>;
   /** A PNG of the document's first page as printed, header and footer bands included. */
   screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer>;
 }
@@ -65,14 +73,15 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
    * outside the pool, so a page is not held for it. A PDF the update cannot handle is delivered as Chromium made it
    * (its /Title and /Creator are already right, /Producer is Skia's) with a warning.
    */
-  async printPdf(request: PrintPdfRequest): Promise<Buffer> {
-    const printed = await this.printOnPool(request);
+  async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
+    let placedBeyondPage: string[] = [];
+    const printed = await this.printOnPool(request, (ids) => (placedBeyondPage = ids));
     const outcome = withPdfMetadata(printed, { title: request.title, producer: this.options.producer, creator: this.options.producer, created: new Date() });
     if (!outcome.written) this.options.logger.warn('PDF metadata not written', { reason: outcome.reason });
-    return outcome.pdf;
+    return { pdf: outcome.pdf, placedBeyondPage };
   }
 
-  private printOnPool(request: PrintPdfRequest): Promise<Buffer> {
+  private printOnPool(request: PrintPdfRequest, onPlacedBeyondPage: (elementIds: string[]) => void): Promise<Buffer> {
     return this.pool.run({
       isolation: request.javaScript ? 'fresh-context' : 'reused-page',
       javaScript: request.javaScript,
@@ -86,6 +95,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           footerHtml: request.footerHtml,
           pageVariant: request.pageVariant,
           pageAwareTables: request.pageAwareTables,
+          onPlacedBeyondPage: request.placedToMeasure ? onPlacedBeyondPage : undefined,
         }),
     });
   }

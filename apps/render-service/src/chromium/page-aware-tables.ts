@@ -68,9 +68,19 @@ function firstUnplacedBreak(pages: Map<string, number>, placed: Set<string>): st
 
 /** Marker key (`r:<table>:<row>` for a row, `c:<table>:<row>` for the shown carried rows after it) → page number, from link annotations. */
 async function markerPages(pdf: Buffer): Promise<Map<string, number>> {
-  const document = await PDFDocument.load(pdf, { updateMetadata: false });
   const pages = new Map<string, number>();
-  const prefix = `https://${MARKER_HOST}/`;
+  for (const { key, page } of await markerLinks(pdf, MARKER_HOST)) {
+    // a row's first link (a row split over two pages has one on each); the carried rows' last one
+    if (!pages.has(key) || key.startsWith('c:')) pages.set(key, page);
+  }
+  return pages;
+}
+
+/** The links to `https://<host>/<key>` in a printed PDF, in page order: each key with its page number (1-based). */
+export async function markerLinks(pdf: Buffer, host: string): Promise<{ key: string; page: number }[]> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const prefix = `https://${host}/`;
+  const links: { key: string; page: number }[] = [];
   document.getPages().forEach((page, index) => {
     const annotations = page.node.Annots();
     if (!annotations) return;
@@ -78,18 +88,20 @@ async function markerPages(pdf: Buffer): Promise<Map<string, number>> {
       const action = annotations.lookupMaybe(i, PDFDict)?.lookupMaybe(PDFName.of('A'), PDFDict);
       const uri = action?.lookup(PDFName.of('URI'));
       const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
-      if (!text?.startsWith(prefix)) continue;
-      // a row's first link (a row split over two pages has one on each); the carried rows' last one
-      const key = text.slice(prefix.length);
-      if (!pages.has(key) || key.startsWith('c:')) pages.set(key, index + 1);
+      if (text?.startsWith(prefix)) links.push({ key: text.slice(prefix.length), page: index + 1 });
     }
   });
-  return pages;
+  return links;
+}
+
+/** Runs an expression in the page through DevTools; `what` names the work in the error when it throws. */
+export async function evaluateInPage(devTools: CDPSession, expression: string, what: string): Promise<void> {
+  const { exceptionDetails } = await devTools.send('Runtime.evaluate', { expression });
+  if (exceptionDetails) throw new Error(`${what} failed: ${exceptionDetails.text}`);
 }
 
 async function evaluate(devTools: CDPSession, expression: string): Promise<void> {
-  const { exceptionDetails } = await devTools.send('Runtime.evaluate', { expression });
-  if (exceptionDetails) throw new Error(`placing the rows at table page breaks failed: ${exceptionDetails.text}`);
+  await evaluateInPage(devTools, expression, 'placing the rows at table page breaks');
 }
 
 // The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).

@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { placeTableBreakRows } from './page-aware-tables';
+import { placedBeyondFirstPage } from './placed-elements';
 
 export type PdfPrintOptions = {
   /** The compiled document; Chromium writes its <title> as the PDF /Title. */
@@ -16,6 +17,11 @@ export type PdfPrintOptions = {
   pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
   pageAwareTables?: boolean;
+  /**
+   * Given when the document has placed elements of unknown height (CompiledDocument.placedToMeasure): called with
+   * the ids of those that reach below the first page's content area (placedBeyondFirstPage), before the real print.
+   */
+  onPlacedBeyondPage?: (elementIds: string[]) => void;
 };
 
 export type PageScreenshotOptions = {
@@ -53,9 +59,20 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
   // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
-  if (options.pageAwareTables) await placeTableBreakRows(devTools, () => printOnce(devTools, false, null, null, ''));
+  const measuringPrint = (): Promise<Buffer> => printOnce(devTools, false, null, null, '');
+  // a print of the document as it will be laid out, without bands: page groups count their pages from it
+  let unbanded: Buffer | null = null;
+  if (options.onPlacedBeyondPage) {
+    const placed = await placedBeyondFirstPage(devTools, measuringPrint);
+    options.onPlacedBeyondPage(placed.elementIds);
+    unbanded = placed.printed;
+  }
+  if (options.pageAwareTables) {
+    await placeTableBreakRows(devTools, measuringPrint);
+    unbanded = null;
+  }
   if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
-  return printPageVariants(devTools, options.tagged, options.pageVariant);
+  return printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()));
 }
 
 /** One Page.printToPDF of the loaded document: every page, or those of `pageRanges` ("1,3-4"). */
@@ -86,13 +103,18 @@ async function printOnce(devTools: CDPSession, tagged: boolean, headerHtml: stri
 /**
  * Pages that differ (first/last/odd/even bands, backgrounds, watermarks; band conditions on the page counters):
  * Chromium prints one header and one footer template for every page, so the document is printed once without bands
- * to count its pages, then once per group of pages that print alike (`pageRanges`, which keeps the real page numbers
+ * (`unbanded`) to count its pages, then once per group of pages that print alike (`pageRanges`, which keeps the real page numbers
  * and page count in the bands), with that group's bands and page style; the pages are then put in order (pdf-lib).
  * The layout is the same in every print: bands sit in the margins and page styles only paint (backgrounds,
  * watermarks shown or hidden). Costs one print more than the number of groups (docs/decisions/0011-page-roles.md).
  */
-async function printPageVariants(devTools: CDPSession, tagged: boolean, variantOf: (pageNumber: number, totalPages: number) => PageVariant): Promise<Buffer> {
-  const totalPages = await readPdfPageCount(await printOnce(devTools, false, null, null, ''));
+async function printPageVariants(
+  devTools: CDPSession,
+  tagged: boolean,
+  variantOf: (pageNumber: number, totalPages: number) => PageVariant,
+  unbanded: Buffer,
+): Promise<Buffer> {
+  const totalPages = await readPdfPageCount(unbanded);
   const groups = new Map<string, { variant: PageVariant; pages: number[] }>();
   for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) {
     const variant = variantOf(pageNumber, totalPages);

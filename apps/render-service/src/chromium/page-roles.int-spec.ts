@@ -1,9 +1,11 @@
+import { RenderIssueType } from '@docrender/contracts';
 import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
 import { decodePng } from '../../test/png-pixels';
 import { pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
-import { readExample } from '../../test/render-service.harness';
+import { quietLogger, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
+import { ChromiumDocumentPrinter } from './document-printer';
 import { screenshotFirstPageOnPage } from './page-printer';
 
 /** Text of page `n` (1-based) of pdftotext's output, pages separated by form feeds. */
@@ -256,6 +258,46 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(await rowsOnPages(2 * perPage + 1, 1)).toEqual([perPage, perPage, 1]);
     const kept = await rowsOnPages(2 * perPage + 1, 3);
     expect(kept[kept.length - 1]).toBe(3);
+  });
+
+  it('issue 20 item 6: a placed element reaching below the bottom margin is a RenderLayoutDegraded issue naming it (from its declared height, else measured by printing); Chromium adds a page for it', async () => {
+    const printer = new ChromiumDocumentPrinter(pool, { producer: 'docrender render-service test', logger: quietLogger });
+    // A6: 148 mm high, 10 mm margins, so the content ends 138 mm from the top edge
+    const placedAt = (element: Record<string, unknown>): Template => ({
+      page: { size: 'A6', margins: '10mm' },
+      body: [{ type: 'text', id: 'flow', text: 'In the flow' }, { id: 'placed', position: { x: '15mm', y: '120mm' }, ...element } as Template['body'][number]],
+    });
+    const print = async (template: Template, data: unknown = {}) => {
+      const compiled = compileDocument({ template, data });
+      const printed = await printer.printPdf({
+        html: compiled.html,
+        title: compiled.title,
+        tagged: compiled.tagged,
+        headerHtml: compiled.headerHtml,
+        footerHtml: compiled.footerHtml,
+        pageVariant: compiled.pageVariant,
+        pageAwareTables: compiled.pageAwareTables,
+        placedToMeasure: compiled.placedToMeasure,
+        javaScript: false,
+        deadline: Date.now() + 60_000,
+        budgetMs: 60_000,
+      });
+      const issues = compiled.issues.map((i) => [i.type, i.elementId]);
+      return { issues, measured: printed.placedBeyondPage, pages: (await pdfInfo(printed.pdf)).Pages };
+    };
+    const degraded = [[RenderIssueType.RenderLayoutDegraded, 'placed']];
+    // known from the template: a box of 25 mm from 120 mm ends at 145 mm
+    expect(await print(placedAt({ type: 'box', height: '25mm', style: { backgroundColor: '#000000' } }))).toEqual({ issues: degraded, measured: [], pages: '2' });
+    expect(await print(placedAt({ type: 'box', height: '15mm', style: { backgroundColor: '#000000' } }))).toEqual({ issues: [], measured: [], pages: '1' });
+    // past the right margin (95 mm): reported from the declared width; Chromium shrinks the content instead of adding a page
+    expect(await print(placedAt({ type: 'box', position: { x: '80mm', y: '20mm' }, width: '40mm', height: '10mm' }))).toEqual({ issues: degraded, measured: [], pages: '1' });
+    // a text's height is only known from printing: six lines of 10 pt reach past 138 mm, one line does not
+    const lines = (n: number): Record<string, unknown> => ({ type: 'text', width: '60mm', text: Array.from({ length: n }, (_v, i) => `Line ${i + 1}`).join('\n') });
+    expect(await print(placedAt(lines(6)))).toEqual({ issues: [], measured: ['placed'], pages: '2' });
+    expect(await print(placedAt(lines(1)))).toEqual({ issues: [], measured: [], pages: '1' });
+    // the label's placed reference line (text) fits: measured, nothing reported
+    const { template: label, data } = readExample('label');
+    expect(await print(label as Template, data)).toEqual({ issues: [], measured: [], pages: '1' });
   });
 
   it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {

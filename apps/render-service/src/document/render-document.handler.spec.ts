@@ -59,6 +59,25 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(blobs.blobs.size).toBe(0);
   });
 
+  it('issue 20 item 6: a placed element the printer finds below the bottom margin is a RenderLayoutDegraded issue naming it; it blocks a production render (nothing stored) and not a test one', async () => {
+    const placed = { dsl: 1, body: [{ type: 'text', id: 'address', position: { x: '20mm', y: '250mm' }, text: 'Line 1' }] };
+    for (const [environment, outcome] of [
+      [Environment.Test, 'rendered'],
+      [Environment.Production, 'blocked'],
+    ] as const) {
+      const { printer, blobs, handler } = setUp();
+      printer.placedBeyondPage = ['address'];
+      const result = await handler.handle(renderCommand({ template: placed, data: { inline: {} }, environment }));
+      expect(printer.requests[0].placedToMeasure).toBe(true);
+      expect({ environment, outcome: result.outcome, issues: result.issues.map((i) => [i.type, i.elementId]) }).toEqual({
+        environment,
+        outcome,
+        issues: [[RenderIssueType.RenderLayoutDegraded, 'address']],
+      });
+      expect(blobs.blobs.size).toBe(outcome === 'rendered' ? 1 : 0);
+    }
+  });
+
   it('7.3: JSON text that is not JSON is an InvalidJson Error and blocks', async () => {
     const { printer, handler } = setUp();
     const result = await handler.handle(renderCommand({ template, data: { json: '{"name": ' } }));

@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import { counter, histogram, Logger, withLogFields } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, Template } from '@docrender/template-dsl';
+import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
@@ -138,18 +138,24 @@ export class RenderDocumentHandler {
         return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
       }
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      const pdf = await this.printer.printPdf({
+      const { pdf, placedBeyondPage } = await this.printer.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant,
         pageAwareTables: compiled.pageAwareTables,
+        placedToMeasure: compiled.placedToMeasure,
         title: compiled.title,
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,
         deadline,
         budgetMs: this.options.budgetMs,
       });
+      if (placedBeyondPage.length > 0) {
+        // found only by printing; a Warning blocks a production render as one found by the compiler would
+        issues = [...issues, ...placedBeyondPage.map(placedBeyondPageIssue)];
+        if (hasBlockingIssue(issues, command.environment)) return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
+      }
       const pageCount = await readPdfPageCount(pdf);
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
       await storage('storing the PDF', () => this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf')).catch((error: unknown) => {

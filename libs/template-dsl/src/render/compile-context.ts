@@ -10,6 +10,9 @@ import { PreparedTemplate } from './prepared-template';
  */
 export type CompileMode = 'render' | 'validate' | 'collect';
 
+/** The attribute that marks a placed element of unknown height (CompiledDocument.placedToMeasure); its value is the element id. */
+export const PLACED_ATTRIBUTE = 'data-p';
+
 export type ImageUse = 'image' | 'background';
 
 export class CompileContext {
@@ -17,6 +20,8 @@ export class CompileContext {
   private charts = 0;
   /** Tables with lines at page breaks (TableElement.pageBreaks) rendered so far. */
   pageAwareTables = 0;
+  /** Placed elements of unknown height rendered so far (marked `data-p`; ClassedStyle.placedId). */
+  placedToMeasure = 0;
   /**
    * The page a header or footer is rendered for: conditions read `pageNumber` and `totalPages` from here. Null for
    * the body, and for bands printed alike on every page (their text gets Chromium's counters).

@@ -1,4 +1,4 @@
-import { RenderIssue, RenderIssueType } from '@docrender/contracts';
+import { RenderIssue, renderIssue, RenderIssueType } from '@docrender/contracts';
 import { BindingEnvironment, bindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
 import { Scope } from '../binding/scope';
 import { inspectData } from '../data/check-data';
@@ -21,7 +21,7 @@ import { forPage, repeatedRoles } from './page-roles';
 import { PageBackground, PageBand, PageBandVariant, Template, Watermark } from '../model/template.types';
 import { parseColour } from '../style/colour';
 import { lengthCss } from '../style/length';
-import { CompileContext, CompileMode } from './compile-context';
+import { CompileContext, CompileMode, PLACED_ATTRIBUTE } from './compile-context';
 import { ElementRenderer } from './element-renderer';
 import { escapeHtml } from './html';
 import { classifyImageReference, ImageResolution } from './images';
@@ -81,6 +81,12 @@ export interface CompiledDocument {
    * (class `xon`, and `xbrk` on the first `xb`) where it finds the table breaks; rows are marked `data-r`.
    */
   pageAwareTables: boolean;
+  /**
+   * Placed elements (`position`) whose height only printing tells are marked `data-p="<element id>"`: a printer
+   * reports each that reaches below the first page's content area (Chromium adds a page for it) as RenderLayoutDegraded
+   * (placedBeyondPageIssue).
+   */
+  placedToMeasure: boolean;
   issues: RenderIssue[];
 }
 
@@ -90,6 +96,17 @@ export interface PageVariant {
   footerHtml: string | null;
   /** CSS for the element `#${PAGE_STYLE_ID}` of the document while this page prints: its background, its watermark. */
   pageCss: string;
+}
+
+export { PLACED_ATTRIBUTE };
+
+/** What a printer reports for a placed element it found reaching below the first page's content area. */
+export function placedBeyondPageIssue(elementId: string): RenderIssue {
+  return renderIssue(
+    RenderIssueType.RenderLayoutDegraded,
+    'The placed element reaches below the bottom margin of the first page (position is measured from the first sheet); Chromium adds a page for what lies below.',
+    elementId,
+  );
 }
 
 /** The id of the (empty) style element a printer fills with a page variant's `pageCss`. */
@@ -391,6 +408,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     needsJavaScript: false,
     pageVariant: null,
     pageAwareTables: ctx.pageAwareTables > 0,
+    placedToMeasure: ctx.placedToMeasure > 0,
     issues: issues.toArray(),
     imageReferences: [...ctx.imageReferences],
   };

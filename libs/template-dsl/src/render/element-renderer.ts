@@ -22,7 +22,7 @@ import { DynamicColour } from '../style/style-css';
 import { mmToPx } from '../style/length';
 import { chartShareFormatter, chartSvg, chartValueFormatter, formatChartLabel } from './chart';
 import { CodeFormat, codeFormatName, CodeOptions, codeSvg, isTwoDimensional } from './codes';
-import { CompileContext } from './compile-context';
+import { CompileContext, PLACED_ATTRIBUTE } from './compile-context';
 import { escapeHtml } from './html';
 import { renderMarkdown } from './markdown';
 import { ClassedStyle, ElementPrep, segmentsOf } from './prepared-template';
@@ -50,7 +50,10 @@ function dynamicStyle(dynamic: readonly DynamicColour[], scope: Scope, ctx: Comp
 }
 
 function attrs(style: ClassedStyle, scope: Scope, ctx: CompileContext, elementId: string | null, ...base: (string | null)[]): string {
-  return classAttr(...base, style.cls) + dynamicStyle(style.dynamic, scope, ctx, elementId);
+  const html = classAttr(...base, style.cls) + dynamicStyle(style.dynamic, scope, ctx, elementId);
+  if (style.placedId === undefined) return html;
+  ctx.placedToMeasure++;
+  return `${html} ${PLACED_ATTRIBUTE}="${escapeHtml(style.placedId)}"`;
 }
 
 /** Template text as HTML: literals and values escaped; page counters become Chromium's spans in bands. */

@@ -25,6 +25,11 @@ export interface StaticIssue {
 export interface ClassedStyle {
   cls: string | null;
   dynamic: DynamicColour[];
+  /**
+   * A placed element (`position`) whose bottom the compiler cannot know (text, content of unknown height): its root
+   * is marked `data-p="<id>"`, and the printer reports it if it reaches below the first page's content area.
+   */
+  placedId?: string;
 }
 
 export interface TablePrep {
@@ -222,6 +227,7 @@ class Preparer {
     }
     const font = fontStateWith(inherited, ownStyle);
     const extra: string[] = [];
+    let placed = false;
     const none: ClassedStyle = { cls: null, dynamic: [] };
     const prep: ElementPrep = {
       region,
@@ -241,6 +247,9 @@ class Preparer {
       const widthMm = lengthMm(element.width, availableMm);
       if (widthMm !== null) prep.widthMm = Math.min(widthMm, availableMm);
       extra.push(...this.flowDeclarations(element, region, breakAllowed));
+      const placement = this.placement(element, ownStyle, region);
+      extra.push(...placement.css);
+      placed = placement.measure;
     }
     if (region === 'body') this.checkPageCounters(element);
 
@@ -340,6 +349,7 @@ class Preparer {
           if (length) extra.push(...(parent?.type === 'row' && element.width === undefined ? [`flex:0 0 ${length}`] : []), `width:${length}`, 'max-width:100%');
         }
         prep.root = this.classed(region, mergeStyles(ownStyle, colour), extra, element.id);
+        if (placed) prep.root.placedId = element.id;
         this.elements.set(element, prep);
         return;
       }
@@ -391,6 +401,7 @@ class Preparer {
       }
     }
     prep.root = this.classed(region, ownStyle, extra, element.id);
+    if (placed) prep.root.placedId = element.id;
     this.elements.set(element, prep);
   }
 
@@ -472,30 +483,62 @@ class Preparer {
       if (breakAllowed) out.push(`break-${side}:page`);
       else this.issue(RenderIssueType.InvalidLayout, `${field} only works in the page body or in a column repeater; it is ignored here.`, element.id);
     }
-    if (element.position) {
-      const x = lengthCss(element.position.x);
-      const y = lengthCss(element.position.y);
-      if (region !== 'body') {
-        this.issue(RenderIssueType.InvalidLayout, 'position only places elements of the page body; in a header or footer it is ignored.', element.id);
-      } else if (x === null || y === null || x.endsWith('%') || y.endsWith('%')) {
-        this.issue(RenderIssueType.InvalidLayout, 'position needs absolute lengths (not percentages); it is ignored.', element.id);
-      } else {
-        const m = this.page.marginMm;
-        const xMm = lengthMm(element.position.x) ?? 0;
-        const yMm = lengthMm(element.position.y) ?? 0;
-        if (xMm < m.left - 0.01 || yMm < m.top - 0.01) {
-          this.issue(
-            RenderIssueType.InvalidLayout,
-            `position (${x}, ${y}) lies in the left or top margin (${m.left} mm, ${m.top} mm), where Chromium cuts the content off; the element is placed at the margin.`,
-            element.id,
-          );
-        }
-        const left = xMm < m.left ? '0mm' : `calc(${x} - ${m.left}mm)`;
-        const top = yMm < m.top ? '0mm' : `calc(${y} - ${m.top}mm)`;
-        out.push('position:absolute', `left:${left}`, `top:${top}`, 'margin:0');
-      }
-    }
     return out;
+  }
+
+  /**
+   * Absolute placement (`position`), measured from the sheet edge. A place in the left or top margin moves to the
+   * margin (InvalidLayout); an element that reaches below the bottom margin or past the right one is reported
+   * (RenderLayoutDegraded: Chromium adds a page for what is below, and shrinks the content to fit what is to the
+   * right) when its size is declared; `measure` is set when its height is not known here (text, content): the printer checks it.
+   */
+  placement(element: Exclude<TemplateElement, { type: 'pageBreak' }>, ownStyle: StyleProperties, region: Region): { css: string[]; measure: boolean } {
+    if (!element.position) return { css: [], measure: false };
+    const x = lengthCss(element.position.x);
+    const y = lengthCss(element.position.y);
+    if (region !== 'body') {
+      this.issue(RenderIssueType.InvalidLayout, 'position only places elements of the page body; in a header or footer it is ignored.', element.id);
+      return { css: [], measure: false };
+    }
+    if (x === null || y === null || x.endsWith('%') || y.endsWith('%')) {
+      this.issue(RenderIssueType.InvalidLayout, 'position needs absolute lengths (not percentages); it is ignored.', element.id);
+      return { css: [], measure: false };
+    }
+    const { marginMm: m, widthMm: sheetWidth, heightMm: sheetHeight, contentWidthMm } = this.page;
+    const xMm = lengthMm(element.position.x) ?? 0;
+    const yMm = lengthMm(element.position.y) ?? 0;
+    if (xMm < m.left - 0.01 || yMm < m.top - 0.01) {
+      this.issue(
+        RenderIssueType.InvalidLayout,
+        `position (${x}, ${y}) lies in the left or top margin (${m.left} mm, ${m.top} mm), where Chromium cuts the content off; the element is placed at the margin.`,
+        element.id,
+      );
+    }
+    const left = Math.max(xMm, m.left);
+    const top = Math.max(yMm, m.top);
+    const contentRight = sheetWidth - m.right;
+    const contentBottom = sheetHeight - m.bottom;
+    const widthMm = lengthMm(element.width, contentWidthMm);
+    if (widthMm !== null && left + widthMm > contentRight + 0.01) {
+      this.issue(
+        RenderIssueType.RenderLayoutDegraded,
+        `The placed element reaches ${mmText(left + widthMm)} from the left edge, past the right margin (the content ends at ${mmText(contentRight)}); Chromium shrinks the document's content until it fits.`,
+        element.id,
+      );
+    }
+    const height = declaredHeightMm(element, ownStyle);
+    const reported = top >= contentBottom - 0.01 || (height !== null && top + height.mm > contentBottom + 0.01);
+    if (reported) {
+      this.issue(
+        RenderIssueType.RenderLayoutDegraded,
+        height === null
+          ? `The placed element starts ${mmText(top)} from the top edge, below the bottom margin (the content ends at ${mmText(contentBottom)}); Chromium adds a page for it.`
+          : `The placed element reaches ${mmText(top + height.mm)} from the top edge, below the bottom margin (the content ends at ${mmText(contentBottom)}); Chromium adds a page for what lies below.`,
+        element.id,
+      );
+    }
+    const css = ['position:absolute', `left:${xMm < m.left ? '0mm' : `calc(${x} - ${m.left}mm)`}`, `top:${yMm < m.top ? '0mm' : `calc(${y} - ${m.top}mm)`}`, 'margin:0'];
+    return { css, measure: !reported && (height === null || !height.exact) };
   }
 
   checkPageCounters(element: TemplateElement): void {
@@ -511,6 +554,52 @@ class Preparer {
         return;
       }
     }
+  }
+}
+
+function mmText(mm: number): string {
+  return `${Math.round(mm * 10) / 10} mm`;
+}
+
+/**
+ * The height an element declares, in millimetres: `exact` when its box is that tall, else a least height (padding,
+ * borders, a code's text or an image's line box may add to it). Null for elements whose height comes from content.
+ */
+function declaredHeightMm(element: TemplateElement, style: StyleProperties): { mm: number; exact: boolean } | null {
+  const framed = Object.keys(style).some((k) => k.startsWith('padding') || k.startsWith('border'));
+  const of = (length: Length | undefined, exact: boolean): { mm: number; exact: boolean } | null => {
+    const mm = lengthMm(length, null);
+    return mm === null ? null : { mm, exact: exact && !framed };
+  };
+  switch (element.type) {
+    case 'spacer':
+      return of(element.height, true);
+    case 'box': {
+      // border-box: padding and borders are inside the height
+      const mm = lengthMm(element.height, null);
+      return mm === null ? null : { mm, exact: true };
+    }
+    case 'chart':
+      return of(element.height ?? `${DEFAULT_CHART_HEIGHT_MM}mm`, true);
+    case 'qrCode':
+      return of(element.size ?? DEFAULT_QR_SIZE, true);
+    case 'barcode': {
+      const square = element.format === 'qr' || element.format === 'datamatrix' || element.format === 'aztec';
+      return of(element.height ?? (square ? DEFAULT_QR_SIZE : DEFAULT_BARCODE_HEIGHT), isTwoDimensional(element.format));
+    }
+    case 'image':
+      return of(element.height, false);
+    case 'line':
+      return element.orientation === 'vertical' ? of(element.length ?? '10mm', true) : null;
+    case 'text':
+    case 'richText':
+    case 'table':
+    case 'repeater':
+    case 'row':
+    case 'column':
+    case 'grid':
+    case 'pageBreak':
+      return null;
   }
 }
 
