@@ -35,10 +35,10 @@ const APPS = [
 ] as const;
 
 /**
- * Dependency images, each pinned to a release (checked against this list, offline). MinIO comes from its own registry,
- * quay.io: Docker Hub no longer serves minio/minio.
+ * Dependency images, each pinned to a release (checked against this list, offline). The object store, SeaweedFS, is
+ * pinned to a release tag and the digest of its multi-arch index as well (decision record 0017).
  */
-const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-management|quay\.io\/minio\/minio:RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)$/;
+const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-management|chrislusf\/seaweedfs:\d+\.\d+@sha256:[0-9a-f]{64})$/;
 
 /**
  * `docker-compose config` (Debian's docker-compose v1) parses and validates docker-compose.yml, resolves anchors and
@@ -77,9 +77,9 @@ describe('docker-compose.yml (docker-compose config)', () => {
     return found;
   };
 
-  it('parses and holds PostgreSQL, RabbitMQ, MinIO, the bucket and migration tasks, the four apps and the admin tool', () => {
+  it('parses and holds PostgreSQL, RabbitMQ, SeaweedFS, the migration task, the four apps and the admin tool', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['admin', 'api-gateway', 'job-worker', 'migrate', 'minio', 'minio-init', 'postgres', 'rabbitmq', 'render-service', 'webhook-dispatcher'].sort(),
+      ['admin', 'api-gateway', 'job-worker', 'migrate', 'postgres', 'rabbitmq', 'render-service', 'seaweedfs', 'webhook-dispatcher'].sort(),
     );
   });
 
@@ -105,7 +105,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
 
   it('every long-running service has a health check; the one-shot tasks run once and are waited for until they succeed', () => {
     const oneShot = Object.entries(compose.services).filter(([, s]) => s.restart === 'no').map(([name]) => name);
-    expect(oneShot.sort()).toEqual(['migrate', 'minio-init']);
+    expect(oneShot).toEqual(['migrate']);
     for (const [name, s] of Object.entries(compose.services)) {
       if (oneShot.includes(name) || s.profiles?.includes('tools')) continue;
       expect({ name, hasHealthcheck: (s.healthcheck?.test.length ?? 0) > 1 }).toEqual({ name, hasHealthcheck: true });
@@ -116,9 +116,27 @@ describe('docker-compose.yml (docker-compose config)', () => {
     }
     expect(service('migrate').command).toEqual(['migrate']);
     expect(service('migrate').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
-    const bucket = service('minio-init').environment?.S3_BUCKET;
-    expect(service('minio-init').command?.join(' ')).toMatch(/mc mb --ignore-existing "stack\/\$\$?S3_BUCKET"/);
-    for (const { service: app } of APPS) expect(service(app).environment?.S3_BUCKET).toBe(bucket);
+  });
+
+  it('0017: SeaweedFS serves S3 with the keys the apps use, answers its health check, and every app waits for it', () => {
+    const store = service('seaweedfs');
+    expect(store.command?.slice(0, 2)).toEqual(['mini', '-dir=/data']);
+    // Bound to every address, so the health check on 127.0.0.1 reaches the S3 gateway.
+    expect(store.command).toContain('-ip.bind=0.0.0.0');
+    expect(store.healthcheck?.test).toEqual(['CMD', 'wget', '-q', '-O', '/dev/null', 'http://127.0.0.1:8333/healthz']);
+    expect(store.ports).toEqual(['127.0.0.1:8333:8333/tcp']);
+    const apps = [...APPS.map((a) => a.service), 'admin'];
+    for (const name of apps) {
+      const env = service(name).environment ?? {};
+      expect({ name, endpoint: env.S3_ENDPOINT }).toEqual({ name, endpoint: 'http://seaweedfs:8333' });
+      expect({ name, keys: [env.S3_ACCESS_KEY, env.S3_SECRET_KEY] }).toEqual({
+        name,
+        keys: [store.environment?.AWS_ACCESS_KEY_ID, store.environment?.AWS_SECRET_ACCESS_KEY],
+      });
+      expect({ name, waitsFor: service(name).depends_on?.seaweedfs }).toEqual({ name, waitsFor: { condition: 'service_healthy' } });
+    }
+    // No one-shot bucket task: each app creates S3_BUCKET at start when it is missing (libs/storage ensureBucket).
+    expect(new Set(apps.map((name) => service(name).environment?.S3_BUCKET))).toEqual(new Set(['documents']));
   });
 
   it.each(APPS)('4.17: $service\'s health check asks GET /v1/meta/status on the port the app listens on', ({ service: name, portSetting }) => {
@@ -166,7 +184,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
     for (const { service: name } of APPS) {
       const env = service(name).environment ?? {};
       expect(new URL(env.AMQP_URL).hostname).toBe('rabbitmq');
-      expect(new URL(env.S3_ENDPOINT).hostname).toBe('minio');
+      expect(new URL(env.S3_ENDPOINT).hostname).toBe('seaweedfs');
     }
     const render = service('render-service').environment ?? {};
     // Explicit: inside a container the defaults would count the host's cores, not the container's share.
@@ -174,10 +192,10 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(render[renderSettings.pagesPerBrowser.env]).toBeDefined();
   });
 
-  it('PostgreSQL, RabbitMQ and MinIO keep their data in named volumes', () => {
-    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['minio-data', 'postgres-data', 'rabbitmq-data']);
+  it('PostgreSQL, RabbitMQ and SeaweedFS keep their data in named volumes', () => {
+    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['postgres-data', 'rabbitmq-data', 'seaweedfs-data']);
     expect(service('postgres').volumes).toEqual(['postgres-data:/var/lib/postgresql/data:rw']);
     expect(service('rabbitmq').volumes).toEqual(['rabbitmq-data:/var/lib/rabbitmq:rw']);
-    expect(service('minio').volumes).toEqual(['minio-data:/data:rw']);
+    expect(service('seaweedfs').volumes).toEqual(['seaweedfs-data:/data:rw']);
   });
 });

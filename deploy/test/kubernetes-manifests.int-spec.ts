@@ -279,7 +279,7 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
 describe('Kubernetes overlay production: external dependencies, KEDA', () => {
   const manifests = (): RenderedManifests => overlay('production');
 
-  it('runs no PostgreSQL, RabbitMQ or MinIO of its own, and renders no Secret (the operator provides them)', () => {
+  it('runs no PostgreSQL, RabbitMQ or object store of its own, and renders no Secret (the operator provides them)', () => {
     expect(manifests().ofKind('StatefulSet')).toEqual([]);
     expect(manifests().ofKind('Secret')).toEqual([]);
   });
@@ -360,9 +360,9 @@ describe('Kubernetes overlay production: external dependencies, KEDA', () => {
 describe('Kubernetes overlay dev: in-cluster dependencies, CPU autoscaling', () => {
   const manifests = (): RenderedManifests => overlay('dev');
 
-  it('runs one PostgreSQL, RabbitMQ (with management) and MinIO, and the apps\' URLs name their Services', () => {
+  it('runs one PostgreSQL, RabbitMQ (with management) and SeaweedFS, and the apps\' URLs name their Services', () => {
     const m = manifests();
-    for (const dependency of ['docrender-postgres', 'docrender-rabbitmq', 'docrender-minio']) {
+    for (const dependency of ['docrender-postgres', 'docrender-rabbitmq', 'docrender-seaweedfs']) {
       expect((m.get('StatefulSet', dependency) as unknown as { spec: { replicas: number } }).spec.replicas).toBe(1);
     }
     const servicePorts = new Map(
@@ -374,6 +374,20 @@ describe('Kubernetes overlay dev: in-cluster dependencies, CPU autoscaling', () 
       expect({ variable, port: servicePorts.get(url.hostname)?.includes(Number(url.port)) }).toEqual({ variable, port: true });
     }
     expect(servicePorts.get('docrender-rabbitmq')).toContain(15672);
+  });
+
+  it('0017: SeaweedFS is pinned by release and digest, takes the apps\' own S3 keys, and is ready when S3 answers', () => {
+    const m = manifests();
+    const [store] = (m.get('StatefulSet', 'docrender-seaweedfs') as unknown as { spec: { template: { spec: IPodSpec } } }).spec.template.spec.containers;
+    expect(store.image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+@sha256:[0-9a-f]{64}$/);
+    expect(store.args?.slice(0, 2)).toEqual(['mini', '-dir=/data']);
+    const ref = (name: string) => store.env?.find((variable) => variable.name === name)?.valueFrom?.secretKeyRef;
+    const appSecret = m.containerEnvironment(appContainer(m.deployment('docrender-job-worker')));
+    for (const [variable, key] of [['AWS_ACCESS_KEY_ID', 'S3_ACCESS_KEY'], ['AWS_SECRET_ACCESS_KEY', 'S3_SECRET_KEY']] as const) {
+      expect({ variable, key: ref(variable)?.key, secret: ref(variable)?.name }).toEqual({ variable, key, secret: appSecret.get(key)?.secret });
+    }
+    expect(store.readinessProbe?.httpGet).toEqual({ path: '/healthz', port: 's3' });
+    expect(containerPort(store, 's3')).toBe(8333);
   });
 
   it('every Secret a pod reads is rendered with that key', () => {
