@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
 import { databaseSettings, loadSettings, storageSettings } from '@docrender/config';
-import { connectDataSource, Database, locateDatabase, runMigrations, SeedFileError, type DatabaseLocation } from '@docrender/persistence';
+import { Database, locateDatabase, SeedFileError, type DatabaseLocation } from '@docrender/persistence';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
 import { UsageError } from './cli/cli-arguments';
 import { helpText } from './cli/help';
@@ -51,7 +50,7 @@ export async function runAdminCli(argv: readonly string[], io: CliIo = processIo
   }
 
   let location: DatabaseLocation | undefined;
-  let dataSource: DataSource | undefined;
+  let database: Database | undefined;
   try {
     const action = await command.prepare(rest, io.baseDir);
     const settings = loadSettings(databaseSettings, io.env);
@@ -60,14 +59,19 @@ export async function runAdminCli(argv: readonly string[], io: CliIo = processIo
       embeddedDataDir: path.resolve(io.cwd, settings.embeddedDataDir),
       embeddedPort: settings.embeddedPort,
     });
-    dataSource = await connectDataSource(location.url, { poolSize: Math.min(settings.poolSize, 4), logQueries: settings.logQueries, applicationName: 'admin-cli' });
-    const appliedMigrations = await runMigrations(dataSource);
-    const database = new Database(dataSource, { apiKeyPepper: settings.apiKeyPepper });
+    database = await Database.open({
+      url: location.url,
+      poolSize: Math.min(settings.poolSize, 4),
+      logQueries: settings.logQueries,
+      applicationName: 'admin-cli',
+      apiKeyPepper: settings.apiKeyPepper,
+      migrate: false,
+    });
+    const appliedMigrations = await database.migrate();
     let blobStore: Promise<BlobStore> | undefined;
     const result = await action({
       database,
       blobStore: () => (blobStore ??= createBlobStore(resolveBlobDir(loadSettings(storageSettings, io.env), io.cwd))),
-      apiKeyPepper: settings.apiKeyPepper,
       appliedMigrations,
       now: () => new Date(),
     });
@@ -77,7 +81,7 @@ export async function runAdminCli(argv: readonly string[], io: CliIo = processIo
     io.stderr(`error: ${oneLine(error)}\n`);
     return error instanceof UsageError || error instanceof SeedFileError ? EXIT_USAGE : EXIT_FAILED;
   } finally {
-    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.close();
     await location?.release();
   }
 }

@@ -75,7 +75,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
       await db.database.templates.update(tenant.organisationId, created.id, {}, 'u', day(20 - i * 2, 15));
     }
     await db.database.templates.create({ organisationId: other.organisationId, projectId: null, name: 'alpha elsewhere', documentNameTemplate: null, updatedBy: 'u' });
-    const templateIds = ((await db.database.dataSource.query(`SELECT id FROM templates WHERE organisation_id = $1 ORDER BY name`, [tenant.organisationId])) as { id: string }[]).map(
+    const templateIds = ((await db.dataSource.query(`SELECT id FROM templates WHERE organisation_id = $1 ORDER BY name`, [tenant.organisationId])) as { id: string }[]).map(
       (t) => t.id,
     );
 

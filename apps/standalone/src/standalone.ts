@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, loadSettings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
-import { applySeed, createRepositories, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
+import { applySeed, createRepositories, Database, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
 import { apiGatewayService } from '@docrender/api-gateway';
 import { renderServiceDefinition } from '@docrender/render-service';
@@ -89,7 +89,7 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     if (settings.seedDemo) {
       const demo = loadOrCreateDemoKeys(path.resolve(settings.demoKeysFile));
       const examples = examplesDir();
-      await applySeed(infrastructure.dataSource, demoSeed(demo.keys), examples, { apiKeyPepper: infrastructure.apiKeyPepper, allowPublishedChanges: true });
+      await applySeed(new Database(infrastructure.dataSource, { apiKeyPepper: infrastructure.apiKeyPepper }), demoSeed(demo.keys), examples, { allowPublishedChanges: true });
       await seedDemoFonts(infrastructure, examples);
       keys = demo.keys;
       logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });

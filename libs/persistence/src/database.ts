@@ -1,5 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { OutboxRelay, type OutboxPublisher, type OutboxRelayLogger, type OutboxRelayOptions } from './async-jobs/outbox-relay';
+import { RunJobOutbox } from './async-jobs/run-job-outbox';
+import { WebhookDeliveryRepository } from './async-jobs/webhook-delivery.repository';
 import { connectDataSource, runMigrations, type DataSourceOptions } from './data-source';
+import { runExclusivePass } from './exclusive-pass';
+import { DocumentListingQuery } from './queries/document-listing.query';
+import { SignedLinkQuery } from './queries/signed-link.query';
+import { TemplateListingQuery } from './queries/template-listing.query';
+import { TemplateVersionListingQuery } from './queries/template-version-listing.query';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { FontRepository } from './repositories/font.repository';
 import { OrganisationRepository } from './repositories/organisation.repository';
@@ -18,7 +26,7 @@ export type RepositoryOptions = {
   apiKeyPepper: string;
 };
 
-/** Every repository, bound to one connection pool or to one transaction. */
+/** Every repository and query, bound to one connection pool or to one transaction. */
 export type Repositories = {
   organisations: OrganisationRepository;
   apiKeys: ApiKeyRepository;
@@ -32,6 +40,12 @@ export type Repositories = {
   usage: UsageRepository;
   fonts: FontRepository;
   rateLimits: RateLimitRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  runJobOutbox: RunJobOutbox;
+  templateListing: TemplateListingQuery;
+  templateVersionListing: TemplateVersionListingQuery;
+  documentListing: DocumentListingQuery;
+  signedLinks: SignedLinkQuery;
 };
 
 /** Builds the repositories over an entity manager (the data source's, or a transaction's). */
@@ -49,6 +63,12 @@ export function createRepositories(manager: EntityManager, options: RepositoryOp
     usage: new UsageRepository(manager),
     fonts: new FontRepository(manager),
     rateLimits: new RateLimitRepository(manager),
+    webhookDeliveries: new WebhookDeliveryRepository(manager),
+    runJobOutbox: new RunJobOutbox(manager),
+    templateListing: new TemplateListingQuery(manager),
+    templateVersionListing: new TemplateVersionListingQuery(manager),
+    documentListing: new DocumentListingQuery(manager),
+    signedLinks: new SignedLinkQuery(manager),
   };
 }
 
@@ -60,8 +80,10 @@ export type OpenDatabaseOptions = DataSourceOptions &
   };
 
 /**
- * The database as the apps use it: the repositories over the pool, transactions that hand out repositories bound to
- * the transaction, a readiness check, and close. Several repository calls that must succeed or fail together go
+ * The database as the apps use it, and the only way they reach PostgreSQL: the repositories and queries over the
+ * pool, one transaction helper that hands out repositories bound to the transaction, one-replica-at-a-time passes,
+ * the outbox relay, migrations, a readiness check and close. The TypeORM connection stays inside this library (the
+ * lint refuses `typeorm` and `pg` imports in apps). Several repository calls that must succeed or fail together go
  * through `transaction`.
  */
 export class Database implements Repositories {
@@ -77,9 +99,15 @@ export class Database implements Repositories {
   readonly usage: UsageRepository;
   readonly fonts: FontRepository;
   readonly rateLimits: RateLimitRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
+  readonly runJobOutbox: RunJobOutbox;
+  readonly templateListing: TemplateListingQuery;
+  readonly templateVersionListing: TemplateVersionListingQuery;
+  readonly documentListing: DocumentListingQuery;
+  readonly signedLinks: SignedLinkQuery;
 
   constructor(
-    readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly options: RepositoryOptions,
   ) {
     const repositories = createRepositories(dataSource.manager, options);
@@ -95,6 +123,12 @@ export class Database implements Repositories {
     this.usage = repositories.usage;
     this.fonts = repositories.fonts;
     this.rateLimits = repositories.rateLimits;
+    this.webhookDeliveries = repositories.webhookDeliveries;
+    this.runJobOutbox = repositories.runJobOutbox;
+    this.templateListing = repositories.templateListing;
+    this.templateVersionListing = repositories.templateVersionListing;
+    this.documentListing = repositories.documentListing;
+    this.signedLinks = repositories.signedLinks;
   }
 
   /** Connects (and by default migrates) a database at `url`. */
@@ -109,9 +143,30 @@ export class Database implements Repositories {
     return new Database(dataSource, { apiKeyPepper: options.apiKeyPepper });
   }
 
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  /** Applies every pending migration (taking turns with other processes) and returns the names applied. */
+  migrate(): Promise<string[]> {
+    return runMigrations(this.dataSource);
+  }
+
+  /**
+   * The transaction helper: runs `work` in one transaction with repositories bound to it, committed when `work`
+   * resolves and rolled back when it throws (the error propagates).
+   */
   async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.dataSource.transaction((manager) => work(createRepositories(manager, this.options)));
+  }
+
+  /**
+   * Runs `work` while this process holds the PostgreSQL advisory lock `key`, so that one replica at a time does a
+   * periodic pass; null without running it when another session holds the lock (see runExclusivePass).
+   */
+  exclusivePass<T>(key: number, work: () => Promise<T>): Promise<{ value: T } | null> {
+    return runExclusivePass(this.dataSource, key, work);
+  }
+
+  /** An outbox relay over this database's pool (not started). */
+  outboxRelay(publish: OutboxPublisher, options: OutboxRelayOptions, logger: OutboxRelayLogger): OutboxRelay {
+    return new OutboxRelay(this.dataSource, publish, options, logger);
   }
 
   /** Resolves when the database answers a query (readiness probe); rejects otherwise. */

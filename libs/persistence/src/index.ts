@@ -1,7 +1,6 @@
 export * from './data-source';
 export * from './database';
 export * from './persistence.error';
-export * from './exclusive-pass';
 export * from './billing-period';
 export * from './api-keys/api-key-secret';
 export * from './api-keys/webhook-secret-generator';

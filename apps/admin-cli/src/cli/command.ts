@@ -7,8 +7,6 @@ export type CliContext = {
   database: Database;
   /** The blob store of the service (created on first use: only some commands need it). */
   blobStore(): Promise<BlobStore>;
-  /** API_KEY_PEPPER, the secret API keys are stored under. */
-  apiKeyPepper: string;
   /** Names of the migrations applied by this run (the CLI migrates before acting). */
   appliedMigrations: string[];
   now(): Date;

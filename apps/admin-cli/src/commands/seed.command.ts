@@ -22,10 +22,7 @@ export const seedCommand = defineCommand({
     return { seed, seedDir, assets };
   },
   async run(input, context) {
-    const result = await applySeed(context.database.dataSource, input.seed, input.seedDir, {
-      apiKeyPepper: context.apiKeyPepper,
-      now: context.now(),
-    });
+    const result = await applySeed(context.database, input.seed, input.seedDir, { now: context.now() });
     // Assets go to the blob store after the database transaction: storing is idempotent (same name, same bytes).
     let store: BlobStore | null = null;
     const organisations = [];

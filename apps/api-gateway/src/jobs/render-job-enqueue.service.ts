@@ -12,11 +12,10 @@ import type { JobsSettings } from '@docrender/config';
 import type { EgressPolicy } from '@docrender/egress';
 import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { RenderJobRepository, RunJobOutbox } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER, mapWithConcurrency } from '@docrender/platform';
+import { Database, type RunJobOutbox } from '@docrender/persistence';
+import { LOGGER, mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { BLOB_STORE, jobInputKey, jobInputPrefix, type BlobStore } from '@docrender/storage';
-import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth';
 import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
 import { RenderTargetFactory } from '../render/render-target.factory';
@@ -61,7 +60,7 @@ type AnnounceOutcome = 'accepted' | 'queue-full';
 export class RenderJobEnqueueService {
   constructor(
     private readonly targets: RenderTargetFactory,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly database: Database,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(JOBS_SETTINGS) private readonly settings: JobsSettings,
@@ -85,8 +84,7 @@ export class RenderJobEnqueueService {
     const stored: string[] = [];
     try {
       await this.storeInputs(inputBlobKey, texts, stored);
-      await this.dataSource.transaction(async (m) => {
-        const jobs = new RenderJobRepository(m);
+      await this.database.transaction(async ({ renderJobs: jobs }) => {
         await jobs.createQueued({
           id: jobId,
           organisationId: caller.organisationId,
@@ -154,7 +152,7 @@ export class RenderJobEnqueueService {
       this.deferToRelay(jobId, error);
       return 'accepted';
     }
-    const outboxId = await this.dataSource.transaction((m) => new RunJobOutbox(m).lockUnpublished(jobId));
+    const outboxId = await this.database.transaction(({ runJobOutbox }) => runJobOutbox.lockUnpublished(jobId));
     if (outboxId === null) return 'accepted';
     return new Promise<AnnounceOutcome>((resolve) => {
       let decided = false;
@@ -192,8 +190,7 @@ export class RenderJobEnqueueService {
 
   /** Runs `change` on the job's unpublished job.run row unless it is gone or a relay holds it; undefined then. */
   private settleOutbox<T>(jobId: string, change: (outbox: RunJobOutbox, outboxId: string) => Promise<T>): Promise<T | undefined> {
-    return this.dataSource.transaction(async (m) => {
-      const outbox = new RunJobOutbox(m);
+    return this.database.transaction(async ({ runJobOutbox: outbox }) => {
       const outboxId = await outbox.lockUnpublished(jobId);
       return outboxId === null ? undefined : change(outbox, outboxId);
     });

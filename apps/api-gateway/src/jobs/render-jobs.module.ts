@@ -1,8 +1,5 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, loadSettings } from '@docrender/config';
-import { FontRepository } from '@docrender/persistence';
-import { DATA_SOURCE } from '@docrender/platform';
-import type { DataSource } from 'typeorm';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { RenderTargetFactory } from '../render/render-target.factory';
 import { RenderTemplateResolver } from '../render/render-template.resolver';
@@ -23,7 +20,6 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
   providers: [
     { provide: JOBS_SETTINGS, useFactory: () => loadSettings(jobsSettings, process.env) },
     { provide: CALLBACK_EGRESS_POLICY, useFactory: () => loadSettings(egressSettings, process.env) },
-    { provide: FontRepository, useFactory: (dataSource: DataSource) => new FontRepository(dataSource.manager), inject: [DATA_SOURCE] },
     RenderTemplateResolver,
     RenderTargetFactory,
     RenderJobEnqueueService,

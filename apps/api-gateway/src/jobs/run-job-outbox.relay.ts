@@ -3,9 +3,8 @@ import { MessageName } from '@docrender/contracts';
 import type { JobsSettings } from '@docrender/config';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { OutboxRelay } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
-import type { DataSource } from 'typeorm';
+import { Database, type OutboxRelay } from '@docrender/persistence';
+import { LOGGER } from '@docrender/platform';
 import { JOBS_SETTINGS } from './jobs.tokens';
 
 /** The enqueue publishes its own message at once; the relay leaves messages this young to it. */
@@ -21,13 +20,12 @@ export class RunJobOutboxRelay implements OnApplicationBootstrap, OnModuleDestro
   private readonly relay: OutboxRelay;
 
   constructor(
-    @Inject(DATA_SOURCE) dataSource: DataSource,
+    database: Database,
     @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(JOBS_SETTINGS) settings: JobsSettings,
     @Inject(LOGGER) logger: Logger,
   ) {
-    this.relay = new OutboxRelay(
-      dataSource,
+    this.relay = database.outboxRelay(
       (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
       {
         messageNames: [MessageName.RunJob],

@@ -1,8 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { loadSettings, rateLimitSettings } from '@docrender/config';
-import { DATA_SOURCE } from '@docrender/platform';
 import { RateLimitRepository } from '@docrender/persistence';
-import type { DataSource } from 'typeorm';
 import { RateLimitPermitPruner } from './rate-limit-permit.pruner';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
@@ -20,7 +18,7 @@ import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
     RateLimiter,
     RateLimitPermitPruner,
     { provide: RATE_LIMIT_POLICY, useFactory: () => new RateLimitPolicy(loadSettings(rateLimitSettings, process.env)) },
-    { provide: RATE_LIMIT_STORE, useFactory: (dataSource: DataSource) => new RateLimitRepository(dataSource.manager), inject: [DATA_SOURCE] },
+    { provide: RATE_LIMIT_STORE, useExisting: RateLimitRepository },
   ],
   exports: [RateLimitGuard, RateLimiter, RATE_LIMIT_POLICY, RATE_LIMIT_STORE],
 })

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { FontRepository, SignedLinkQuery, TemplateListingQuery, TemplateVersionListingQuery } from '@docrender/persistence';
-import { queryProvider } from '../listing/query-provider';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';
@@ -12,15 +10,7 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [RequestBodyModule],
   controllers: [TemplatesController, PreviewImageFileController],
-  providers: [
-    TemplatesService,
-    PreviewImageService,
-    previewImageLinksProvider,
-    queryProvider(TemplateListingQuery),
-    queryProvider(TemplateVersionListingQuery),
-    queryProvider(SignedLinkQuery),
-    queryProvider(FontRepository),
-  ],
+  providers: [TemplatesService, PreviewImageService, previewImageLinksProvider],
   exports: [TemplatesService],
 })
 export class TemplatesModule {}

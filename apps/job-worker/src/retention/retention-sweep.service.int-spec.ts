@@ -42,7 +42,7 @@ describe('retention sweep (spec 3.3) against PostgreSQL', () => {
     });
   }
 
-  const sweepService = () => new RetentionSweepService(db.dataSource, blobs, testLogger('job-worker'));
+  const sweepService = () => new RetentionSweepService(db.database, blobs, testLogger('job-worker'));
 
   it('3.3: the sweep purges PDFs past the organisation retention period, keeping metadata with isPdfDeleted', async () => {
     const tenant = await provisionTenant(db.database, { pages: 0, retentionDays: 7 });

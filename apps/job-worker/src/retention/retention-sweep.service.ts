@@ -1,10 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { jobsSettings, loadSettings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
-import { RetentionPurge, runExclusivePass, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { Database, RetentionPurge, type PurgeReport } from '@docrender/persistence';
+import { LOGGER } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import type { DataSource } from 'typeorm';
 import { jobMetrics } from '../jobs/job-metrics';
 
 /** The pg_advisory_lock key meaning "a retention sweep is running" (any constant, distinct from other locks). */
@@ -23,7 +22,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
   private sweeping: Promise<unknown> | null = null;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly database: Database,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -55,7 +54,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
    */
   async sweep(now: Date = new Date()): Promise<PurgeReport | null> {
     try {
-      const pass = await runExclusivePass(this.dataSource, RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
+      const pass = await this.database.exclusivePass(RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
       if (pass === null) this.logger.debug('retention sweep skipped: another replica is sweeping');
       return pass?.value ?? null;
     } catch (error) {
@@ -65,7 +64,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async purge(now: Date): Promise<PurgeReport> {
-    const report = await new RetentionPurge(new StoredDocumentRepository(this.dataSource.manager), this.blobStore).purgeByRetentionPolicy(now);
+    const report = await new RetentionPurge(this.database.documents, this.blobStore).purgeByRetentionPolicy(now);
     jobMetrics.pdfsPurged.inc(report.purged);
     if (report.purged > 0 || report.failures.length > 0) {
       this.logger.info('retention sweep purged stored PDFs', { purged: report.purged, failures: report.failures.length });

@@ -27,7 +27,7 @@ describe('callback reaper (issue 18: no callback stays pending forever) against 
       resent.push(command);
     });
     process.env.WEBHOOK_REAPER_STALE_MS = String(STALE_MS);
-    reaper = new CallbackReaperService(db.dataSource, bus, testLogger('webhook-dispatcher'));
+    reaper = new CallbackReaperService(db.database, bus, testLogger('webhook-dispatcher'));
   });
   afterAll(async () => {
     await bus?.close();

@@ -3,10 +3,9 @@ import { loadSettings, webhookSettings } from '@docrender/config';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { runExclusivePass, WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { Database, type StaleDelivery } from '@docrender/persistence';
+import { LOGGER } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
-import type { DataSource } from 'typeorm';
 import { dispatcherMetrics } from './dispatcher-metrics';
 
 /** The pg_advisory_lock key meaning "a callback reaper pass is running" (any constant, distinct from other locks). */
@@ -44,7 +43,7 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   private reaping: Promise<unknown> | null = null;
 
   constructor(
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly database: Database,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -72,7 +71,7 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
   async reap(now: Date = new Date()): Promise<ReaperReport | null> {
     try {
-      const pass = await runExclusivePass(this.dataSource, CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
+      const pass = await this.database.exclusivePass(CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
       if (pass === null) this.logger.debug('callback reaper pass skipped: another replica is reaping');
       return pass?.value ?? null;
     } catch (error) {
@@ -82,7 +81,7 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async resendStale(now: Date): Promise<ReaperReport> {
-    const deliveries = new WebhookDeliveryRepository(this.dataSource.manager);
+    const deliveries = this.database.webhookDeliveries;
     const report: ReaperReport = { resent: 0, abandoned: 0 };
     for (const stale of await deliveries.findStale(new Date(now.getTime() - this.settings.reaperStaleMs), BATCH)) {
       const attempt = attemptToResend(stale.lastAttempt);

@@ -4,10 +4,9 @@ import { egressSettings, loadSettings, webhookSettings } from '@docrender/config
 import { guardedFetch } from '@docrender/egress';
 import { checkHandlers, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
-import { WebhookDeliveryRepository, WebhookSecretRepository } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER } from '@docrender/platform';
+import { Database } from '@docrender/persistence';
+import { LOGGER } from '@docrender/platform';
 import { signingSecretsAt } from '@docrender/webhooks';
-import type { DataSource } from 'typeorm';
 import { CallbackDeliveryService } from './callback-delivery.service';
 
 /**
@@ -22,15 +21,15 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   private subscriptions: Subscription[] = [];
 
   constructor(
-    @Inject(DATA_SOURCE) dataSource: DataSource,
+    database: Database,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) logger: Logger,
   ) {
-    const secrets = new WebhookSecretRepository(dataSource.manager);
+    const secrets = database.webhookSecrets;
     this.delivery = new CallbackDeliveryService(
       {
         bus,
-        deliveries: new WebhookDeliveryRepository(dataSource.manager),
+        deliveries: database.webhookDeliveries,
         secrets: async (organisationId, now) => signingSecretsAt((await secrets.find(organisationId)) ?? (await secrets.ensure(organisationId, now)), now),
         send: guardedFetch,
         logger,

@@ -6,6 +6,9 @@ import type { OutboxMessage } from '../repositories/outbox.repository';
 /** Publishes one stored message; resolves once the transport confirmed it (a MessageBus publish with confirms). */
 export type OutboxPublisher = (message: OutboxMessage) => Promise<void>;
 
+/** What the relay logs with. */
+export type OutboxRelayLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
 export type OutboxRelayOptions = {
   /** The message names this relay publishes: each app relays what it stores, so one full queue never blocks another. */
   messageNames: readonly EventMessageName[];
@@ -51,7 +54,7 @@ export class OutboxRelay {
     private readonly dataSource: DataSource,
     private readonly publish: OutboxPublisher,
     private readonly options: OutboxRelayOptions,
-    private readonly logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>,
+    private readonly logger: OutboxRelayLogger,
   ) {
     this.batchSize = options.batchSize ?? 100;
     this.minAgeMs = options.minAgeMs ?? 0;

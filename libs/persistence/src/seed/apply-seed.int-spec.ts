@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Environment } from '@docrender/contracts';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { applySeed, type SeedResult } from './apply-seed';
 import { SeedFileError } from './seed-file';
 
@@ -28,7 +28,7 @@ describe('applySeed', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    first = await applySeed(db.dataSource, acmeSeed(), OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER, now: new Date('2026-11-21T10:00:00Z') });
+    first = await applySeed(db.database, acmeSeed(), OK_DIR, { now: new Date('2026-11-21T10:00:00Z') });
   });
   afterAll(async () => {
     await db.drop();
@@ -74,7 +74,7 @@ describe('applySeed', () => {
 
   it('applied twice gives one state: the same ids and every table row for row unchanged', async () => {
     const before = await dumpAllTables(db);
-    const second = await applySeed(db.dataSource, acmeSeed(), OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER, now: new Date('2026-11-22T10:00:00Z') });
+    const second = await applySeed(db.database, acmeSeed(), OK_DIR, { now: new Date('2026-11-22T10:00:00Z') });
     expect(second).toEqual(first);
     expect(await dumpAllTables(db)).toEqual(before);
   });
@@ -105,7 +105,7 @@ describe('applySeed', () => {
     const [testKey] = first.organisations[0].apiKeys;
     await db.database.apiKeys.revoke(testKey.id);
 
-    const result = await applySeed(db.dataSource, seed, OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER });
+    const result = await applySeed(db.database, seed, OK_DIR);
     expect((await db.database.organisations.findById(result.organisations[0].id))?.userCount).toBe(9);
     expect(result.organisations[0].templates[0].versions.map((v) => v.versionNumber)).toEqual([1, 2]);
     expect(result.organisations[0].apiKeys[0]).toMatchObject({ id: testKey.id, revoked: true });
@@ -115,12 +115,12 @@ describe('applySeed', () => {
     const seed = acmeSeed() as { organisations: Record<string, unknown>[] };
     seed.organisations[0].userCount = 77;
     (seed.organisations[0].templates as { versions: { template: unknown }[] }[])[0].versions[0].template = { pages: ['changed'] };
-    await expect(applySeed(db.dataSource, seed, OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER })).rejects.toThrow(
+    await expect(applySeed(db.database, seed, OK_DIR)).rejects.toThrow(
       /^organisations\[0\]\.templates\[0\]\.versions\[0\]: version 1 is published and differs/,
     );
     expect((await db.database.organisations.findById(first.organisations[0].id))?.userCount).toBe(9);
 
-    const replaced = await applySeed(db.dataSource, seed, OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER, allowPublishedChanges: true });
+    const replaced = await applySeed(db.database, seed, OK_DIR, { allowPublishedChanges: true });
     const version = await db.database.templateVersions.findByNumber(replaced.organisations[0].templates[0].id, 1);
     expect(JSON.parse(version!.templateJson)).toEqual({ pages: ['changed'] });
     expect(version!.publishedAt).not.toBeNull();
@@ -128,7 +128,7 @@ describe('applySeed', () => {
 
   it('an API key of another organisation is refused with the entry named', async () => {
     const seed = { organisations: [{ name: 'Thief Ltd', apiKeys: ['service_test_betaTestKey0123456789abcdef'] }] };
-    await expect(applySeed(db.dataSource, seed, OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER })).rejects.toThrow(
+    await expect(applySeed(db.database, seed, OK_DIR)).rejects.toThrow(
       /^organisations\[0\]\.apiKeys\[0\]: .*another organisation/,
     );
     expect(await db.database.organisations.findLiveByName('Thief Ltd')).toEqual([]);
@@ -143,8 +143,8 @@ describe('applySeed', () => {
     ['sample-data-without-data.json', /^organisations\[0\]\.templates\[0\]\.versions\[0\]\.sampleData: must be an object with a "data" member/],
   ])('a bad seed file (%s) is refused with the bad entry named', async (file, message) => {
     const seed: unknown = JSON.parse(readFileSync(path.join(NOT_OK_DIR, file), 'utf8'));
-    const attempt = applySeed(db.dataSource, seed, NOT_OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER });
+    const attempt = applySeed(db.database, seed, NOT_OK_DIR);
     await expect(attempt).rejects.toThrow(SeedFileError);
-    await expect(applySeed(db.dataSource, seed, NOT_OK_DIR, { apiKeyPepper: TEST_API_KEY_PEPPER })).rejects.toThrow(message);
+    await expect(applySeed(db.database, seed, NOT_OK_DIR)).rejects.toThrow(message);
   });
 });

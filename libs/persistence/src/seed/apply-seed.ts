@@ -1,6 +1,5 @@
 import type { Environment } from '@docrender/contracts';
-import type { DataSource } from 'typeorm';
-import { createRepositories, type Repositories } from '../database';
+import type { Database, Repositories } from '../database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { OrganisationRecord } from '../repositories/organisation.repository';
 import type { TemplateVersionRecord, VersionContent } from '../repositories/template-version.repository';
@@ -27,8 +26,6 @@ export type SeedResult = { organisations: SeededOrganisation[] };
 const DEFAULTS = { tier: 'free', includedRendersPerMonth: 100, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 } as const;
 
 export type ApplySeedOptions = {
-  /** API_KEY_PEPPER: the seed's keys are stored under HMAC-SHA256 with it. */
-  apiKeyPepper: string;
   now?: Date;
   /**
    * Overwrite the content of a published version when the file differs (development seeds that follow edited
@@ -45,17 +42,16 @@ export type ApplySeedOptions = {
  * templates by id, else by name in the project; versions by position (entry i is versionNumber i + 1).
  * Fields present in the file are applied; absent ones keep their stored value (defaults apply on creation).
  * A published version never changes: different content for it is an error (add a new version entry instead),
- * unless `allowPublishedChanges`. API keys are stored hashed; a key already stored stays as it is (a revoked key
+ * unless `allowPublishedChanges`. API keys are stored hashed (under the database's API_KEY_PEPPER); a key already stored stays as it is (a revoked key
  * stays revoked).
  *
  * `seed` is parsed JSON (validated here, errors name the bad entry); file references are resolved against `baseDir`.
  */
-export async function applySeed(dataSource: DataSource, seed: unknown, baseDir: string, options: ApplySeedOptions): Promise<SeedResult> {
+export async function applySeed(database: Database, seed: unknown, baseDir: string, options: ApplySeedOptions = {}): Promise<SeedResult> {
   const file: SeedFile = parseSeedFile(seed);
   const contents = await resolveVersionContents(file, baseDir);
   const context: SeedContext = { contents, now: options.now ?? new Date(), allowPublishedChanges: options.allowPublishedChanges ?? false };
-  return dataSource.transaction(async (manager) => {
-    const repositories = createRepositories(manager, { apiKeyPepper: options.apiKeyPepper });
+  return database.transaction(async (repositories) => {
     const organisations: SeededOrganisation[] = [];
     for (const [i, org] of file.organisations.entries()) {
       organisations.push(await applyOrganisation(repositories, org, `organisations[${i}]`, context));
