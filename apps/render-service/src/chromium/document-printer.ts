@@ -36,6 +36,8 @@ export type ScreenshotRequest = {
   footerHtml: string | null;
   /** When pages differ: the first page's bands and page style (CompiledDocument.pageVariant). */
   pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  /** Tables with lines at page breaks (CompiledDocument.pageAwareTables): page 1 shows its carried rows. */
+  pageAwareTables?: boolean;
   deadline: number;
   budgetMs: number;
 };
@@ -116,6 +118,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           headerHtml: request.headerHtml,
           footerHtml: request.footerHtml,
           pageVariant: request.pageVariant,
+          pageAwareTables: request.pageAwareTables,
         }),
     });
   }

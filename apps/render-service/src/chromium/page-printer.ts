@@ -36,6 +36,8 @@ export type PageScreenshotOptions = {
   footerHtml: string | null;
   /** When pages differ (CompiledDocument.pageVariant): the first page's bands and page style come from here. */
   pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  /** Tables with lines at page breaks (CompiledDocument.pageAwareTables): placed as for the PDF before the picture. */
+  pageAwareTables?: boolean;
 };
 
 const EMPTY_BAND = '<span></span>';
@@ -182,7 +184,8 @@ function devToolsOf(page: Page): Promise<CDPSession> {
 /**
  * A PNG of the first page: the document laid out for print at the page's width, inside the page margins, with
  * what the printer would put on later pages covered (page breaks, rows that do not fit: hideWhatPrintsOnLaterPages),
- * and the header and footer bands in the margins as Chromium prints them.
+ * and the header and footer bands in the margins as Chromium prints them. Page-aware tables get their rows at page
+ * breaks placed by printing first, as for the PDF (placeTableBreakRows), so page 1 ends with its carried rows.
  *
  * How the bands get into the picture: Chromium draws its header/footer templates only into a PDF, and headless
  * Chromium cannot rasterise a PDF back (navigations are refused in pooled pages, and its PDF viewer would draw its
@@ -202,6 +205,11 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   await page.setViewport({ width: widthPx, height: heightPx, deviceScaleFactor: 1 });
   await page.emulateMediaType('print');
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
+  if (options.pageAwareTables) {
+    // the carried and "continued" rows at the foot of page 1, and the forced break before page 2, as printed
+    const devTools = await devToolsOf(page);
+    await placeTableBreakRows(devTools, () => printOnce(devTools, false, null, null, ''));
+  }
   if (options.pageVariant) {
     // the first page's variant needs the page count (is page 1 also the last?)
     const variant = options.pageVariant(1, await printedPageCount(page));

@@ -1,7 +1,7 @@
 import { RenderIssueType } from '@docrender/contracts';
 import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
-import { decodePng } from '../../test/png-pixels';
-import { pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
+import { decodePng, inkIn, Pixels } from '../../test/png-pixels';
+import { firstPagePng, pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { quietLogger, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -14,6 +14,28 @@ function page(text: string, n: number): string {
 }
 
 const PX_PER_MM = 100 / 25.4;
+const CSS_PX_PER_MM = 96 / 25.4;
+
+/** The lines of ink between the rows [top, bottom): runs of rows with a dark pixel, each with its ink's box. */
+function inkLines(pixels: Pixels, top: number, bottom: number): { top: number; bottom: number; left: number; right: number }[] {
+  const lines: { top: number; bottom: number; left: number; right: number }[] = [];
+  let open: { top: number; bottom: number; left: number; right: number } | null = null;
+  for (let y = top; y < bottom; y++) {
+    const ink = inkIn(pixels, y, y + 1).box;
+    if (ink === null) {
+      open = null;
+      continue;
+    }
+    if (open === null) {
+      open = { top: y, bottom: y, left: ink.left, right: ink.right };
+      lines.push(open);
+    }
+    open.bottom = y;
+    open.left = Math.min(open.left, ink.left);
+    open.right = Math.max(open.right, ink.right);
+  }
+  return lines;
+}
 
 /**
  * One A5 document with most of issue 20's page features: a first-page letterhead and a continuation header, an even
@@ -232,6 +254,40 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     const x = Math.round(50 * (96 / 25.4));
     const i = (y * width + x) * 3;
     expect([rgb[i], rgb[i + 1], rgb[i + 2]]).toEqual([0, 0, 0]);
+  });
+
+  it('issue 20 item 3: the preview of a page-aware table ends page 1 with the carried subtotals and the "continued" line, where the printed page has them', async () => {
+    const { template: ledger, data } = readExample('ledger');
+    const compiled = compileDocument({ template: ledger as Template, data });
+    const printed = decodePng(await firstPagePng(await printCompiled(pool, compiled), 96));
+    const png = await pool.run({
+      isolation: 'fresh-context',
+      javaScript: false,
+      deadline: Date.now() + 60_000,
+      budgetMs: 60_000,
+      work: (page) =>
+        screenshotFirstPageOnPage(page, {
+          html: compiled.html,
+          widthPx: printed.width,
+          heightPx: printed.height,
+          marginMm: compiled.page.marginMm,
+          headerHtml: compiled.headerHtml,
+          footerHtml: compiled.footerHtml,
+          pageVariant: compiled.pageVariant,
+          pageAwareTables: compiled.pageAwareTables,
+        }),
+    });
+    const shown = decodePng(png);
+    const top = Math.round(compiled.page.marginMm.top * CSS_PX_PER_MM);
+    const bottom = printed.height - Math.round(compiled.page.marginMm.bottom * CSS_PX_PER_MM);
+    const shownLines = inkLines(shown, top, bottom);
+    const printedLines = inkLines(printed, top, bottom);
+    expect(shownLines.length).toBe(printedLines.length);
+    // the last two lines of the content area: the carried subtotals and "Continued on the next page"
+    for (const back of [1, 2]) {
+      const [a, b] = [shownLines[shownLines.length - back], printedLines[printedLines.length - back]];
+      for (const edge of ['top', 'bottom', 'left', 'right'] as const) expect({ back, edge, close: Math.abs(a[edge] - b[edge]) <= 3 }).toEqual({ back, edge, close: true });
+    }
   });
 
   it('issue 20 item 2: table widows keep the last rows together on the last page', async () => {

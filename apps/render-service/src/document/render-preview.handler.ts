@@ -77,6 +77,7 @@ export class RenderPreviewHandler {
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant,
+        pageAwareTables: compiled.pageAwareTables,
         deadline,
         budgetMs: this.options.budgetMs,
       });
