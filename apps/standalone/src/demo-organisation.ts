@@ -32,9 +32,11 @@ export const DEMO_IDS = {
   report: '00000000-0000-4000-8000-000000000011',
   letter: '00000000-0000-4000-8000-000000000012',
   certificate: '00000000-0000-4000-8000-000000000013',
+  label: '00000000-0000-4000-8000-000000000014',
+  ledger: '00000000-0000-4000-8000-000000000015',
 } as const;
 
-/** The seed (docs/seed-file.md) of the demo organisation: the four examples, published. */
+/** The seed (docs/seed-file.md) of the demo organisation: every example of examples/, published. */
 export function demoSeed(keys: DemoKeys): unknown {
   const example = (id: string, name: string, dir: string, documentNameTemplate: string, translations: boolean) => ({
     id,
@@ -71,6 +73,8 @@ export function demoSeed(keys: DemoKeys): unknown {
               example(DEMO_IDS.report, 'Report', 'report', 'Report {{title}}', false),
               example(DEMO_IDS.letter, 'Letter', 'letter', 'Letter to {{recipient.name}}', true),
               example(DEMO_IDS.certificate, 'Certificate', 'certificate', 'Certificate {{participant.name}}', false),
+              example(DEMO_IDS.label, 'Shipping label', 'label', 'Label {{shipment.tracking}}', false),
+              example(DEMO_IDS.ledger, 'Ledger', 'ledger', 'Ledger {{account}} {{period}}', false),
             ],
           },
         ],
