@@ -78,7 +78,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 }
 
 /** One Page.printToPDF of the loaded document: every page, or those of `pageRanges` ("1,3-4"). */
-async function printOnce(devTools: CDPSession, tagged: boolean, headerHtml: string | null, footerHtml: string | null, pageRanges: string): Promise<Buffer> {
+export async function printOnce(devTools: CDPSession, tagged: boolean, headerHtml: string | null, footerHtml: string | null, pageRanges: string): Promise<Buffer> {
   const bands = headerHtml !== null || footerHtml !== null;
   const { data } = await devTools.send('Page.printToPDF', {
     transferMode: 'ReturnAsBase64',
@@ -138,7 +138,7 @@ async function printPageVariants(
 }
 
 /** DevTools expression: the page style element of a document whose pages differ gets this page group's CSS. */
-function setPageStyle(css: string): string {
+export function setPageStyle(css: string): string {
   return `(() => { const style = document.getElementById(${JSON.stringify(PAGE_STYLE_ID)}); if (style) style.textContent = ${JSON.stringify(css)}; })()`;
 }
 
@@ -148,7 +148,7 @@ function setPageStyle(css: string): string {
  */
 const NOT_ON_SCREEN = '<style>@media screen{:root{display:none!important}}</style>';
 
-const LOAD_EVERY_FONT = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
+export const LOAD_EVERY_FONT = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
 /**
  * The document with NOT_ON_SCREEN added, for printing only. A page that loads a document lays it out and paints it
@@ -172,7 +172,7 @@ export function laidOutForPrintOnly(html: string): string {
 /** One DevTools session of our own per page, opened at its first print and kept while the page lives. */
 const devToolsSessions = new WeakMap<Page, Promise<CDPSession>>();
 
-function devToolsOf(page: Page): Promise<CDPSession> {
+export function devToolsOf(page: Page): Promise<CDPSession> {
   let session = devToolsSessions.get(page);
   if (session === undefined) {
     session = page.createCDPSession();

@@ -1,0 +1,147 @@
+import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
+import { pagePngs, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
+import { decodePng } from '../../test/png-pixels';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { readExample } from '../../test/render-service.harness';
+import { withPdfMetadata } from '../pdf/pdf-metadata';
+import { batchPrintKey, BatchNotSharedError, printBatchOnPage } from './batch-page-printer';
+import type { BrowserPool } from './browser-pool';
+
+function printBatch(pool: BrowserPool, documents: CompiledDocument[]): Promise<Buffer[]> {
+  return pool.run({ isolation: 'reused-page', javaScript: false, deadline: Date.now() + 120_000, budgetMs: 120_000, work: (page) => printBatchOnPage(page, documents) });
+}
+
+/** Each document of the batch against the same document printed alone: text as laid out and in content order, pages. */
+async function expectAsPrintedAlone(pool: BrowserPool, documents: CompiledDocument[], batch: Buffer[]): Promise<void> {
+  expect(batch).toHaveLength(documents.length);
+  for (const [index, document] of documents.entries()) {
+    const alone = await printCompiled(pool, document);
+    const [batchInfo, aloneInfo] = await Promise.all([pdfInfo(batch[index]), pdfInfo(alone)]);
+    expect({ index, pages: batchInfo.Pages, size: batchInfo['Page size'] }).toEqual({ index, pages: aloneInfo.Pages, size: aloneInfo['Page size'] });
+    expect({ index, text: await pdfText(batch[index]) }).toEqual({ index, text: await pdfText(alone) });
+    expect({ index, text: await pdfText(batch[index], { raw: true }) }).toEqual({ index, text: await pdfText(alone, { raw: true }) });
+    // and the pages look the same (bands, watermarks, backgrounds, placed blocks): pixels that differ, at 50 dpi
+    const [batchPages, alonePages] = await Promise.all([pagePngs(batch[index], 50), pagePngs(alone, 50)]);
+    batchPages.forEach((png, n) => expect({ index, page: n + 1, differingPixels: differingPixels(png, alonePages[n]) }).toEqual({ index, page: n + 1, differingPixels: 0 }));
+  }
+}
+
+function differingPixels(a: Buffer, b: Buffer): number {
+  const [x, y] = [decodePng(a), decodePng(b)];
+  if (x.width !== y.width || x.height !== y.height) return Number.POSITIVE_INFINITY;
+  let differing = 0;
+  for (let i = 0; i < x.rgb.length; i += 3) {
+    if (Math.max(Math.abs(x.rgb[i] - y.rgb[i]), Math.abs(x.rgb[i + 1] - y.rgb[i + 1]), Math.abs(x.rgb[i + 2] - y.rgb[i + 2])) > 16) differing++;
+  }
+  return differing;
+}
+
+const pageOf = (text: string, n: number): string => text.split('\f')[n - 1] ?? '';
+
+describe('issue 23 item 4: several documents of one template in one print, split into one PDF each', () => {
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    pool = await startPrintPool('batch-print-test');
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('invoices of 1 and 2 pages: each has the text, page count, "Page N of M" and (after its metadata update) the title it has when printed alone', async () => {
+    const { template, data } = readExample('invoice');
+    const base = data as { number: string; customer: { name: string }; items: unknown[] };
+    const documents = [3, base.items.length, 5, base.items.length, 4].map((items, i) =>
+      compileDocument({ template: template as Template, data: { ...base, number: `INV-B-${i}`, customer: { ...base.customer, name: `Customer ${i}` }, items: base.items.slice(0, items) } }),
+    );
+    expect(new Set(documents.map(batchPrintKey)).size).toBe(1);
+    const batch = await printBatch(pool, documents);
+    await expectAsPrintedAlone(pool, documents, batch);
+
+    const pages = await Promise.all(batch.map(async (pdf) => Number((await pdfInfo(pdf)).Pages)));
+    expect(new Set(pages)).toEqual(new Set([1, 2]));
+    for (const [index, pdf] of batch.entries()) {
+      const text = await pdfText(pdf);
+      for (let n = 1; n <= pages[index]; n++) expect({ index, n, footer: /Page \d+ of \d+/.exec(pageOf(text, n))?.[0] }).toEqual({ index, n, footer: `Page ${n} of ${pages[index]}` });
+      expect(pageOf(text, 1)).toContain(`INV-B-${index}`);
+      const titled = withPdfMetadata(pdf, { title: documents[index].title, producer: 'docrender test', creator: 'docrender test', created: new Date() });
+      expect(titled.written).toBe(true);
+      expect((await pdfInfo(titled.pdf)).Title).toBe(`Invoice INV-B-${index}`);
+      await expect(qpdfCheck(titled.pdf)).resolves.toContain('No syntax or stream encoding errors');
+    }
+  });
+
+  it('issue 20 page roles in a batch: first/even/last bands, first-page and other-page watermarks, a placed block, per document (3, 1 and 3 pages)', async () => {
+    const roles: Template = {
+      page: {
+        size: 'A5',
+        margins: { top: '25mm', right: '15mm', bottom: '20mm', left: '15mm' },
+        header: {
+          elements: [{ type: 'text', id: 'continuation', text: 'Continuation header {{ company }}' }],
+          first: { elements: [{ type: 'text', id: 'letterhead', text: 'LETTERHEAD {{ company }}', style: { fontSize: 14, fontWeight: 700 } }] },
+        },
+        footer: {
+          elements: [
+            { type: 'text', id: 'page-of', text: 'Page {{ pageNumber }} of {{ totalPages }}', style: { fontSize: 8 } },
+            { type: 'text', id: 'from-two', visibleIf: 'pageNumber > 1', text: 'Follow-on page', style: { fontSize: 8 } },
+          ],
+          even: { elements: [{ type: 'text', id: 'even-footer', text: 'Even page footer {{ pageNumber }}', style: { fontSize: 8 } }] },
+        },
+        watermark: [
+          { text: 'DRAFT', pages: 'first', angle: 30, opacity: 0.2, color: '#0000aa' },
+          { text: 'COPY', pages: 'all' },
+        ],
+      },
+      body: [
+        { type: 'box', id: 'address-window', position: { x: '20mm', y: '45mm' }, width: '80mm', height: '20mm', style: { backgroundColor: '#0000ff' } },
+        { type: 'text', id: 'to', text: 'To {{ company }}' },
+        { type: 'spacer', id: 'fill-1', height: '120mm', visibleIf: 'long' },
+        { type: 'spacer', id: 'fill-2', height: '120mm', visibleIf: 'long' },
+        { type: 'spacer', id: 'fill-3', height: '120mm', visibleIf: 'long' },
+        { type: 'text', id: 'closing', text: 'The end of {{ company }}' },
+      ],
+    };
+    const documents = [
+      { company: 'ACME', long: true },
+      { company: 'Globex', long: false },
+      { company: 'Initech', long: true },
+    ].map((data) => compileDocument({ template: roles, data }));
+    for (const document of documents) expect(document.issues).toEqual([]);
+    expect(new Set(documents.map(batchPrintKey)).size).toBe(1);
+    const batch = await printBatch(pool, documents);
+    await expectAsPrintedAlone(pool, documents, batch);
+
+    expect(await Promise.all(batch.map(async (pdf) => (await pdfInfo(pdf)).Pages))).toEqual(['3', '1', '3']);
+    const texts = await Promise.all(batch.map((pdf) => pdfText(pdf, { raw: true })));
+    expect(pageOf(texts[1], 1)).toContain('LETTERHEAD Globex');
+    expect(pageOf(texts[1], 1)).toContain('Page 1 of 1');
+    expect(pageOf(texts[1], 1)).toContain('DRAFT');
+    expect(texts[1]).not.toContain('COPY');
+    for (const [index, company] of [[0, 'ACME'], [2, 'Initech']] as const) {
+      expect(pageOf(texts[index], 1)).toContain(`LETTERHEAD ${company}`);
+      expect(pageOf(texts[index], 2)).toContain(`Continuation header ${company}`);
+      expect(pageOf(texts[index], 2)).toContain('Even page footer 2');
+      expect(pageOf(texts[index], 3)).toContain('Page 3 of 3');
+      expect(pageOf(texts[index], 3)).toContain('Follow-on page');
+      expect(pageOf(texts[index], 2)).toContain('COPY');
+      expect(pageOf(texts[index], 2)).not.toContain('DRAFT');
+    }
+  });
+
+  it('documents whose watermarks differ are refused (each is then printed alone); tagged documents and tables with break rows are never batched', async () => {
+    const { template, data } = readExample('invoice');
+    const test = compileDocument({ template: template as Template, data, watermark: 'TEST' });
+    const same = [test, compileDocument({ template: template as Template, data, watermark: 'TEST' })];
+    await expectAsPrintedAlone(pool, same, await printBatch(pool, same));
+
+    const other = compileDocument({ template: template as Template, data, watermark: 'SAMPLE' });
+    await expect(printBatch(pool, [test, other])).rejects.toBeInstanceOf(BatchNotSharedError);
+
+    expect(batchPrintKey({ ...test, tagged: true })).toBeNull();
+    const ledger = readExample('ledger');
+    const ledgerDocument = compileDocument({ template: ledger.template as Template, data: ledger.data });
+    expect(ledgerDocument.pageAwareTables).toBe(true);
+    expect(batchPrintKey(ledgerDocument)).toBeNull();
+  });
+});

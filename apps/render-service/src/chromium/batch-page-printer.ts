@@ -1,0 +1,205 @@
+import type { CDPSession, Page } from 'puppeteer';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
+import type { PageVariant } from '@docrender/template-dsl';
+import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PdfPrintOptions } from './page-printer';
+
+/**
+ * A compiled document that may share a print with others (batchPrintKey is not null for it). Its own PDF /Title is
+ * written afterwards, like a document printed alone (withPdfMetadata).
+ */
+export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | 'footerHtml'> & {
+  /** Null or absent when every page prints alike; else what page N of M of this document prints with. */
+  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+};
+
+/**
+ * What documents must have in common to be printed in one print: everything before `</head>` except the title
+ * (styles, font faces, `@page` rules, the page style element), and whether their pages differ. Null for a document
+ * that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh context per
+ * document), tables with lines at page breaks (their measuring prints place rows per document), or HTML without
+ * the one head and body the template DSL writes.
+ */
+export function batchPrintKey(document: { html: string; tagged: boolean; needsJavaScript: boolean; pageAwareTables: boolean; pageVariant: unknown }): string | null {
+  if (document.tagged || document.needsJavaScript || document.pageAwareTables) return null;
+  const parts = splitDocument(document.html);
+  if (parts === null) return null;
+  return `${document.pageVariant === null ? 'alike' : 'variants'}\n${parts.head.replace(TITLE, '')}`;
+}
+
+/** The documents cannot be printed together after all; each is printed alone. */
+export class BatchNotSharedError extends Error {}
+
+const TITLE = /<title>[^<]*<\/title>/i;
+const BODY = /<body>([\s\S]*)<\/body>\s*<\/html>\s*$/i;
+const MARKER_HOST = 'document.docrender.invalid';
+
+function splitDocument(html: string): { head: string; body: string } | null {
+  const headEnd = html.indexOf('</head>');
+  const body = BODY.exec(html);
+  if (headEnd < 0 || body === null || html.indexOf('<body', headEnd) !== body.index) return null;
+  return { head: html.slice(0, headEnd), body: body[1] };
+}
+
+/**
+ * Prints several documents with the same batchPrintKey on one page with one load, and returns each document's own
+ * PDF, in order: the pages, header and footer bands (page numbers, page counts and page roles counted per document)
+ * and text it would have printed alone, without its metadata (the caller writes it, as for a document printed
+ * alone).
+ *
+ * How. The documents' bodies are written one after the other into one document with the shared head, each
+ * starting on a new page, with a link at its start that takes no room (an absolutely placed 1 px anchor). Printing
+ * that once without bands tells, from the links' annotations, on which page each document starts, so how many pages
+ * it has. Chromium fills a band's `pageNumber` and `totalPages` spans with the numbers of the whole print, so the
+ * bands cannot be printed with their spans: every page's bands are written with its document's numbers as text, and
+ * the pages whose bands (and page style, for documents whose pages differ) come out the same are printed together
+ * (`pageRanges`, the links removed first; removing an absolutely placed element changes no layout). A batch of
+ * two-page invoices of one seller prints three times whatever its size: once to count, once the first pages, once
+ * the second pages. Then each document's pages are copied out into a PDF of its own (pdf-lib).
+ */
+export async function printBatchOnPage(page: Page, documents: BatchPrintDocument[]): Promise<Buffer[]> {
+  const parts = documents.map((document) => {
+    const split = splitDocument(document.html);
+    if (split === null) throw new Error('a document without the head and body of the template DSL cannot share a print');
+    return split;
+  });
+  const bodies = parts.map(
+    ({ body }, index) =>
+      `<div style="position:relative${index === 0 ? '' : ';break-before:page'}"><a class="docrender-document" href="https://${MARKER_HOST}/${index}" style="position:absolute;width:1px;height:1px"></a>${body}</div>`,
+  );
+  await page.setContent(laidOutForPrintOnly(`${parts[0].head}</head><body>${bodies.join('')}</body></html>`), { waitUntil: 'load', timeout: 0 });
+  const devTools = await devToolsOf(page);
+  const { result } = await devTools.send('Runtime.evaluate', { expression: `(${oneSetOfFixedElements.toString()})()`, returnByValue: true });
+  if (result.value !== true) throw new BatchNotSharedError('the documents have different watermarks (elements fixed on every page)');
+  await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+  const counted = await PDFDocument.load(await printOnce(devTools, false, null, null, ''), { updateMetadata: false });
+  const firstPages = documentFirstPages(counted, documents.length);
+
+  // what every page of every document prints with
+  const pagePlan = documents.flatMap((document, index) => {
+    const totalPages = firstPages[index + 1] - firstPages[index];
+    return Array.from({ length: totalPages }, (_, i) => {
+      const pageNumber = i + 1;
+      const variant = document.pageVariant ? document.pageVariant(pageNumber, totalPages) : null;
+      return {
+        printed: firstPages[index] + i,
+        headerHtml: withPageCounters(variant ? variant.headerHtml : document.headerHtml, pageNumber, totalPages),
+        footerHtml: withPageCounters(variant ? variant.footerHtml : document.footerHtml, pageNumber, totalPages),
+        pageCss: variant ? variant.pageCss : null,
+      };
+    });
+  });
+  // content: pages whose page style differs are printed again with theirs (the links removed first)
+  const content = new Map<number, { source: PDFDocument; index: number }>();
+  const byPageCss = groupBy(pagePlan.filter((p) => p.pageCss !== null), (p) => p.pageCss as string);
+  if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document').forEach((link) => link.remove())`);
+  for (const [pageCss, pages] of byPageCss) {
+    await evaluate(devTools, setPageStyle(pageCss));
+    const source = await PDFDocument.load(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')), { updateMetadata: false });
+    pages.forEach((p, index) => content.set(p.printed, { source, index }));
+  }
+  for (const p of pagePlan) if (!content.has(p.printed)) content.set(p.printed, { source: counted, index: p.printed - 1 });
+
+  // bands: one empty page per distinct pair of bands, with the shared head (no page background, no page style)
+  const bandPairs = groupBy(pagePlan, (p) => JSON.stringify([p.headerHtml, p.footerHtml]));
+  const bands = new Map<string, PDFDocument>();
+  if ([...bandPairs.values()].some((pages) => pages[0].headerHtml !== null || pages[0].footerHtml !== null)) {
+    await page.setContent(laidOutForPrintOnly(`${parts[0].head}<style>@page{background:none!important}</style></head><body></body></html>`), { waitUntil: 'load', timeout: 0 });
+    await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+    await evaluate(devTools, setPageStyle(''));
+    for (const [key, pages] of bandPairs) {
+      if (pages[0].headerHtml === null && pages[0].footerHtml === null) continue;
+      bands.set(key, await PDFDocument.load(await printOnce(devTools, false, pages[0].headerHtml, pages[0].footerHtml, '1'), { updateMetadata: false }));
+    }
+  }
+
+  const pdfs: Buffer[] = [];
+  for (let index = 0; index < documents.length; index++) {
+    const own = await PDFDocument.create({ updateMetadata: false });
+    for (const p of pagePlan.slice(firstPages[index] - 1, firstPages[index + 1] - 1)) {
+      const printed = content.get(p.printed) as { source: PDFDocument; index: number };
+      const [copy] = await own.copyPages(printed.source, [printed.index]);
+      withoutDocumentLinks(copy);
+      own.addPage(copy);
+      const band = bands.get(JSON.stringify([p.headerHtml, p.footerHtml]));
+      if (band !== undefined) copy.drawPage(await own.embedPage(band.getPage(0)));
+    }
+    pdfs.push(Buffer.from(await own.save({ useObjectStreams: false })));
+  }
+  return pdfs;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Removes the batch's document links from a page's annotations. */
+function withoutDocumentLinks(page: PDFPage): void {
+  const annotations = page.node.Annots();
+  if (!annotations) return;
+  for (let i = annotations.size() - 1; i >= 0; i--) {
+    if (documentLink(annotations.lookupMaybe(i, PDFDict)) !== null) annotations.remove(i);
+  }
+  if (annotations.size() === 0) page.node.delete(PDFName.of('Annots'));
+}
+
+function documentLink(annotation: PDFDict | undefined): number | null {
+  const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
+  const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
+  const prefix = `https://${MARKER_HOST}/`;
+  return text?.startsWith(prefix) ? Number(text.slice(prefix.length)) : null;
+}
+
+/**
+ * The first page of every document in the counting print, from its link, and one past the last page at the end:
+ * document i has pages firstPages[i] to firstPages[i + 1] - 1.
+ */
+function documentFirstPages(printed: PDFDocument, count: number): number[] {
+  const firstPages: number[] = [];
+  printed.getPages().forEach((page, index) => {
+    const annotations = page.node.Annots();
+    if (!annotations) return;
+    for (let i = 0; i < annotations.size(); i++) {
+      const document = documentLink(annotations.lookupMaybe(i, PDFDict));
+      if (document !== null) firstPages[document] ??= index + 1;
+    }
+  });
+  firstPages.length = count;
+  firstPages.push(printed.getPageCount() + 1);
+  for (let i = 0; i < count; i++) {
+    if (!(firstPages[i] < firstPages[i + 1])) throw new Error(`document ${i} of the batch has no page of its own in the print`);
+  }
+  return firstPages;
+}
+
+/** A band with the page counter spans Chromium would fill written as this document's numbers. */
+function withPageCounters(band: string | null, pageNumber: number, totalPages: number): string | null {
+  return band === null ? null : band.replaceAll('<span class="pageNumber"></span>', `<span>${pageNumber}</span>`).replaceAll('<span class="totalPages"></span>', `<span>${totalPages}</span>`);
+}
+
+async function evaluate(devTools: CDPSession, expression: string): Promise<void> {
+  const { exceptionDetails } = await devTools.send('Runtime.evaluate', { expression });
+  if (exceptionDetails) throw new Error(`printing the batch failed: ${exceptionDetails.text}`);
+}
+
+// Runs in the page (through the DevTools protocol, whatever the document's JavaScript setting).
+
+/**
+ * Elements fixed on the page (the DSL's watermarks) print on every page of the print, so in a batch on every page of
+ * every document: they are kept in the first document only, when every document has the same ones. False (nothing
+ * removed) when they differ.
+ */
+function oneSetOfFixedElements(): boolean {
+  const documents = Array.from(document.body.children);
+  const fixed = documents.map((container) => Array.from(container.children).filter((child) => getComputedStyle(child).position === 'fixed'));
+  const first = fixed[0].map((element) => element.outerHTML).join('');
+  if (fixed.some((elements) => elements.map((element) => element.outerHTML).join('') !== first)) return false;
+  fixed.slice(1).forEach((elements) => elements.forEach((element) => element.remove()));
+  return true;
+}
