@@ -1,16 +1,17 @@
 /**
- * Prints the DSL examples with real Chromium and checks what the HTML alone cannot prove (not a test; prints
- * figures): the header/footer page numbers appear on every page, no request leaves the page, the PDF's
- * page count. Writes the PDFs to bench/results/dsl/ (git-ignored).
+ * Prints the DSL examples with real Chromium the way the render service prints them (its printPdfOnPage: page
+ * variants — first/last/odd/even headers, footers, backgrounds and watermarks — printed in groups, the break rows of
+ * page-aware tables placed, placed elements measured) and checks what the HTML alone cannot prove (not a test;
+ * prints figures): the header/footer page numbers appear on every page, no request leaves the page, the PDF's page
+ * count, how many page groups it printed in. Writes the PDFs to bench/results/dsl/ (git-ignored).
  *
  *   node tools/build.mjs && node dist/bench/dsl/print-examples.js
- *
- * The page.pdf options below are the ones the render service should use with a CompiledDocument.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer from 'puppeteer';
+import { printPdfOnPage } from '@docrender/render-service';
 import { CompiledDocument, compileDocument, CompileInput, Template } from '@docrender/template-dsl';
 
 const root = path.resolve(__dirname, '../../..');
@@ -31,21 +32,11 @@ function input(name: string, language: string | null): CompileInput {
   return result;
 }
 
-/** page.pdf options for a compiled document. */
-function pdfOptions(doc: CompiledDocument): Parameters<import('puppeteer').Page['pdf']>[0] {
-  const m = doc.page.marginMm;
-  const bands = doc.headerHtml !== null || doc.footerHtml !== null;
-  return {
-    width: `${doc.page.widthMm}mm`,
-    height: `${doc.page.heightMm}mm`,
-    margin: { top: `${m.top}mm`, right: `${m.right}mm`, bottom: `${m.bottom}mm`, left: `${m.left}mm` },
-    printBackground: true,
-    displayHeaderFooter: bands,
-    headerTemplate: doc.headerHtml ?? '<span></span>',
-    footerTemplate: doc.footerHtml ?? '<span></span>',
-    tagged: doc.tagged,
-    outline: false,
-  };
+/** How many groups of alike pages a document of `pages` pages prints in (1 when every page prints alike). */
+function pageGroups(doc: CompiledDocument, pages: number): number {
+  const variantOf = doc.pageVariant;
+  if (!variantOf) return 1;
+  return new Set(Array.from({ length: pages }, (_v, i) => JSON.stringify(variantOf(i + 1, pages)))).size;
 }
 
 async function main(): Promise<void> {
@@ -56,7 +47,7 @@ async function main(): Promise<void> {
   });
   const rows: Record<string, string | number>[] = [];
   try {
-    for (const [name, language] of [['invoice', null], ['report', null], ['letter', 'de'], ['certificate', null]] as const) {
+    for (const [name, language] of [['invoice', null], ['report', null], ['letter', 'de'], ['certificate', null], ['label', null], ['ledger', null]] as const) {
       const compileStart = Date.now();
       const doc = compileDocument(input(name, language));
       const compileMs = Date.now() - compileStart;
@@ -72,8 +63,16 @@ async function main(): Promise<void> {
         }
       });
       const printStart = Date.now();
-      await page.setContent(doc.html, { waitUntil: 'load' });
-      const pdf = await page.pdf(pdfOptions(doc));
+      let placedBeyondPage: string[] = [];
+      const pdf = await printPdfOnPage(page, {
+        html: doc.html,
+        tagged: doc.tagged,
+        headerHtml: doc.headerHtml,
+        footerHtml: doc.footerHtml,
+        pageVariant: doc.pageVariant,
+        pageAwareTables: doc.pageAwareTables,
+        onPlacedBeyondPage: doc.placedToMeasure ? (ids) => (placedBeyondPage = ids) : undefined,
+      });
       const printMs = Date.now() - printStart;
       await page.close();
       const file = path.join(outDir, `${name}${language ? `.${language}` : ''}.pdf`);
@@ -81,7 +80,18 @@ async function main(): Promise<void> {
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
       const pages = text.split('\f').filter((p) => p.trim().length > 0);
       const numbered = pages.filter((p, i) => new RegExp(`\\b${i + 1}\\s*(of|/)\\s*${pages.length}\\b`).test(p)).length;
-      rows.push({ example: name, issues: doc.issues.length, pages: pages.length, 'pages numbered "n of N"': numbered, 'blocked requests': blocked, 'compile ms': compileMs, 'print ms': printMs, 'PDF KiB': Math.round(pdf.length / 1024) });
+      rows.push({
+        example: name,
+        issues: doc.issues.length + placedBeyondPage.length,
+        pages: pages.length,
+        'page groups': pageGroups(doc, pages.length),
+        'page-aware tables': doc.pageAwareTables ? 'yes' : 'no',
+        'pages numbered "n of N"': numbered,
+        'blocked requests': blocked,
+        'compile ms': compileMs,
+        'print ms': printMs,
+        'PDF KiB': Math.round(pdf.length / 1024),
+      });
     }
   } finally {
     await browser.close();

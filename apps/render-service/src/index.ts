@@ -3,4 +3,4 @@ export { renderServiceDefinition, runRenderService } from './render-service.boot
 export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings } from './render-service.settings';
 export { locateChromium, findChromium, ChromiumNotFoundError } from './chromium/chromium-executable';
 export { renderPrefetch } from './render.consumer';
-export { laidOutForPrintOnly } from './chromium/page-printer';
+export { laidOutForPrintOnly, printPdfOnPage, PdfPrintOptions } from './chromium/page-printer';
