@@ -1,7 +1,7 @@
 import { RenderIssueType } from '@docrender/contracts';
 import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
 import { decodePng, inkIn, Pixels } from '../../test/png-pixels';
-import { firstPagePng, pagePngs, pdfInfo, pdfText } from '../../test/pdf-tools';
+import { firstPagePng, pagePngs, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { quietLogger, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -287,6 +287,40 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     for (const back of [1, 2]) {
       const [a, b] = [shownLines[shownLines.length - back], printedLines[printedLines.length - back]];
       for (const edge of ['top', 'bottom', 'left', 'right'] as const) expect({ back, edge, close: Math.abs(a[edge] - b[edge]) <= 3 }).toEqual({ back, edge, close: true });
+    }
+  });
+
+  it('issue 20 item 2: no line of a paragraph is left alone at the foot or the top of a page (orphans and widows, Chromium\'s default 2 and a set 3), read page by page with pdftotext -f N -l N', async () => {
+    // 100 × 100 mm, 10 mm margins; a filler paragraph, then the paragraph under test, ten numbered lines of one style
+    const lines = (word: string, n: number): string => Array.from({ length: n }, (_v, i) => `${word} ${i + 1}`).join('\n');
+    const document = (fillerLines: number, kept: { orphans?: number; widows?: number }): Template => ({
+      page: { size: { width: '100mm', height: '100mm' }, margins: '10mm' },
+      body: [
+        { type: 'text', id: 'filler', text: lines('filler', fillerLines), orphans: 1, widows: 1 },
+        { type: 'text', id: 'paragraph', text: lines('line', 10), ...kept },
+      ],
+    });
+    /** Lines of the paragraph on page 1 and on page 2, each page read alone. */
+    const split = async (fillerLines: number, kept: { orphans?: number; widows?: number }): Promise<[number, number]> => {
+      const pdf = await printCompiled(pool, compileDocument({ template: document(fillerLines, kept), data: {} }));
+      const pages = Number((await pdfInfo(pdf)).Pages);
+      const count = async (n: number): Promise<number> => (n > pages ? 0 : ((await pdfPageText(pdf, n)).match(/\bline \d+/g) ?? []).length);
+      return [await count(1), await count(2)];
+    };
+    // lines per page: how many lines of a 40-line filler page 1 holds
+    const filled = await printCompiled(pool, compileDocument({ template: document(40, {}), data: {} }));
+    const perPage = ((await pdfPageText(filled, 1)).match(/\bfiller \d+/g) ?? []).length;
+    expect(perPage).toBeGreaterThan(10);
+    const none = { orphans: 1, widows: 1 };
+    // without control the layouts below leave one line alone: at the foot of page 1, at the top of page 2
+    expect(await split(perPage - 1, none)).toEqual([1, 9]);
+    expect(await split(perPage - 9, none)).toEqual([9, 1]);
+    for (const kept of [{}, { orphans: 2, widows: 2 }, { orphans: 3, widows: 3 }]) {
+      const least = 'orphans' in kept ? (kept.orphans ?? 2) : 2;
+      for (const filler of [perPage - 1, perPage - 2, perPage - 9, perPage - 8]) {
+        const [foot, top] = await split(filler, kept);
+        expect({ kept, filler, foot: foot === 0 || foot >= least, top: top === 0 || top >= least, all: foot + top }).toEqual({ kept, filler, foot: true, top: true, all: 10 });
+      }
     }
   });
 
