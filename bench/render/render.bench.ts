@@ -9,7 +9,7 @@
  *       compiled HTML with the same print options as a puppeteer user would (setContent, which lays the document
  *       out for the screen as it loads, then page.pdf()), a new document every RENDER_FRESH_DOCUMENT_EVERY renders
  *       per page like the pool's;
- *   (b) the render service in-process: RenderServiceModule on the in-process bus, pool of 1 browser × C pages
+ *   (b) the render service in-process: the render service started by createServiceApp on the in-process bus, pool of 1 browser × C pages
  *       (data check, compile, print, page count, store the PDF, reply);
  *   (c) the render service through RabbitMQ: `node dist/apps/render-service/src/main.js` as its own process
  *       (1 browser × C pages) on a fresh vhost, requests from this process over AMQP.
@@ -34,13 +34,13 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { PDFDocument } from 'pdf-lib';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
-import { laidOutForPrintOnly, loadRenderServiceSettings, locateChromium, renderPrefetch, RenderServiceModule } from '@docrender/render-service';
+import { createServiceApp, serviceSettings } from '@docrender/platform';
+import { laidOutForPrintOnly, locateChromium, renderPrefetch, renderService } from '@docrender/render-service';
 import { FilesystemBlobStore } from '@docrender/storage';
 import type { CompiledDocument } from '@docrender/template-dsl';
 import { createRabbitVhost } from '@docrender/testing';
@@ -180,10 +180,8 @@ async function main(): Promise<void> {
       const raw = await launchRaw(executablePath, concurrency);
       const serviceEnv = { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: String(concurrency) };
       const inProcessBus = new InProcessMessageBus(loadSettings(messagingSettings, {}), quiet);
-      const app: INestApplication = await NestFactory.create(
-        RenderServiceModule.register({ bus: inProcessBus, blobStore: await FilesystemBlobStore.open(blobDir), logger: quiet, settings: loadRenderServiceSettings(serviceEnv) }),
-        { logger: false },
-      );
+      const blobStore = await FilesystemBlobStore.open(blobDir);
+      const app: INestApplication = await createServiceApp(renderService, { bus: inProcessBus, blobStore, close: () => inProcessBus.close() }, quiet, serviceSettings([renderService], serviceEnv));
       await app.init();
       const amqpEnv = { AMQP_URL: vhost.url, AMQP_QUEUE_PREFIX: `c${concurrency}-`, BLOB_DIR: blobDir };
       const service = await spawnRenderService(root, { ...amqpEnv, ...serviceEnv });

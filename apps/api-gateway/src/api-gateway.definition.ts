@@ -1,13 +1,14 @@
-import { loadSettings } from '@docrender/config';
+import { egressSettings, gatewaySettings, jobsSettings, rateLimitSettings, renderApiSettings, viewUrlSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { ApiGatewayModule } from './app.module';
-import { gatewaySettings } from '@docrender/config';
 import { configureHttp } from './http/configure-http';
 
 /** How the API gateway starts: used by main.ts and by the one-process launcher. */
-export const apiGatewayService: ServiceDefinition = {
+export const apiGatewayService: ServiceDefinition<true> = {
   name: 'api-gateway',
-  module: (infrastructure, logger) => ApiGatewayModule.register(infrastructure, logger),
-  port: (env) => loadSettings(gatewaySettings, env).port,
+  database: true,
+  settings: [gatewaySettings, jobsSettings, egressSettings, renderApiSettings, rateLimitSettings, viewUrlSettings],
+  module: ({ infrastructure }) => ApiGatewayModule.register(infrastructure),
+  port: (settings) => settings.get(gatewaySettings).port,
   configure: configureHttp,
 };

@@ -1,8 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, ProbesModule } from '@docrender/platform';
-import type { Logger } from '@docrender/observability';
+import { blobStoreCheck, databaseCheck, Infrastructure, ProbesModule } from '@docrender/platform';
 import { GatewayMetricsServer } from './http/gateway-metrics.server';
-import { GATEWAY_LOGGER } from './http/tokens';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ViewUrlModule } from './documents/view-url.module';
@@ -13,14 +11,13 @@ import { TemplatesModule } from './templates/templates.module';
 import { RenderJobsModule } from './jobs/render-jobs.module';
 import { RenderModule } from './render/render.module';
 
-/** The API gateway's root module: every /v1 endpoint of the contract. */
+/** The API gateway's root module: every /v1 endpoint of the contract (on the infrastructure the bootstrap provides). */
 @Module({})
 export class ApiGatewayModule {
-  static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
+  static register(infrastructure: Infrastructure): DynamicModule {
     return {
       module: ApiGatewayModule,
       imports: [
-        InfrastructureModule.forRoot(infrastructure, logger),
         AuthModule,
         RateLimitModule,
         ViewUrlModule,
@@ -38,8 +35,7 @@ export class ApiGatewayModule {
           metricsOnAppPort: false,
         }),
       ],
-      providers: [{ provide: GATEWAY_LOGGER, useValue: logger }, GatewayMetricsServer],
-      exports: [GATEWAY_LOGGER],
+      providers: [GatewayMetricsServer],
     };
   }
 }

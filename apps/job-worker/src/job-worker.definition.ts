@@ -1,11 +1,16 @@
-import { loadSettings } from '@docrender/config';
+import { gatewaySettings, jobsSettings, viewUrlSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { JobWorkerModule } from './app.module';
 import { jobWorkerSettings } from './job-worker.settings';
 
-/** How the job-worker starts: used by main.ts and by the one-process launcher. */
-export const jobWorkerService: ServiceDefinition = {
+/**
+ * How the job-worker starts: used by main.ts and by the one-process launcher. It signs the view links of the
+ * documents it stores (VIEW_URL_SECRET; PUBLIC_BASE_URL, else the gateway's PORT on localhost).
+ */
+export const jobWorkerService: ServiceDefinition<true> = {
   name: 'job-worker',
-  module: (infrastructure, logger) => JobWorkerModule.register(infrastructure, logger),
-  port: (env) => loadSettings(jobWorkerSettings, env).port,
+  database: true,
+  settings: [jobWorkerSettings, jobsSettings, viewUrlSettings, gatewaySettings],
+  module: ({ infrastructure }) => JobWorkerModule.register(infrastructure),
+  port: (settings) => settings.get(jobWorkerSettings).port,
 };

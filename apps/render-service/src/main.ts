@@ -1,4 +1,5 @@
 import 'reflect-metadata';
-import { runRenderService } from './render-service.bootstrap';
+import { runService } from '@docrender/platform';
+import { renderService } from './render-service.definition';
 
-void runRenderService();
+void runService(renderService);

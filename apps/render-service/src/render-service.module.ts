@@ -1,8 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { BLOB_STORE, BlobStore } from '@docrender/storage';
-import { MESSAGE_BUS, MessageBus } from '@docrender/messaging';
-import type { Logger } from '@docrender/observability';
-import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, MetricsController, READINESS_CHECKS, ReadinessCheck } from '@docrender/platform';
+import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, MetricsController, READINESS_CHECKS, ReadinessCheck, type ServiceContext } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
 import { locateChromium } from './chromium/chromium-executable';
 import { ChromiumDocumentPrinter, DOCUMENT_PRINTER, DocumentPrinter } from './chromium/document-printer';
@@ -13,17 +10,7 @@ import { RenderDocumentHandler, RenderHandlerOptions } from './document/render-d
 import { RenderPreviewHandler } from './document/render-preview.handler';
 import { TemplateCache } from './document/template-cache';
 import { RenderConsumer } from './render.consumer';
-import { loadRenderServiceSettings, RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
-
-export type RenderServiceModuleOptions = {
-  /** The process's message bus (AMQP, or the in-process bus in one-process mode). Not closed by the module. */
-  bus: MessageBus;
-  /** The process's blob store (PDFs, previews, data blobs, fonts, organisation assets). */
-  blobStore: BlobStore;
-  logger: Logger;
-  /** Default: read from process.env (a bad value throws a ConfigError naming the variable). */
-  settings?: RenderServiceSettings;
-};
+import { RENDER_SETTINGS, renderServiceSettings } from './render-service.settings';
 
 /** Distinct templates whose prepared form is kept between messages (a template is a few kB to a few hundred kB). */
 const TEMPLATES_KEPT = 64;
@@ -32,25 +19,23 @@ const TEMPLATES_KEPT = 64;
 export const chromiumCheck = (pool: BrowserPool): ReadinessCheck => ({ name: 'chromium', check: () => pool.ping() });
 
 /**
- * The render service's root module. It owns the Chromium pool (started before the app takes work, closed on
- * shutdown) and consumes render.document / render.preview from the bus it is given; it serves the probes
- * GET /v1/meta/status (Chromium + message bus + blob storage), GET /v1/meta/version and the Prometheus GET /metrics.
+ * The render service's root module, on the bus and blob store the shared bootstrap provides (no database). It owns
+ * the Chromium pool (started before the app takes work, closed on shutdown) and consumes render.document /
+ * render.preview; it serves the probes GET /v1/meta/status (Chromium + message bus + blob storage),
+ * GET /v1/meta/version and the Prometheus GET /metrics.
  */
 @Module({})
 export class RenderServiceModule {
-  static register(options: RenderServiceModuleOptions): DynamicModule {
-    const settings = options.settings ?? loadRenderServiceSettings();
-    const logger = options.logger;
+  static register({ infrastructure, logger, settings: processSettings }: ServiceContext<false>): DynamicModule {
+    const settings = processSettings.get(renderServiceSettings);
+    const { bus, blobStore } = infrastructure;
     const handlerOptions: RenderHandlerOptions = { budgetMs: settings.timeoutMs, allowHttpImages: settings.allowHttp };
     const producer = `docrender render-service ${buildVersion()}`;
     return {
       module: RenderServiceModule,
       controllers: [MetaController, MetricsController],
       providers: [
-        { provide: MESSAGE_BUS, useValue: options.bus },
-        { provide: BLOB_STORE, useValue: options.blobStore },
         { provide: RENDER_SETTINGS, useValue: settings },
-        { provide: RENDER_LOGGER, useValue: logger },
         {
           provide: BrowserPool,
           useFactory: () =>
@@ -71,13 +56,13 @@ export class RenderServiceModule {
           provide: DocumentSources,
           useFactory: () =>
             new DocumentSources(
-              options.blobStore,
+              blobStore,
               new ImageResolver(
-                options.blobStore,
+                blobStore,
                 { policy: { allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate }, fetchTimeoutMs: settings.imageFetchTimeoutMs, maxBytes: settings.imageMaxBytes },
                 logger,
               ),
-              new FontFileCache(options.blobStore, settings.fontCacheMaxBytes),
+              new FontFileCache(blobStore, settings.fontCacheMaxBytes),
               logger,
             ),
         },
@@ -85,19 +70,19 @@ export class RenderServiceModule {
         {
           provide: RenderDocumentHandler,
           useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
-            new RenderDocumentHandler(printer, options.blobStore, sources, templates, handlerOptions, logger),
+            new RenderDocumentHandler(printer, blobStore, sources, templates, handlerOptions, logger),
           inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
         },
         {
           provide: RenderPreviewHandler,
           useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
-            new RenderPreviewHandler(printer, options.blobStore, sources, templates, handlerOptions, logger),
+            new RenderPreviewHandler(printer, blobStore, sources, templates, handlerOptions, logger),
           inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
         },
         RenderConsumer,
         {
           provide: READINESS_CHECKS,
-          useFactory: (pool: BrowserPool): ReadinessCheck[] => [chromiumCheck(pool), messageBusCheck(options.bus), blobStoreCheck(options.blobStore)],
+          useFactory: (pool: BrowserPool): ReadinessCheck[] => [chromiumCheck(pool), messageBusCheck(bus), blobStoreCheck(blobStore)],
           inject: [BrowserPool],
         },
       ],

@@ -5,9 +5,9 @@ export const renderServiceSettings = { ...renderSettings, ...egressSettings };
 
 export type RenderServiceSettings = ConfigOf<typeof renderServiceSettings>;
 
-export function loadRenderServiceSettings(env: NodeJS.ProcessEnv = process.env): RenderServiceSettings {
+/** The render service's settings read from `env` (tests and benches; the service itself reads them at start). */
+export function loadRenderServiceSettings(env: NodeJS.ProcessEnv): RenderServiceSettings {
   return loadSettings(renderServiceSettings, env);
 }
 
 export const RENDER_SETTINGS = Symbol('RenderServiceSettings');
-export const RENDER_LOGGER = Symbol('RenderServiceLogger');

@@ -1,11 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
-import { checkHandlers, MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
+import { MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
+import { LOGGER } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
 import { RenderDocumentHandler } from './document/render-document.handler';
 import { RenderPreviewHandler } from './document/render-preview.handler';
-import { RENDER_LOGGER, RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
+import { RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
 
 /**
  * Messages one instance holds: its Chromium capacity plus half again. A document spends part of its time outside
@@ -38,11 +39,10 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly documents: RenderDocumentHandler,
     private readonly previews: RenderPreviewHandler,
     @Inject(RENDER_SETTINGS) private readonly settings: RenderServiceSettings,
-    @Inject(RENDER_LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    checkHandlers('render-service', [MessageName.RenderDocument, MessageName.RenderPreview]);
     this.subscriptions.push(
       await this.bus.consume(MessageName.RenderDocument, (command, { abandoned }) => this.documents.handle(command, abandoned), {
         prefetch: renderPrefetch(this.pool.capacity),

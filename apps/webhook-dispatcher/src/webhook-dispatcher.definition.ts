@@ -1,11 +1,13 @@
-import { loadSettings } from '@docrender/config';
+import { egressSettings, webhookSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { WebhookDispatcherModule } from './app.module';
 import { webhookDispatcherSettings } from './webhook-dispatcher.settings';
 
 /** How the webhook-dispatcher starts: used by main.ts and by the one-process launcher. */
-export const webhookDispatcherService: ServiceDefinition = {
+export const webhookDispatcherService: ServiceDefinition<true> = {
   name: 'webhook-dispatcher',
-  module: (infrastructure, logger) => WebhookDispatcherModule.register(infrastructure, logger),
-  port: (env) => loadSettings(webhookDispatcherSettings, env).port,
+  database: true,
+  settings: [webhookDispatcherSettings, webhookSettings, egressSettings],
+  module: ({ infrastructure }) => WebhookDispatcherModule.register(infrastructure),
+  port: (settings) => settings.get(webhookDispatcherSettings).port,
 };

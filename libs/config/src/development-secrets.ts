@@ -20,10 +20,11 @@ export function developmentSecretsInUse(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * Issue 17: a deployed app must not run with secrets anyone can read in the source (links could be forged, stored
- * keys matched). Throws a ConfigError naming the first such setting, unless ALLOW_DEVELOPMENT_SECRETS=true.
+ * keys matched). Throws a ConfigError naming the first such setting the app `reads` (all by default), unless
+ * ALLOW_DEVELOPMENT_SECRETS=true.
  */
-export function refuseDevelopmentSecrets(env: NodeJS.ProcessEnv): void {
-  const [first] = developmentSecretsInUse(env);
+export function refuseDevelopmentSecrets(env: NodeJS.ProcessEnv, reads: (variable: string) => boolean = () => true): void {
+  const [first] = developmentSecretsInUse(env).filter(reads);
   if (first === undefined || loadSettings(developmentSecretsSettings, env).allow) return;
   throw new ConfigError(first, 'holds the public development value (or is unset); set a secret of your own, or ALLOW_DEVELOPMENT_SECRETS=true for local development only');
 }

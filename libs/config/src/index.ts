@@ -1,4 +1,5 @@
 export * from './setting';
+export * from './process-settings';
 export * from './database.settings';
 export * from './messaging.settings';
 export * from './storage.settings';

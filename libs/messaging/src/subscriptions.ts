@@ -14,7 +14,7 @@ export const SUBSCRIPTIONS: Readonly<Record<MessageName, ConsumingApp>> = Object
 /** An app's consumers do not match the messages it subscribes to: the app must not start. */
 export class UnhandledSubscriptionError extends Error {
   constructor(
-    readonly app: ConsumingApp,
+    readonly app: string,
     readonly missing: readonly MessageName[],
     readonly foreign: readonly MessageName[],
   ) {
@@ -28,11 +28,12 @@ export class UnhandledSubscriptionError extends Error {
 }
 
 /**
- * Called by an app's consumer with the message names it registered handlers for, before it takes any message:
- * throws UnhandledSubscriptionError (so the app refuses to start) when a message the app subscribes to has no
- * handler, or when it handles a message another app subscribes to.
+ * Called by the shared bootstrap (libs/platform, SubscriptionGate) with the message names an app's consumers
+ * registered handlers for, before the app takes any message: throws UnhandledSubscriptionError (so the app refuses
+ * to start) when a message the app subscribes to has no handler, or when it handles a message another app subscribes
+ * to (the api-gateway subscribes to none, so it may handle none).
  */
-export function checkHandlers(app: ConsumingApp, handled: readonly MessageName[]): void {
+export function checkHandlers(app: string, handled: readonly MessageName[]): void {
   const subscribed = (Object.keys(SUBSCRIPTIONS) as MessageName[]).filter((name) => SUBSCRIPTIONS[name] === app);
   const missing = subscribed.filter((name) => !handled.includes(name));
   const foreign = [...new Set(handled)].filter((name) => SUBSCRIPTIONS[name] !== app);

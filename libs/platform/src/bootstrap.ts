@@ -1,8 +1,13 @@
-import type { DynamicModule, INestApplication, LoggerService } from '@nestjs/common';
+import { DynamicModule, Inject, INestApplication, LoggerService, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, refuseDevelopmentSecrets } from '@docrender/config';
+import type { AddressInfo } from 'node:net';
+import { ConfigError, refuseDevelopmentSecrets, Settings, SettingsSpec } from '@docrender/config';
+import { type ConsumingApp, SUBSCRIPTIONS } from '@docrender/messaging';
 import { createLogger, Logger } from '@docrender/observability';
-import { connectInfrastructure, Infrastructure } from './infrastructure/infrastructure';
+import { connectInfrastructure, Connections, hasDatabase, Infrastructure, platformSpecs } from './infrastructure/infrastructure';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { platformSettings } from './infrastructure/platform.settings';
+import { SubscriptionGate } from './infrastructure/subscription-gate';
 
 /** Nest's framework messages, written as our JSON log lines. */
 export class NestLogAdapter implements LoggerService {
@@ -24,60 +29,174 @@ export class NestLogAdapter implements LoggerService {
   }
 }
 
-export type ServiceDefinition = {
-  /** e.g. `api-gateway`; names the logs and the PostgreSQL application_name. */
-  name: string;
-  /** The app's root module built around the process's infrastructure. */
-  module: (infrastructure: Infrastructure, logger: Logger) => DynamicModule;
-  /** HTTP port (the gateway's API, or another app's probes and metrics). */
-  port: (env: NodeJS.ProcessEnv) => number;
-  /** Extra HTTP set-up before listening (the gateway: body limits, OpenAPI, filters). */
-  configure?: (app: INestApplication, logger: Logger) => void;
+/** A reason the app cannot start that its operator can act on (e.g. no Chromium): written as one line, not a stack. */
+export class StartupError extends Error {}
+
+export type ServiceName = 'api-gateway' | ConsumingApp;
+
+/** What an app's root module is built from: its share of the infrastructure, the process's logger and settings. */
+export type ServiceContext<D extends boolean = boolean> = {
+  /** The bus and blob store, plus PostgreSQL when the definition asks for the database. */
+  infrastructure: D extends true ? Infrastructure : Connections;
+  logger: Logger;
+  settings: Settings;
 };
 
-/** Creates the Nest application of one app on a given infrastructure (shared by main.ts and the one-process launcher). */
-export async function createServiceApp(definition: ServiceDefinition, infrastructure: Infrastructure, logger: Logger): Promise<INestApplication> {
-  const app = await NestFactory.create(definition.module(infrastructure, logger), {
+/**
+ * How one app starts, the same for all four: its name, which optional piece of infrastructure it asks for (the
+ * database), the settings it reads, its root module and its HTTP port. Used by the app's main.ts (runService) and by
+ * the one-process launcher (createServiceApp on shared infrastructure).
+ */
+export type ServiceDefinition<D extends boolean = boolean> = {
+  /** Names the logs, the PostgreSQL application_name and the app in SUBSCRIPTIONS. */
+  name: ServiceName;
+  /** Whether the app uses PostgreSQL: only then is it connected (and migrated) and its repositories injectable. */
+  database: D;
+  /** The settings specs the app and its modules read (the platform adds its own: bus, blob store, log level…). */
+  settings: readonly SettingsSpec[];
+  /** The app's root module. The bootstrap puts the shared InfrastructureModule (bus, blob store, LOGGER…) above it. */
+  module(context: ServiceContext<D>): DynamicModule;
+  /** HTTP port (the gateway's API, or another app's probes and metrics). */
+  port(settings: Settings): number;
+  /** Extra HTTP set-up before listening (the gateway: body limits, OpenAPI, filters). */
+  configure?(app: INestApplication, logger: Logger): void;
+  /** Past this time after SIGTERM/SIGINT the process exits even if closing has not finished (default: no limit). */
+  stopWithinMs?(settings: Settings): number;
+};
+
+/** Every setting an app reads, with the platform's own: what its process loads once at start. */
+export function serviceSettings(definitions: readonly ServiceDefinition[], env: NodeJS.ProcessEnv, extra: readonly SettingsSpec[] = []): Settings {
+  const database = definitions.some((definition) => definition.database);
+  return Settings.load([...platformSpecs(database), ...definitions.flatMap((definition) => definition.settings), ...extra], env);
+}
+
+/** The root of every app: the shared infrastructure module above the app's own root module. */
+@Module({})
+class ServiceModule implements OnApplicationBootstrap {
+  constructor(@Inject(SubscriptionGate) private readonly gate: SubscriptionGate) {}
+
+  static of(appModule: DynamicModule, context: ServiceContext, gate: SubscriptionGate): DynamicModule {
+    return {
+      module: ServiceModule,
+      imports: [InfrastructureModule.forRoot(context.infrastructure, context.logger, context.settings), appModule],
+      providers: [{ provide: SubscriptionGate, useValue: gate }],
+    };
+  }
+
+  /** Runs after every other module's onApplicationBootstrap (the root module's hooks come last): consumers are registered. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.gate.open();
+  }
+}
+
+/**
+ * Creates the Nest application of one app on a given infrastructure (shared by runService and the one-process
+ * launcher; tests use it too). Initialising it (app.init or app.listen) refuses to start when the app's consumers do
+ * not handle exactly the messages it subscribes to (SubscriptionGate); only then do they take messages.
+ */
+export async function createServiceApp(
+  definition: ServiceDefinition,
+  infrastructure: Connections | Infrastructure,
+  logger: Logger,
+  settings: Settings = serviceSettings([definition], process.env),
+): Promise<INestApplication> {
+  if (definition.database && !hasDatabase(infrastructure)) throw new Error(`${definition.name} asks for the database: its infrastructure has none`);
+  const gate = new SubscriptionGate(definition.name, infrastructure.bus);
+  const context: ServiceContext = { infrastructure: { ...infrastructure, bus: gate.bus }, logger, settings };
+  const app = await NestFactory.create(ServiceModule.of(definition.module(context), context, gate), {
     logger: new NestLogAdapter(logger.child({ context: 'nest' })),
     bufferLogs: false,
     bodyParser: definition.configure === undefined,
+    // start-up errors reach the caller (one clear line from runService) instead of Nest's own handler
+    abortOnError: false,
   });
   definition.configure?.(app, logger);
   return app;
 }
 
+/** An app started on its own by startService. */
+export type RunningService = {
+  app: INestApplication;
+  infrastructure: Connections;
+  settings: Settings;
+  logger: Logger;
+  /** The HTTP port it listens on. */
+  port: number;
+  /** Closes the app, then its infrastructure. */
+  stop(): Promise<void>;
+};
+
 /**
- * The whole of an app's main.ts: read settings, connect infrastructure, start the Nest app, stop gracefully on
- * SIGTERM/SIGINT. A bad setting stops start-up with one line naming the variable, and so does a public development
- * secret (VIEW_URL_SECRET, API_KEY_PEPPER) unless ALLOW_DEVELOPMENT_SECRETS=true.
+ * Starts one app on its own, the same way for all four: reads its settings once, refuses a public development secret
+ * it reads (VIEW_URL_SECRET, API_KEY_PEPPER) unless ALLOW_DEVELOPMENT_SECRETS=true, connects the infrastructure it
+ * asks for (PostgreSQL only when its definition says `database: true`; AMQP_URL required for an app that takes
+ * messages), creates the Nest app on it and listens. A bad setting throws a ConfigError naming the variable.
  */
-export async function runService(definition: ServiceDefinition): Promise<void> {
-  const logger = createLogger(definition.name);
-  let infrastructure: Infrastructure | undefined;
+export async function startService(definition: ServiceDefinition, env: NodeJS.ProcessEnv, logger?: Logger): Promise<RunningService> {
+  const settings = serviceSettings([definition], env);
+  refuseDevelopmentSecrets(env, (variable) => settings.reads(variable));
+  const log = logger ?? createLogger(definition.name, settings.get(platformSettings).logLevel);
+  const port = definition.port(settings);
+  const common = { service: definition.name, logger: log, settings, requireBroker: (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name) };
+  const infrastructure = definition.database ? await connectInfrastructure({ ...common, database: true }) : await connectInfrastructure({ ...common, database: false });
+  let app: INestApplication | undefined;
   try {
-    const port = definition.port(process.env);
-    refuseDevelopmentSecrets(process.env);
-    infrastructure = await connectInfrastructure({ service: definition.name, logger });
-    const app = await createServiceApp(definition, infrastructure, logger);
+    app = await createServiceApp(definition, infrastructure, log, settings);
     await app.listen(port, '0.0.0.0');
-    logger.info(`${definition.name} listening`, { port });
-    const infra = infrastructure;
-    const stop = async (signal: string): Promise<void> => {
-      logger.info('shutting down', { signal });
-      await app.close();
-      await infra.close();
-      logger.info('stopped');
-      process.exit(0);
-    };
-    process.once('SIGTERM', (s) => void stop(s));
-    process.once('SIGINT', (s) => void stop(s));
   } catch (err) {
-    if (err instanceof ConfigError || (err instanceof Error && /^[A-Z][A-Z0-9_]+: /.test(err.message))) {
-      process.stderr.write(`${definition.name}: configuration error: ${err.message}\n`);
-    } else {
-      logger.error('start-up failed', { err });
-    }
-    await infrastructure?.close().catch(() => undefined);
-    process.exit(1);
+    await app?.close().catch(() => undefined);
+    await infrastructure.close().catch(() => undefined);
+    throw err;
   }
+  const running = app;
+  return {
+    app: running,
+    infrastructure,
+    settings,
+    logger: log,
+    port: (running.getHttpServer().address() as AddressInfo).port,
+    async stop() {
+      await running.close();
+      await infrastructure.close();
+    },
+  };
+}
+
+/**
+ * The whole of an app's main.ts: startService, then stop gracefully on SIGTERM/SIGINT (within the definition's
+ * stopWithinMs, if it has one). Anything that stops start-up ends the process with code 1: a ConfigError or a
+ * StartupError (e.g. no Chromium for the render service) as one line on stderr, anything else logged with its stack.
+ */
+export async function runService(definition: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let service: RunningService;
+  try {
+    service = await startService(definition, env);
+  } catch (err) {
+    refuseToStart(definition.name, err);
+    return;
+  }
+  const { logger, settings } = service;
+  logger.info(`${definition.name} listening`, { port: service.port, pid: process.pid });
+  const stopWithinMs = definition.stopWithinMs?.(settings);
+  const stop = async (signal: string): Promise<void> => {
+    logger.info('shutting down', { signal });
+    if (stopWithinMs !== undefined) {
+      setTimeout(() => {
+        logger.error('shutdown did not finish in time; exiting', { stopWithinMs });
+        process.exit(1);
+      }, stopWithinMs).unref();
+    }
+    await service.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', (s) => void stop(s));
+  process.once('SIGINT', (s) => void stop(s));
+}
+
+function refuseToStart(service: string, err: unknown): void {
+  if (err instanceof ConfigError) process.stderr.write(`${service}: configuration error: ${err.message}\n`);
+  else if (err instanceof StartupError) process.stderr.write(`${service}: ${err.message}\n`);
+  else createLogger(service, 'error').error('start-up failed', { err });
+  process.exit(1);
 }

@@ -2,9 +2,9 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@n
 import { DomainError, ERROR_HTTP_STATUS, ErrorCode, ErrorEnvelopeDto } from '@docrender/contracts';
 import { dependencyOutageOf } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
+import { LOGGER } from '@docrender/platform';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { GATEWAY_LOGGER } from './tokens';
 
 /** Nest's own HTTP exceptions (routing, parsing) mapped onto the spec's codes. */
 function codeForHttpStatus(status: number): ErrorCode {
@@ -44,7 +44,7 @@ export const OUTAGE_RETRY_AFTER_SECONDS = 5;
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
-  constructor(@Inject(GATEWAY_LOGGER) private readonly logger: Logger) {}
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
 import { jobsSettings, loadSettings, messagingSettings } from '@docrender/config';
-import { checkHandlers, DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { OutboxRelay } from '@docrender/persistence';
 import { DATA_SOURCE, LOGGER, signedLinkConfigFromEnv, ViewUrlSigner } from '@docrender/platform';
@@ -79,7 +79,6 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    checkHandlers('job-worker', [MessageName.RunJob]);
     this.relay.start();
     this.subscriptions = [
       await this.bus.consume(MessageName.RunJob, ({ jobId }) => this.handle(jobId), { prefetch: this.settings.concurrentJobs }),

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import puppeteer from 'puppeteer';
+import { StartupError } from '@docrender/platform';
 
 /** Where a system Chromium or Chrome is usually installed, in the order they are tried. */
 export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
@@ -15,7 +16,7 @@ const INSTALL_HINT =
   'Install one: `apt-get install -y chromium` (Debian/Ubuntu), or `npx puppeteer browsers install chrome`, ' +
   'or set PUPPETEER_EXECUTABLE_PATH to a Chromium/Chrome binary.';
 
-export class ChromiumNotFoundError extends Error {
+export class ChromiumNotFoundError extends StartupError {
   constructor(detail: string) {
     super(`No Chromium found for the render service: ${detail}. ${INSTALL_HINT}`);
     this.name = 'ChromiumNotFoundError';

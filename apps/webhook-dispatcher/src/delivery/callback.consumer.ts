@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { MessageName } from '@docrender/contracts';
 import { egressSettings, loadSettings, webhookSettings } from '@docrender/config';
 import { guardedFetch } from '@docrender/egress';
-import { checkHandlers, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
+import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { Database } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
@@ -39,7 +39,6 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    checkHandlers('webhook-dispatcher', [MessageName.DeliverWebhook]);
     this.subscriptions = [
       await this.bus.consume(
         MessageName.DeliverWebhook,

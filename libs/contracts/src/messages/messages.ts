@@ -6,7 +6,8 @@ import { WebhookEvent } from '../callbacks/callback';
  * The closed set of messages the apps exchange over the message bus (RabbitMQ, or the in-process transport
  * in one-process mode). Each name has one payload type (MessagePayloads) and, for request/reply messages,
  * one reply type (MessageReplies). Each name is subscribed to by one app (SUBSCRIPTIONS in libs/messaging), and an app
- * refuses to start when a message it subscribes to has no handler (checkHandlers, called by each app's consumer).
+ * refuses to start when a message it subscribes to has no handler (checkHandlers, called for every app by the shared
+ * bootstrap's SubscriptionGate in libs/platform before the app takes a message).
  */
 export enum MessageName {
   /** gateway / job-worker → render-service, request/reply: compile and print one document. */

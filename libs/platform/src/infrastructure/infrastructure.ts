@@ -1,4 +1,4 @@
-import { databaseSettings, loadSettings, messagingSettings, storageSettings } from '@docrender/config';
+import { ConfigError, databaseSettings, developmentSecretsSettings, messagingSettings, Settings, SettingsSpec, storageSettings } from '@docrender/config';
 import { BlobStore, createBlobStore } from '@docrender/storage';
 import { createMessageBus, MessageBus } from '@docrender/messaging';
 import { connectDataSource, runMigrations } from '@docrender/persistence';
@@ -6,58 +6,92 @@ import type { Logger } from '@docrender/observability';
 import type { DataSource } from 'typeorm';
 import { platformSettings } from './platform.settings';
 
-/**
- * The three connections every app shares: PostgreSQL, the message bus and the blob store.
- * Built once per process: by an app's main.ts from its settings, or by the one-process launcher,
- * which hands the same instance to all four app modules.
- */
-export type Infrastructure = {
-  dataSource: DataSource;
+/** What every app is given: the message bus and the blob store. */
+export type Connections = {
   bus: MessageBus;
   blobStore: BlobStore;
-  /** API keys are stored under HMAC-SHA256 with this pepper. */
-  apiKeyPepper: string;
+  /** Closes what was connected (the bus, and the database when there is one). */
   close(): Promise<void>;
 };
 
-export type ConnectOptions = {
+/**
+ * The connections plus PostgreSQL: what an app whose service definition asks for the database is given.
+ * Built once per process: by the shared bootstrap from the process's settings, or by the one-process launcher,
+ * which hands the same instance to all four app modules.
+ */
+export type Infrastructure = Connections & {
+  dataSource: DataSource;
+  /** API keys are stored under HMAC-SHA256 with this pepper. */
+  apiKeyPepper: string;
+};
+
+export const hasDatabase = (connections: Connections): connections is Infrastructure => 'dataSource' in connections;
+
+/** The settings the platform itself reads in every process (plus DATABASE_URL and friends when it opens the database). */
+export function platformSpecs(database: boolean): SettingsSpec[] {
+  return [messagingSettings, storageSettings, platformSettings, developmentSecretsSettings, ...(database ? [databaseSettings] : [])];
+}
+
+type ConnectCommon = {
   /** Reported to PostgreSQL as application_name and used in log lines. */
   service: string;
   logger: Logger;
-  env?: NodeJS.ProcessEnv;
-  /** Overrides DATABASE_URL (the one-process launcher passes the embedded server's URL). */
-  databaseUrl?: string;
+  /** The process's settings, holding platformSpecs(database). */
+  settings: Settings;
+  /** Refuse the in-process bus (AMQP_URL unset): an app that takes messages, on its own, would never get any. */
+  requireBroker?: boolean;
 };
 
+export type ConnectOptions = ConnectCommon &
+  (
+    | { database: false }
+    | {
+        database: true;
+        /** Overrides DATABASE_URL (the one-process launcher passes the embedded server's URL). */
+        databaseUrl?: string;
+      }
+  );
+
 /**
- * Connects to the configured PostgreSQL (DATABASE_URL is required for a standalone app), RabbitMQ (AMQP_URL; the
- * in-process bus otherwise) and blob store (S3_ENDPOINT; the filesystem otherwise), and applies pending migrations
- * unless DB_RUN_MIGRATIONS=false. A bad setting throws a ConfigError naming the variable.
+ * Connects RabbitMQ (AMQP_URL; the in-process bus otherwise) and the blob store (S3_ENDPOINT; the filesystem
+ * otherwise), and, when asked for, PostgreSQL (DATABASE_URL is then required), applying pending migrations unless
+ * DB_RUN_MIGRATIONS=false. A bad setting throws a ConfigError naming the variable.
  */
-export async function connectInfrastructure(options: ConnectOptions): Promise<Infrastructure> {
-  const env = options.env ?? process.env;
-  const db = loadSettings(databaseSettings, env);
-  const messaging = loadSettings(messagingSettings, env);
-  const storage = loadSettings(storageSettings, env);
-  const platform = loadSettings(platformSettings, env);
+export async function connectInfrastructure(options: ConnectCommon & { database: false }): Promise<Connections>;
+export async function connectInfrastructure(options: ConnectCommon & { database: true; databaseUrl?: string }): Promise<Infrastructure>;
+export async function connectInfrastructure(options: ConnectOptions): Promise<Connections | Infrastructure>;
+export async function connectInfrastructure(options: ConnectOptions): Promise<Connections | Infrastructure> {
+  const { settings, logger: log } = options;
+  const messaging = settings.get(messagingSettings);
+  const storage = settings.get(storageSettings);
+  if (options.requireBroker && messaging.amqpUrl === undefined) {
+    throw new ConfigError('AMQP_URL', `must be set for ${options.service} on its own (only the one-process mode, npm start, uses the in-process bus)`);
+  }
+  const described = {
+    messageBus: messaging.amqpUrl ? redactUrl(messaging.amqpUrl) : 'in-process',
+    blobStore: storage.s3Endpoint ? `${storage.s3Endpoint}/${storage.s3Bucket}` : `filesystem ${storage.blobDir}`,
+  };
+  if (!options.database) {
+    const blobStore = await createBlobStore(storage);
+    const bus = await createMessageBus(messaging, log);
+    log.info('infrastructure connected', { database: 'none', ...described });
+    return { bus, blobStore, close: () => bus.close() };
+  }
+
+  const db = settings.get(databaseSettings);
   const url = options.databaseUrl ?? db.url;
   if (!url) {
-    throw new Error(`DATABASE_URL: must be set for ${options.service} (only the one-process mode, npm start, embeds PostgreSQL)`);
+    throw new ConfigError('DATABASE_URL', `must be set for ${options.service} (only the one-process mode, npm start, embeds PostgreSQL)`);
   }
-  const log = options.logger;
   const dataSource = await connectDataSource(url, { poolSize: db.poolSize, logQueries: db.logQueries, applicationName: options.service });
   try {
-    if (platform.runMigrations) {
+    if (settings.get(platformSettings).runMigrations) {
       const applied = await runMigrations(dataSource);
       if (applied.length > 0) log.info('database migrations applied', { migrations: applied.join(', ') });
     }
     const blobStore = await createBlobStore(storage);
     const bus = await createMessageBus(messaging, log);
-    log.info('infrastructure connected', {
-      database: redactUrl(url),
-      messageBus: messaging.amqpUrl ? redactUrl(messaging.amqpUrl) : 'in-process',
-      blobStore: storage.s3Endpoint ? `${storage.s3Endpoint}/${storage.s3Bucket}` : `filesystem ${storage.blobDir}`,
-    });
+    log.info('infrastructure connected', { database: redactUrl(url), ...described });
     return {
       dataSource,
       bus,

@@ -1,1 +1,0 @@
-export const GATEWAY_LOGGER = Symbol('GatewayLogger');
