@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, Settings } from '@docrender/config';
-import { createLogger } from '@docrender/observability';
+import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, otlpTracesUrl, Settings, tracingSettings } from '@docrender/config';
+import { createLogger, startTracing } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
 import { applySeed, createRepositories, Database, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, platformSettings, ServiceDefinition, serviceSettings, StartupError } from '@docrender/platform';
@@ -88,6 +88,8 @@ export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promi
     const settings = processSettings.get(standaloneSettings);
     const db = processSettings.get(databaseSettings);
     const port = processSettings.get(gatewaySettings).port;
+    const tracing = startTracing('standalone', otlpTracesUrl(processSettings.get(tracingSettings)));
+    if (tracing !== null) closers.push(() => tracing.shutdown());
 
     const database = await locateDatabase({ ...db, embeddedDataDir: path.resolve(db.embeddedDataDir) }, { logger });
     closers.push(() => database.release());

@@ -12,3 +12,4 @@ export * from './jobs.settings';
 export * from './webhook.settings';
 export * from './gateway.settings';
 export * from './development-secrets';
+export * from './tracing.settings';

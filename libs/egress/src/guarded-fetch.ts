@@ -2,6 +2,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import http, { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
+import { inSpan, SpanKind, type Attributes } from '@docrender/observability';
 import { EgressFailedError, EgressFailure } from './egress.error';
 import { CheckedUrl, checkUrl, EgressPolicy, hostOf, originOf } from './url-check';
 
@@ -35,7 +36,19 @@ export type GuardedResponse = {
  * @throws EgressRefusedError the policy refuses the destination (nothing is sent)
  * @throws EgressFailedError DnsLookupFailed, ConnectionFailed, Timeout or ResponseTooLarge
  */
-export async function guardedFetch(url: string | URL, options: GuardedFetchOptions): Promise<GuardedResponse> {
+export function guardedFetch(url: string | URL, options: GuardedFetchOptions): Promise<GuardedResponse> {
+  // A client span (no trace headers go out: the destination is someone else's). Its host only: a URL's path and
+  // query may carry a receiver's token.
+  const method = options.method ?? 'GET';
+  const attributes = (): Attributes => ({ 'http.request.method': method, 'server.address': safeHost(url) });
+  return inSpan(method, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const response = await fetchChecked(url, options);
+    span?.setAttribute('http.response.status_code', response.status);
+    return response;
+  });
+}
+
+async function fetchChecked(url: string | URL, options: GuardedFetchOptions): Promise<GuardedResponse> {
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new RangeError(`timeoutMs must be > 0, got ${options.timeoutMs}`);
   if (!Number.isInteger(options.maxBytes) || options.maxBytes < 0) throw new RangeError(`maxBytes must be a whole number >= 0, got ${options.maxBytes}`);
 
@@ -131,6 +144,14 @@ function requestedFamily(family: LookupOptions['family']): 0 | 4 | 6 {
 function safeOrigin(url: string): string {
   try {
     return originOf(new URL(url));
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function safeHost(url: string | URL): string {
+  try {
+    return (typeof url === 'string' ? new URL(url) : url).hostname;
   } catch {
     return '(invalid URL)';
   }

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import { currentLogFields, LogFields } from './log-context';
+import { currentTraceIds } from './tracing';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -35,7 +36,7 @@ function describeError(err: unknown): LogFields {
 /**
  * The Logger port written with pino. Lines keep the shape operators rely on (docs/operations.md, Logs): `level` as a
  * name, `time` in ISO 8601, `service`, `message`, then the child's fields, the request or job context
- * (`withLogFields`) and the call's fields, later ones winning on the same name. The fields are merged here, not with
+ * (`withLogFields`), the active span's `trace_id` and `span_id` when tracing is on, and the call's fields, later ones winning on the same name. The fields are merged here, not with
  * pino's child bindings, so that a name appears once per line; the message travels among them (pino writes it as
  * given, never printf-formatted).
  */
@@ -65,7 +66,7 @@ class PinoLogger implements Logger {
 
   /** The line's own fields: the message first, so that lines read `level`, `time`, `service`, `message`, then the rest. */
   private line(message: string, fields?: LogFields): LogFields {
-    return { message, ...this.fields, ...currentLogFields(), ...fields };
+    return { message, ...this.fields, ...currentLogFields(), ...currentTraceIds(), ...fields };
   }
 }
 

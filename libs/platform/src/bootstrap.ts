@@ -1,9 +1,9 @@
 import { DynamicModule, Inject, INestApplication, LoggerService, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, refuseDevelopmentSecrets, Settings, SettingsSpec } from '@docrender/config';
+import { ConfigError, otlpTracesUrl, refuseDevelopmentSecrets, Settings, SettingsSpec, tracingSettings } from '@docrender/config';
 import { type ConsumingApp, SUBSCRIPTIONS } from '@docrender/messaging';
-import { createLogger, Logger } from '@docrender/observability';
+import { createLogger, Logger, startTracing } from '@docrender/observability';
 import { connectInfrastructure, Connections, hasDatabase, Infrastructure, platformSpecs } from './infrastructure/infrastructure';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { platformSettings } from './infrastructure/platform.settings';
@@ -122,7 +122,7 @@ export type RunningService = {
   logger: Logger;
   /** The HTTP port it listens on. */
   port: number;
-  /** Closes the app, then its infrastructure. */
+  /** Closes the app, then its infrastructure, then exports the spans still buffered. */
   stop(): Promise<void>;
 };
 
@@ -130,13 +130,14 @@ export type RunningService = {
  * Starts one app on its own, the same way for all four: reads its settings once, refuses a public development secret
  * it reads (VIEW_URL_SECRET, API_KEY_PEPPER) unless ALLOW_DEVELOPMENT_SECRETS=true, connects the infrastructure it
  * asks for (PostgreSQL only when its definition says `database: true`; AMQP_URL required for an app that takes
- * messages), creates the Nest app on it and listens. A bad setting throws a ConfigError naming the variable.
+ * messages), creates the Nest app on it and listens. Tracing starts first when an OTLP endpoint is set. A bad setting throws a ConfigError naming the variable.
  */
 export async function startService(definition: ServiceDefinition, env: NodeJS.ProcessEnv, logger?: Logger): Promise<RunningService> {
   const settings = serviceSettings([definition], env);
   refuseDevelopmentSecrets(env, (variable) => settings.reads(variable));
   const log = logger ?? createLogger(definition.name, settings.get(platformSettings).logLevel);
   const port = definition.port(settings);
+  const tracing = startTracing(definition.name, otlpTracesUrl(settings.get(tracingSettings)));
   const common = { service: definition.name, logger: log, settings, requireBroker: (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name) };
   const infrastructure = definition.database ? await connectInfrastructure({ ...common, database: true }) : await connectInfrastructure({ ...common, database: false });
   let app: INestApplication | undefined;
@@ -146,6 +147,7 @@ export async function startService(definition: ServiceDefinition, env: NodeJS.Pr
   } catch (err) {
     await app?.close().catch(() => undefined);
     await infrastructure.close().catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     throw err;
   }
   const running = app;
@@ -158,6 +160,7 @@ export async function startService(definition: ServiceDefinition, env: NodeJS.Pr
     async stop() {
       await running.close();
       await infrastructure.close();
+      await tracing?.shutdown();
     },
   };
 }

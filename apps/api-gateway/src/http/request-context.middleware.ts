@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { histogram, withLogFields, type Logger } from '@docrender/observability';
+import { histogram, serveInSpan, withLogFields, type Logger } from '@docrender/observability';
 
 const requestSeconds = histogram(
   'docrender_http_request_seconds',
@@ -14,7 +14,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Gives every request an id (the client's `X-Request-Id`, or a new UUID), echoes it in the response, puts it on every
- * log line written while serving the request, and writes one access-log line with the outcome when the response ends.
+ * log line written while serving the request, serves it inside a trace span (when tracing is on), and writes one access-log line with the outcome when the response ends.
  */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -31,6 +31,6 @@ export function requestContext(logger: Logger) {
       if (req.path.startsWith('/v1/meta/') || req.path === '/metrics') logger.debug('request served', fields);
       else logger.info('request served', fields);
     });
-    withLogFields({ requestId }, next);
+    withLogFields({ requestId }, () => serveInSpan(req, res, requestId, next));
   };
 }

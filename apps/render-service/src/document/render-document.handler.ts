@@ -9,7 +9,7 @@ import {
   renderIssue,
   RenderIssueType,
 } from '@docrender/contracts';
-import { counter, histogram, Logger, withLogFields } from '@docrender/observability';
+import { counter, histogram, inSpan, Logger, withLogFields } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
 import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
@@ -65,7 +65,7 @@ export class RenderDocumentHandler {
   handle(command: RenderDocumentCommand, abandoned?: AbortSignal): Promise<RenderDocumentResult> {
     return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
       const started = Date.now();
-      const result = await this.render(command, started, abandoned);
+      const result = await inSpan('render document', { attributes: { 'docrender.request_id': command.requestId } }, () => this.render(command, started, abandoned));
       const outcome = result.outcome;
       renders.inc({ outcome });
       renderSeconds.observe({ outcome }, result.renderDurationMs / 1000);

@@ -36,6 +36,10 @@ import {
   replyDeadlineOf,
 } from './amqp-envelope';
 import { AmqpTopology } from './amqp-topology';
+import { consumeInSpan, publishInSpan } from '../message-tracing';
+
+/** `messaging.system` of the spans around AMQP messages. */
+const SYSTEM = 'rabbitmq';
 
 /** One live connection with its publishing channel; replaced as a whole after every reconnection. */
 type Session = {
@@ -120,14 +124,16 @@ export class AmqpMessageBus implements MessageBus {
     this.assertOpen();
     const messageId = options.messageId ?? randomUUID();
     const delayMs = Math.max(0, Math.round(options.delayMs ?? 0));
-    await this.publishConfirmed(name, this.topology.workQueue(name), encodeBody(payload), { messageId, type: name }, delayMs);
+    await publishInSpan(SYSTEM, name, messageId, payload, (trace) =>
+      this.publishConfirmed(name, this.topology.workQueue(name), encodeBody(payload), { messageId, type: name, headers: trace ?? undefined }, delayMs),
+    );
   }
 
   request<N extends RequestMessageName>(name: N, payload: MessagePayloads[N], options: RequestOptions): Promise<MessageReplies[N]> {
     if (this.closing) return Promise.reject(new MessageBusUnavailableError('the message bus is closed'));
     const correlationId = randomUUID();
     const body = encodeBody(payload);
-    return new Promise<MessageReplies[N]>((resolve, reject) => {
+    return publishInSpan(SYSTEM, name, correlationId, payload, (trace) => new Promise<MessageReplies[N]>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.pendingReplies.delete(correlationId)) reject(new RequestTimeoutError(name, options.timeoutMs));
       }, options.timeoutMs);
@@ -138,7 +144,7 @@ export class AmqpMessageBus implements MessageBus {
         correlationId,
         replyTo: DIRECT_REPLY_TO,
         type: name,
-        headers: { [REPLY_DEADLINE_HEADER]: Date.now() + options.timeoutMs },
+        headers: { ...trace, [REPLY_DEADLINE_HEADER]: Date.now() + options.timeoutMs },
       };
       this.publishConfirmed(name, this.topology.workQueue(name), body, properties, 0).then(
         (session) => {
@@ -151,7 +157,7 @@ export class AmqpMessageBus implements MessageBus {
           }
         },
       );
-    });
+    }));
   }
 
   async consume<N extends MessageName>(name: N, handler: Handler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
@@ -560,7 +566,7 @@ export class AmqpMessageBus implements MessageBus {
     }
     let reply: unknown;
     try {
-      reply = await handler(payload, context);
+      reply = await consumeInSpan(SYSTEM, name, context.messageId, payload, message.properties.headers, () => handler(payload, context));
     } catch (error) {
       if (abandoned.aborted) return this.logAbandoned(fields, error);
       const outage = dependencyOutageOf(error);

@@ -18,6 +18,11 @@ import { dependencyOutageOf, outageWaitMs } from '../dependency-outage';
 import type { MessagingLogger } from '../messaging-logger';
 import { ALL_MESSAGE_NAMES, queueBound } from '../queue-bounds';
 import { InProcessQueue, type Envelope } from './in-process-queue';
+import { consumeInSpan, publishInSpan } from '../message-tracing';
+import type { TraceCarrier } from '@docrender/observability';
+
+/** `messaging.system` of the spans around in-process messages. */
+const SYSTEM = 'in-process';
 
 type Queues = { work: InProcessQueue; deadLetters: InProcessQueue };
 
@@ -49,8 +54,13 @@ export class InProcessMessageBus implements MessageBus {
 
   async publish<N extends EventMessageName>(name: N, payload: MessagePayloads[N], options: PublishOptions = {}): Promise<void> {
     this.assertOpen();
-    const envelope = this.envelope(options.messageId ?? randomUUID(), payload);
-    const delayMs = Math.max(0, Math.round(options.delayMs ?? 0));
+    const messageId = options.messageId ?? randomUUID();
+    // The span's callback runs at once: the message is queued before publish returns, as without tracing.
+    await publishInSpan(SYSTEM, name, messageId, payload, async (trace) => this.enqueue(name, this.envelope(messageId, payload, trace), options.delayMs));
+  }
+
+  private enqueue(name: EventMessageName, envelope: Envelope, delay: number | undefined): void {
+    const delayMs = Math.max(0, Math.round(delay ?? 0));
     if (delayMs === 0) {
       this.enqueueOrThrow(name, envelope);
       return;
@@ -68,13 +78,13 @@ export class InProcessMessageBus implements MessageBus {
   request<N extends RequestMessageName>(name: N, payload: MessagePayloads[N], options: RequestOptions): Promise<MessageReplies[N]> {
     if (this.closed) return Promise.reject(new MessageBusUnavailableError('the message bus is closed'));
     const correlationId = randomUUID();
-    return new Promise<MessageReplies[N]>((resolve, reject) => {
+    return publishInSpan(SYSTEM, name, correlationId, payload, (trace) => new Promise<MessageReplies[N]>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.pendingReplies.delete(correlationId)) reject(new RequestTimeoutError(name, options.timeoutMs));
       }, options.timeoutMs);
       this.pendingReplies.set(correlationId, { timer, reject });
       const envelope: Envelope = {
-        ...this.envelope(correlationId, payload),
+        ...this.envelope(correlationId, payload, trace),
         requesterWaiting: () => this.pendingReplies.has(correlationId),
         reply: (body) => {
           if (!this.pendingReplies.delete(correlationId)) return;
@@ -89,7 +99,7 @@ export class InProcessMessageBus implements MessageBus {
         clearTimeout(timer);
         reject(error as Error);
       }
-    });
+    }));
   }
 
   async consume<N extends MessageName>(name: N, handler: Handler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
@@ -100,7 +110,8 @@ export class InProcessMessageBus implements MessageBus {
         this.logger.warn('request dropped unhandled: its requester stopped waiting', { messageName: name, ...fields });
         return;
       }
-      const result = await handler(JSON.parse(envelope.body) as MessagePayloads[N], { ...fields, abandoned: NEVER_ABANDONED });
+      const payload = JSON.parse(envelope.body) as MessagePayloads[N];
+      const result = await consumeInSpan(SYSTEM, name, envelope.messageId, payload, envelope.trace, () => handler(payload, { ...fields, abandoned: NEVER_ABANDONED }));
       envelope.reply?.(JSON.stringify(result ?? null));
     });
   }
@@ -184,8 +195,8 @@ export class InProcessMessageBus implements MessageBus {
     return queues;
   }
 
-  private envelope(messageId: string, payload: unknown): Envelope {
-    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null, outageWaits: 0 };
+  private envelope(messageId: string, payload: unknown, trace: TraceCarrier | null): Envelope {
+    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null, outageWaits: 0, trace };
   }
 
   private enqueueOrThrow(name: MessageName, envelope: Envelope): void {

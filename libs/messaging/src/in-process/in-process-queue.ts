@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '@docrender/observability';
 import type { DeadLetterReason } from '../message-bus';
 import type { QueueBound } from '../queue-bounds';
 
@@ -15,6 +16,8 @@ export type Envelope = {
   deadLetterReason: DeadLetterReason | null;
   /** Dependency outages this message waited out (it picks the next wait). */
   outageWaits: number;
+  /** The W3C trace context of its producer span, as AMQP carries it in headers (null when tracing is off). */
+  trace: TraceCarrier | null;
 };
 
 type QueueConsumer = {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { EventMessageName } from '@docrender/contracts';
-import type { Logger } from '@docrender/observability';
+import { withTraceCarrier, type Logger } from '@docrender/observability';
 import type { OutboxMessage } from '../repositories/outbox.repository';
 
 /** Publishes one stored message; resolves once the transport confirmed it (a MessageBus publish with confirms). */
@@ -27,7 +27,7 @@ export type OutboxRelayOptions = {
   ready?: () => Promise<void>;
 };
 
-type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date };
+type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date; trace_context: unknown };
 
 const CLEANUP_EVERY_MS = 60_000;
 
@@ -135,7 +135,7 @@ export class OutboxRelay {
     let taken = 0;
     const published = await this.dataSource.transaction(async (m) => {
       const rows = (await m.query(
-        `SELECT id, message_name, payload, created_at FROM outbox
+        `SELECT id, message_name, payload, created_at, trace_context FROM outbox
           WHERE published_at IS NULL AND message_name = ANY($1::text[]) AND created_at <= $2
           ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
         [[...this.options.messageNames], new Date(now().getTime() - this.minAgeMs), this.batchSize],
@@ -144,7 +144,9 @@ export class OutboxRelay {
       const done: string[] = [];
       for (const row of rows) {
         try {
-          await this.publish({ id: row.id, name: row.message_name, payload: row.payload, createdAt: row.created_at } as OutboxMessage);
+          const message = { id: row.id, name: row.message_name, payload: row.payload, createdAt: row.created_at } as OutboxMessage;
+          // Published in the trace of the request or job that stored it.
+          await withTraceCarrier(row.trace_context, () => this.publish(message));
         } catch (error) {
           failure = error;
           break;

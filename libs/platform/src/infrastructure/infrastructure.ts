@@ -1,4 +1,4 @@
-import { ConfigError, databaseSettings, developmentSecretsSettings, messagingSettings, Settings, SettingsSpec, storageSettings } from '@docrender/config';
+import { ConfigError, databaseSettings, developmentSecretsSettings, messagingSettings, Settings, SettingsSpec, storageSettings, tracingSettings } from '@docrender/config';
 import { BlobStore, createBlobStore } from '@docrender/storage';
 import { createMessageBus, MessageBus } from '@docrender/messaging';
 import { connectDataSource, runMigrations } from '@docrender/persistence';
@@ -29,7 +29,7 @@ export const hasDatabase = (connections: Connections): connections is Infrastruc
 
 /** The settings the platform itself reads in every process (plus DATABASE_URL and friends when it opens the database). */
 export function platformSpecs(database: boolean): SettingsSpec[] {
-  return [messagingSettings, storageSettings, platformSettings, developmentSecretsSettings, ...(database ? [databaseSettings] : [])];
+  return [messagingSettings, storageSettings, platformSettings, developmentSecretsSettings, tracingSettings, ...(database ? [databaseSettings] : [])];
 }
 
 type ConnectCommon = {
