@@ -153,6 +153,57 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(Math.abs((maxY + 1) / PX_PER_MM - 65)).toBeLessThan(0.6);
   });
 
+  it('issue 20 items 1, 2, 4: over five pages the header is first/odd/default/last by role, the background is on even pages only, an image watermark is on every page, pageBreakBefore/After start the pages', async () => {
+    // 1×1 PNGs: red and blue
+    const red = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    const blue = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
+    const text = (id: string, extra: Record<string, unknown> = {}) => ({ type: 'text', id, text: id.replace('-', ' '), ...extra }) as Template['body'][number];
+    const roles: Template = {
+      page: {
+        size: 'A6',
+        margins: { top: '15mm', right: '10mm', bottom: '10mm', left: '10mm' },
+        header: {
+          elements: [text('default-header')],
+          first: { elements: [text('first-header')] },
+          last: { elements: [text('last-header')] },
+          odd: { elements: [text('odd-header')] },
+        },
+        background: { source: red, pages: 'even', fit: 'stretch' },
+        watermark: { image: blue, width: '20mm', angle: 0, opacity: 1 },
+      },
+      body: [
+        text('page-one', { pageBreakAfter: true }),
+        text('page-two'),
+        text('page-three', { pageBreakBefore: true }),
+        { type: 'pageBreak', id: 'break-4' },
+        text('page-four'),
+        { type: 'pageBreak', id: 'break-5' },
+        text('page-five'),
+      ],
+    };
+    const compiled = compileDocument({ template: roles, data: {} });
+    expect(compiled.issues).toEqual([]);
+    const pdf = await printCompiled(pool, compiled);
+    expect((await pdfInfo(pdf)).Pages).toBe('5');
+    const headers = ['first header', 'default header', 'odd header', 'default header', 'last header'];
+    const bodies = ['page one', 'page two', 'page three', 'page four', 'page five'];
+    const pngs = await pagePngs(pdf, 100);
+    for (let n = 1; n <= 5; n++) {
+      const pageText = await pdfPageText(pdf, n);
+      const pixels = decodePng(pngs[n - 1]);
+      const at = (xMm: number, yMm: number) => [...pixels.rgb.subarray((Math.round(yMm * PX_PER_MM) * pixels.width + Math.round(xMm * PX_PER_MM)) * 3).subarray(0, 3)];
+      const [r, g, b] = at(3, 3);
+      const [wr, wg, wb] = at(52.5, 76.5);
+      expect({
+        page: n,
+        headers: [...new Set(headers)].filter((h) => pageText.includes(h)),
+        body: bodies.filter((t) => pageText.includes(t)),
+        redSheet: r > 200 && g < 60 && b < 60,
+        blueWatermark: wr < 60 && wg < 60 && wb > 200,
+      }).toEqual({ page: n, headers: [headers[n - 1]], body: [bodies[n - 1]], redSheet: n % 2 === 0, blueWatermark: true });
+    }
+  });
+
   it('issue 20: examples/letter has its letterhead on page 1 only and the continuation header on page 2 (its terms start on a new page)', async () => {
     const { template: letter, data, translations: letterTranslations } = readExample('letter');
     for (const [language, subject] of [['en', 'Your contract renewal'], ['de', 'Ihre Vertragsverlängerung']] as const) {

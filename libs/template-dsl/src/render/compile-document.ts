@@ -269,7 +269,8 @@ function resolveWatermarks(prepared: PreparedTemplate, scope: Scope, ctx: Compil
       const width = lengthCss(watermark.width) ?? `${Math.round(prepared.page.widthMm / 2)}mm`;
       css += `;width:${width}`;
       if (src) markup = `<img class="${cls}" src="${escapeHtml(src)}" alt="">`;
-      css += '}\n' + `img.${cls}{display:block;height:auto}`;
+      // closed with the rule below, like the text watermark's
+      css += `}\nimg.${cls}{display:block;height:auto`;
     }
     out.push({ watermark, cls, markup, css: `${css}}\n` });
   });
