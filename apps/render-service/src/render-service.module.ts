@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, MetricsController, READINESS_CHECKS, ReadinessCheck, type ServiceContext } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
 import { locateChromium } from './chromium/chromium-executable';
+import { BatchingDocumentPrinter } from './chromium/batching-document-printer';
 import { ChromiumDocumentPrinter, DOCUMENT_PRINTER, DocumentPrinter } from './chromium/document-printer';
 import { DocumentSources } from './document/document-sources';
 import { FontFileCache } from './document/font-file.cache';
@@ -51,7 +52,14 @@ export class RenderServiceModule {
               logger,
             }),
         },
-        { provide: DOCUMENT_PRINTER, useFactory: (pool: BrowserPool) => new ChromiumDocumentPrinter(pool, { producer, logger }), inject: [BrowserPool] },
+        {
+          provide: DOCUMENT_PRINTER,
+          useFactory: (pool: BrowserPool): DocumentPrinter => {
+            const printer = new ChromiumDocumentPrinter(pool, { producer, logger });
+            return settings.batchPrintMax > 1 ? new BatchingDocumentPrinter(printer, pool, { maxDocuments: settings.batchPrintMax, logger }) : printer;
+          },
+          inject: [BrowserPool],
+        },
         {
           provide: DocumentSources,
           useFactory: () =>

@@ -45,11 +45,15 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
       await this.bus.consume(MessageName.RenderDocument, (command, { abandoned }) => this.documents.handle(command, abandoned), {
-        prefetch: renderPrefetch(this.pool.capacity),
+        prefetch: renderPrefetch(this.pool.capacity * this.settings.batchPrintMax),
       }),
       await this.bus.consume(MessageName.RenderPreview, (command, { abandoned }) => this.previews.handle(command, abandoned), { prefetch: 1 }),
     );
-    this.logger.info('taking render work', { concurrentRenders: this.pool.capacity, prefetch: renderPrefetch(this.pool.capacity) });
+    this.logger.info('taking render work', {
+      concurrentRenders: this.pool.capacity,
+      batchPrintMax: this.settings.batchPrintMax,
+      prefetch: renderPrefetch(this.pool.capacity * this.settings.batchPrintMax),
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

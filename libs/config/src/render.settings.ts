@@ -41,6 +41,12 @@ export const renderSettings = {
     50,
     { min: 1, max: 1_000_000 },
   ),
+  batchPrintMax: setting.int(
+    'RENDER_BATCH_PRINT_MAX',
+    'Batch printing (docs/decisions/0015-batch-printing.md): when every page is busy, up to this many waiting documents of one template are printed in one load and split, each with its own pages, bands and metadata; the instance then takes this many times more documents from the queue. 1 prints every document alone.',
+    1,
+    { min: 1, max: 100 },
+  ),
   timeoutMs: setting.int(
     'RENDER_TIMEOUT_MS',
     'Render budget per document in milliseconds (spec 8: 60 s). Past it the page is closed and the document gets a RenderTimeout issue.',

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'puppeteer';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
 import type { PageVariant } from '@docrender/template-dsl';
+import { evaluateInPage } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PdfPrintOptions } from './page-printer';
 
 /**
@@ -14,17 +15,28 @@ export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | '
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
- * (styles, font faces, `@page` rules, the page style element), and whether their pages differ. Null for a document
- * that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh context per
- * document), tables with lines at page breaks (their measuring prints place rows per document), or HTML without
- * the one head and body the template DSL writes.
+ * (styles, font faces, `@page` rules, the page style element, the language), and whether their pages differ. Null
+ * for a document that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh
+ * context per document), tables with lines at page breaks or placed elements to measure (their measuring prints are
+ * per document), `@page`
+ * rules for the first, left, right or blank page (in a batch they would apply to the batch's pages, not to each
+ * document's), or HTML without the one head and body the template DSL writes.
  */
-export function batchPrintKey(document: { html: string; tagged: boolean; needsJavaScript: boolean; pageAwareTables: boolean; pageVariant: unknown }): string | null {
-  if (document.tagged || document.needsJavaScript || document.pageAwareTables) return null;
+export function batchPrintKey(document: {
+  html: string;
+  tagged: boolean;
+  javaScript: boolean;
+  pageAwareTables: boolean;
+  placedToMeasure: boolean;
+  pageVariant?: unknown;
+}): string | null {
+  if (document.tagged || document.javaScript || document.pageAwareTables || document.placedToMeasure) return null;
   const parts = splitDocument(document.html);
-  if (parts === null) return null;
-  return `${document.pageVariant === null ? 'alike' : 'variants'}\n${parts.head.replace(TITLE, '')}`;
+  if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
+  return `${document.pageVariant ? 'variants' : 'alike'}\n${parts.head.replace(TITLE, '')}`;
 }
+
+const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
 
 /** The documents cannot be printed together after all; each is printed alone. */
 export class BatchNotSharedError extends Error {}
@@ -183,9 +195,8 @@ function withPageCounters(band: string | null, pageNumber: number, totalPages: n
   return band === null ? null : band.replaceAll('<span class="pageNumber"></span>', `<span>${pageNumber}</span>`).replaceAll('<span class="totalPages"></span>', `<span>${totalPages}</span>`);
 }
 
-async function evaluate(devTools: CDPSession, expression: string): Promise<void> {
-  const { exceptionDetails } = await devTools.send('Runtime.evaluate', { expression });
-  if (exceptionDetails) throw new Error(`printing the batch failed: ${exceptionDetails.text}`);
+function evaluate(devTools: CDPSession, expression: string): Promise<void> {
+  return evaluateInPage(devTools, expression, 'printing the batch');
 }
 
 // Runs in the page (through the DevTools protocol, whatever the document's JavaScript setting).

@@ -78,9 +78,14 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
   async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     let placedBeyondPage: string[] = [];
     const printed = await this.printOnPool(request, (ids) => (placedBeyondPage = ids));
-    const outcome = withPdfMetadata(printed, { title: request.title, producer: this.options.producer, creator: this.options.producer, created: new Date() });
+    return { pdf: this.withMetadata(printed, request.title), placedBeyondPage };
+  }
+
+  /** A printed PDF with the document's metadata (also each document of a batch print: BatchingDocumentPrinter). */
+  withMetadata(printed: Buffer, title: string): Buffer {
+    const outcome = withPdfMetadata(printed, { title, producer: this.options.producer, creator: this.options.producer, created: new Date() });
     if (!outcome.written) this.options.logger.warn('PDF metadata not written', { reason: outcome.reason });
-    return { pdf: outcome.pdf, placedBeyondPage };
+    return outcome.pdf;
   }
 
   private printOnPool(request: PrintPdfRequest, onPlacedBeyondPage: (elementIds: string[]) => void): Promise<Buffer> {
