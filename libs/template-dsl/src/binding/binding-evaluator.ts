@@ -125,6 +125,31 @@ export function pageCounterOf(binding: Binding): 'pageNumber' | 'totalPages' | n
   return name === 'pageNumber' || name === 'totalPages' ? name : null;
 }
 
+/**
+ * True when the binding uses `pageNumber` or `totalPages` other than on its own or as a direct argument of `t()`: in
+ * a band those become the spans Chromium fills, so they are text, not numbers, inside an expression.
+ */
+export function usesPageCounterInExpression(binding: Binding): boolean {
+  const visit = (node: unknown, standalone: boolean): boolean => {
+    if (typeof node !== 'object' || node === null) return false;
+    if (Array.isArray(node)) return node.some((n) => visit(n, false));
+    const n = node as jsep.Expression;
+    if (typeof n.type !== 'string') return false;
+    if (n.type === 'Identifier') return !standalone && ((n as jsep.Identifier).name === 'pageNumber' || (n as jsep.Identifier).name === 'totalPages');
+    if (n.type === 'MemberExpression') {
+      const member = n as jsep.MemberExpression;
+      return visit(member.object, false) || (member.computed && visit(member.property, false));
+    }
+    if (n.type === 'CallExpression') {
+      const call = n as jsep.CallExpression;
+      const translation = call.callee.type === 'Identifier' && (call.callee as jsep.Identifier).name === 't';
+      return visit(call.callee, true) || call.arguments.some((a) => visit(a, translation));
+    }
+    return Object.entries(n).some(([key, child]) => key !== 'type' && visit(child, false));
+  };
+  return visit(binding.expression, true);
+}
+
 /** True when the binding's value is declared Markdown (`{{ notes | markdown }}`). */
 export function isMarkdownBinding(binding: Binding): boolean {
   const e = binding.expression;

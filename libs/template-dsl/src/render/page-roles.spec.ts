@@ -41,6 +41,31 @@ describe('issue 20: page roles and page counters in bands', () => {
     expect(compiled.footerHtml).toContain('Page <span class="pageNumber"></span> of <span class="totalPages"></span>');
   });
 
+  it('item 1: a page counter in a band where Chromium cannot fill it in (an expression, a formatter, alt text, a code) is an InvalidLayout naming the element; shown as is, as a t() argument or as a data field of that name it is not', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
+    const compiled = compileDocument({
+      template: {
+        page: {
+          footer: {
+            elements: [
+              { type: 'text', id: 'shown', text: 'Page {{ pageNumber }} of {{ totalPages }}' },
+              { type: 'text', id: 'translated', text: "{{ t('p', pageNumber, totalPages) }}" },
+              { type: 'text', id: 'field', text: '{{ item.pageNumber }}' },
+              { type: 'text', id: 'sum', text: '{{ pageNumber + 1 }}' },
+              { type: 'text', id: 'formatted', text: '{{ totalPages | number(1) }}' },
+              { type: 'qrCode', id: 'code', value: 'p{{ pageNumber }}' },
+              { type: 'image', id: 'alt', source: png, alt: 'page {{ pageNumber }}' },
+            ],
+          },
+        },
+        body: [],
+      },
+      data: { item: { pageNumber: 3 } },
+      translations: { defaultLanguage: 'en', languages: { en: { strings: { p: 'Page {0} of {1}' } } } },
+    });
+    expect(compiled.issues.filter((i) => i.type === RenderIssueType.InvalidLayout).map((i) => i.elementId)).toEqual(['sum', 'formatted', 'code', 'alt']);
+  });
+
   it('item 6: what cannot be honoured is reported naming the element', () => {
     expect(
       types({

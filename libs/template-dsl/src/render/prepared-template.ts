@@ -1,7 +1,7 @@
 import { ValidateFunction } from 'ajv';
 import { RenderIssueType } from '@docrender/contracts';
 import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
-import { isMarkdownBinding, pageCounterOf } from '../binding/binding-evaluator';
+import { isMarkdownBinding, pageCounterOf, usesPageCounterInExpression } from '../binding/binding-evaluator';
 import { compileDataSchema } from '../data/data-contract';
 import { builtinFamilyName, DEFAULT_FONT_FAMILY, FontFaceRef, FontStyle } from '../fonts/font-registry';
 import { bandVariants, pageBackgroundsOf, Region, textFieldsOf, watermarksOf } from '../model/template-walker';
@@ -252,6 +252,7 @@ class Preparer {
       placed = placement.measure;
     }
     if (region === 'body') this.checkPageCounters(element);
+    else this.checkBandCounters(element);
 
     switch (element.type) {
       case 'text':
@@ -541,6 +542,29 @@ class Preparer {
     return { css, measure: !reported && (height === null || !height.exact) };
   }
 
+  /**
+   * Page counters in a band become the spans Chromium fills (decision 0011): that works in shown text, on its own or
+   * as a `t()` argument. Anywhere else — an expression, a formatter, an attribute (alt text, an image source), a
+   * code's value, a chart's text — there is no number to use, so the template is told (InvalidLayout).
+   */
+  checkBandCounters(element: TemplateElement): void {
+    for (const [field, text] of textFieldsOf(element, '')) {
+      const parsed = parseTemplateTextCached(text);
+      if (parsed instanceof BindingSyntaxError) continue;
+      const bindings = parsed.filter((s) => typeof s !== 'string');
+      const shownAsText = SHOWN_AS_TEXT.test(field);
+      const misused = bindings.find((b) => usesPageCounterInExpression(b) || (!shownAsText && pageCounterOf(b) !== null));
+      if (misused === undefined) continue;
+      this.issue(
+        RenderIssueType.InvalidLayout,
+        shownAsText
+          ? `"{{ ${misused.source} }}": in a header or footer pageNumber and totalPages can only be shown as they are ({{ pageNumber }}) or passed to t(); in an expression they are not numbers, and the result is not the page number.`
+          : `"{{ ${misused.source} }}" in ${field.slice(1)}: in a header or footer pageNumber and totalPages can only be shown in text; Chromium cannot fill them in here, so they do not give the page number.`,
+        element.id,
+      );
+    }
+  }
+
   checkPageCounters(element: TemplateElement): void {
     for (const [, text] of textFieldsOf(element, '')) {
       const parsed = parseTemplateTextCached(text);
@@ -556,6 +580,9 @@ class Preparer {
     }
   }
 }
+
+/** Text fields (textFieldsOf paths) printed as text, where a band's page counters become Chromium's spans. */
+const SHOWN_AS_TEXT = /^\.(text|markdown|emptyText|columns\[\d+\]\.(header|value)|totals\.cells\[.*\])$/;
 
 function mmText(mm: number): string {
   return `${Math.round(mm * 10) / 10} mm`;
