@@ -1,7 +1,7 @@
 import { ConfigOf, setting } from './setting';
 
 /**
- * Async render jobs (spec 4.5, 4.6, 3.1, 3.3): the gateway's enqueue and outbox relay, and the job worker
+ * Async render jobs (docs/api.md#asynchronous-jobs-and-callbacks, and retention under Documents and PDFs): the gateway's enqueue and outbox relay, and the job worker
  * (docs/decisions/0004-async-jobs.md).
  */
 export const jobsSettings = {
@@ -49,7 +49,7 @@ export const jobsSettings = {
   ),
   retentionSweepIntervalMs: setting.int(
     'JOBS_RETENTION_SWEEP_INTERVAL_MS',
-    'How often the job worker purges stored PDFs older than their organisation\'s retention period (spec 3.3); one replica sweeps at a time. 0 disables the sweep.',
+    'How often the job worker purges stored PDFs older than their organisation\'s retention period (docs/api.md#documents-and-pdfs); one replica sweeps at a time. 0 disables the sweep.',
     3_600_000,
     { min: 0, max: 604_800_000 },
   ),

@@ -4,7 +4,7 @@ import { ConfigOf, setting } from './setting';
 const MIB = 1024 * 1024;
 
 /**
- * Settings of the gateway's render endpoints (spec 4.2 to 4.4): how large a request body may be, how documents
+ * Settings of the gateway's render endpoints (docs/api.md, Rendering a stored template, stateless and validating): how large a request body may be, how documents
  * travel to the render service, how many documents of one batch are in flight, the render budget.
  */
 export const renderApiSettings = {
@@ -34,7 +34,7 @@ export const renderApiSettings = {
   ),
   validationThreads: setting.int(
     'RENDER_API_VALIDATION_THREADS',
-    'Worker threads that run the checks of the validate endpoint (spec 4.4), so validating a large document does not hold up other requests. Each holds the template DSL in memory.',
+    'Worker threads that run the checks of the validate endpoint (docs/api.md#validating-documents), so validating a large document does not hold up other requests. Each holds the template DSL in memory.',
     1,
     { min: 1, max: 64 },
   ),
@@ -46,7 +46,7 @@ export const renderApiSettings = {
   ),
   renderBudgetMs: setting.int(
     'RENDER_API_RENDER_BUDGET_MS',
-    'Render budget per document in milliseconds (spec 8: 60 s), counted from when the gateway sends the document; past it the document gets a RenderTimeout issue (500 RenderTimeout for a stateless render).',
+    'Render budget per document in milliseconds (the contract\'s 60 s: RenderTimeout in docs/api.md#errors), counted from when the gateway sends the document; past it the document gets a RenderTimeout issue (500 RenderTimeout for a stateless render).',
     60_000,
     { min: 1, max: 3_600_000 },
   ),

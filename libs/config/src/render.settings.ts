@@ -49,7 +49,7 @@ export const renderSettings = {
   ),
   timeoutMs: setting.int(
     'RENDER_TIMEOUT_MS',
-    'Render budget per document in milliseconds (spec 8: 60 s). Past it the page is closed and the document gets a RenderTimeout issue.',
+    'Render budget per document in milliseconds (the contract\'s 60 s: RenderTimeout in docs/api.md#errors). Past it the page is closed and the document gets a RenderTimeout issue.',
     60_000,
     { min: 100, max: 3_600_000 },
   ),

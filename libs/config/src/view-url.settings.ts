@@ -16,7 +16,7 @@ function secret(env: string, description: string, defaultValue: string): Setting
 }
 
 /**
- * Signed links (spec 2.4 viewUrl, 4.12 preview image): where clients reach the gateway, and the HMAC key that makes a
+ * Signed links (docs/api.md: viewUrl under Documents and PDFs, Preview images): where clients reach the gateway, and the HMAC key that makes a
  * link usable without the bearer key. Read by every app that puts a viewUrl into a response or a callback.
  */
 export const viewUrlSettings = {

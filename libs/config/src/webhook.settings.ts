@@ -1,8 +1,8 @@
 import { ConfigOf, setting } from './setting';
 
-/** The webhook dispatcher (spec 6.3): delivery concurrency, per-attempt timeout, retry backoff. */
+/** The webhook dispatcher (docs/api.md#asynchronous-jobs-and-callbacks): delivery concurrency, per-attempt timeout, retry backoff. */
 export const webhookSettings = {
-  inFlight: setting.int('WEBHOOK_IN_FLIGHT', 'Callback deliveries one webhook-dispatcher process has in flight at once, to one host or many (spec 6.3: 16).', 16, {
+  inFlight: setting.int('WEBHOOK_IN_FLIGHT', 'Callback deliveries one webhook-dispatcher process has in flight at once, to one host or many.', 16, {
     min: 1,
     max: 1000,
   }),
@@ -14,7 +14,7 @@ export const webhookSettings = {
   ),
   attemptTimeoutMs: setting.int(
     'WEBHOOK_ATTEMPT_TIMEOUT_MS',
-    'Deadline of one delivery attempt: DNS, connect, request and response (spec 6.3: about 30 s). A timeout is a failed attempt.',
+    'Deadline of one delivery attempt: DNS, connect, request and response (the contract\'s "about 30 s": docs/api.md#asynchronous-jobs-and-callbacks). A timeout is a failed attempt.',
     30_000,
     { min: 100, max: 600_000 },
   ),
