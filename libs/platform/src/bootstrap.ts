@@ -130,7 +130,8 @@ export type RunningService = {
  * Starts one app on its own, the same way for all four: reads its settings once, refuses a public development secret
  * it reads (VIEW_URL_SECRET, API_KEY_PEPPER) unless ALLOW_DEVELOPMENT_SECRETS=true, connects the infrastructure it
  * asks for (PostgreSQL only when its definition says `database: true`; AMQP_URL required for an app that takes
- * messages), creates the Nest app on it and listens. Tracing starts first when an OTLP endpoint is set. A bad setting throws a ConfigError naming the variable.
+ * messages), creates the Nest app on it and listens. Tracing starts first when an OTLP endpoint is set (and stops
+ * with the service, or when start-up fails). A bad setting throws a ConfigError naming the variable.
  */
 export async function startService(definition: ServiceDefinition, env: NodeJS.ProcessEnv, logger?: Logger): Promise<RunningService> {
   const settings = serviceSettings([definition], env);
@@ -139,27 +140,28 @@ export async function startService(definition: ServiceDefinition, env: NodeJS.Pr
   const port = definition.port(settings);
   const tracing = startTracing(definition.name, otlpTracesUrl(settings.get(tracingSettings)));
   const common = { service: definition.name, logger: log, settings, requireBroker: (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name) };
-  const infrastructure = definition.database ? await connectInfrastructure({ ...common, database: true }) : await connectInfrastructure({ ...common, database: false });
+  let infrastructure: Connections | undefined;
   let app: INestApplication | undefined;
   try {
+    infrastructure = definition.database ? await connectInfrastructure({ ...common, database: true }) : await connectInfrastructure({ ...common, database: false });
     app = await createServiceApp(definition, infrastructure, log, settings);
     await app.listen(port, '0.0.0.0');
   } catch (err) {
     await app?.close().catch(() => undefined);
-    await infrastructure.close().catch(() => undefined);
+    await infrastructure?.close().catch(() => undefined);
     await tracing?.shutdown().catch(() => undefined);
     throw err;
   }
-  const running = app;
+  const [running, connected] = [app, infrastructure];
   return {
     app: running,
-    infrastructure,
+    infrastructure: connected,
     settings,
     logger: log,
     port: (running.getHttpServer().address() as AddressInfo).port,
     async stop() {
       await running.close();
-      await infrastructure.close();
+      await connected.close();
       await tracing?.shutdown();
     },
   };

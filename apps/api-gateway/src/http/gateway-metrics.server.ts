@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { gatewaySettings, loadSettings } from '@docrender/config';
+import { gatewaySettings, Settings } from '@docrender/config';
 import { startMetricsServer } from '@docrender/platform';
 
 /**
@@ -10,8 +10,10 @@ import { startMetricsServer } from '@docrender/platform';
 export class GatewayMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private server: { close(): Promise<void> } | null = null;
 
+  constructor(private readonly settings: Settings) {}
+
   async onApplicationBootstrap(): Promise<void> {
-    const { metricsPort } = loadSettings(gatewaySettings, process.env);
+    const { metricsPort } = this.settings.get(gatewaySettings);
     if (metricsPort > 0) this.server = await startMetricsServer(metricsPort);
   }
 

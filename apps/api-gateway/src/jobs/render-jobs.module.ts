@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { egressSettings, jobsSettings, loadSettings } from '@docrender/config';
+import { egressSettings, jobsSettings, Settings } from '@docrender/config';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { RenderTargetFactory } from '../render/render-target.factory';
 import { RenderTemplateResolver } from '../render/render-template.resolver';
@@ -18,8 +18,8 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
   imports: [RequestBodyModule],
   controllers: [RenderJobsController],
   providers: [
-    { provide: JOBS_SETTINGS, useFactory: () => loadSettings(jobsSettings, process.env) },
-    { provide: CALLBACK_EGRESS_POLICY, useFactory: () => loadSettings(egressSettings, process.env) },
+    { provide: JOBS_SETTINGS, useFactory: (settings: Settings) => settings.get(jobsSettings), inject: [Settings] },
+    { provide: CALLBACK_EGRESS_POLICY, useFactory: (settings: Settings) => settings.get(egressSettings), inject: [Settings] },
     RenderTemplateResolver,
     RenderTargetFactory,
     RenderJobEnqueueService,

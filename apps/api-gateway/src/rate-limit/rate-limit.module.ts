@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { loadSettings, rateLimitSettings } from '@docrender/config';
+import { rateLimitSettings, Settings } from '@docrender/config';
 import { RateLimitRepository } from '@docrender/persistence';
 import { RateLimitPermitPruner } from './rate-limit-permit.pruner';
 import { RateLimitGuard } from './rate-limit.guard';
@@ -17,7 +17,7 @@ import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
     RateLimitGuard,
     RateLimiter,
     RateLimitPermitPruner,
-    { provide: RATE_LIMIT_POLICY, useFactory: () => new RateLimitPolicy(loadSettings(rateLimitSettings, process.env)) },
+    { provide: RATE_LIMIT_POLICY, useFactory: (settings: Settings) => new RateLimitPolicy(settings.get(rateLimitSettings)), inject: [Settings] },
     { provide: RATE_LIMIT_STORE, useExisting: RateLimitRepository },
   ],
   exports: [RateLimitGuard, RateLimiter, RATE_LIMIT_POLICY, RATE_LIMIT_STORE],

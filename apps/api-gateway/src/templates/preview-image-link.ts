@@ -1,4 +1,5 @@
-import { signedLinkConfigFromEnv, SignedUrlSigner, type SignedUrlKind } from '@docrender/platform';
+import { Settings } from '@docrender/config';
+import { signedLinkConfig, SignedUrlSigner, type SignedUrlKind } from '@docrender/platform';
 
 /** A version's preview image. */
 export type PreviewImageKey = { templateId: string; versionNumber: number };
@@ -20,5 +21,6 @@ export const PREVIEW_IMAGE_LINKS = Symbol('PreviewImageLinks');
 
 export const previewImageLinksProvider = {
   provide: PREVIEW_IMAGE_LINKS,
-  useFactory: (): SignedUrlSigner<PreviewImageKey> => new SignedUrlSigner(signedLinkConfigFromEnv(), previewImageLink),
+  useFactory: (settings: Settings): SignedUrlSigner<PreviewImageKey> => new SignedUrlSigner(signedLinkConfig(settings), previewImageLink),
+  inject: [Settings],
 };

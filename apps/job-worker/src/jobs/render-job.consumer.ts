@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
-import { jobsSettings, loadSettings, messagingSettings } from '@docrender/config';
+import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { OutboxRelay } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER, signedLinkConfigFromEnv, ViewUrlSigner } from '@docrender/platform';
+import { DATA_SOURCE, LOGGER, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { DataSource } from 'typeorm';
 import { jobMetrics } from './job-metrics';
@@ -35,8 +35,8 @@ const LONGEST_OUTAGE_PAUSE_MS = 10_000;
  */
 @Injectable()
 export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly settings = loadSettings(jobsSettings);
-  private readonly deliveryLimit = loadSettings(messagingSettings).deliveryLimit;
+  private readonly settings: ConfigOf<typeof jobsSettings>;
+  private readonly deliveryLimit: number;
   private readonly relay: OutboxRelay;
   private readonly handler: RenderJobHandler;
   private readonly outages: OutageDetector;
@@ -50,7 +50,10 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
     @Inject(BLOB_STORE) blobStore: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
+    settings: Settings,
   ) {
+    this.settings = settings.get(jobsSettings);
+    this.deliveryLimit = settings.get(messagingSettings).deliveryLimit;
     this.relay = new OutboxRelay(
       dataSource,
       (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
@@ -69,7 +72,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         blobStore,
         bus,
         logger,
-        viewUrl: new ViewUrlSigner(signedLinkConfigFromEnv()),
+        viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
         messagesStored: (callback) => (callback === 'completion' ? this.relay.kick() : this.publishProgressSoon()),
         isStopping: () => this.stopping,
       },

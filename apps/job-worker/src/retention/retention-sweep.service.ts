@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { jobsSettings, loadSettings } from '@docrender/config';
+import { jobsSettings, Settings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
 import { Database, RetentionPurge, type PurgeReport } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
@@ -17,7 +17,7 @@ export const RETENTION_SWEEP_LOCK_KEY = 7_441_902_114;
  */
 @Injectable()
 export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly intervalMs = loadSettings(jobsSettings).retentionSweepIntervalMs;
+  private readonly intervalMs: number;
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> | null = null;
 
@@ -25,7 +25,10 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
     private readonly database: Database,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    settings: Settings,
+  ) {
+    this.intervalMs = settings.get(jobsSettings).retentionSweepIntervalMs;
+  }
 
   onApplicationBootstrap(): void {
     if (this.intervalMs === 0) {

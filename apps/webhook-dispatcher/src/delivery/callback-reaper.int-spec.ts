@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { loadSettings, messagingSettings } from '@docrender/config';
+import { loadSettings, messagingSettings, Settings, webhookSettings } from '@docrender/config';
 import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { OutboxRepository, WebhookDeliveryRepository } from '@docrender/persistence';
@@ -15,7 +15,6 @@ describe('callback reaper (issue 18: no callback stays pending forever) against 
   let bus: MessageBus;
   let reaper: CallbackReaperService;
   const resent: DeliverWebhookCommand[] = [];
-  const savedEnv = { ...process.env };
   const organisationId = randomUUID();
   const jobId = randomUUID();
 
@@ -26,14 +25,13 @@ describe('callback reaper (issue 18: no callback stays pending forever) against 
     await bus.consume(MessageName.DeliverWebhook, async (command) => {
       resent.push(command);
     });
-    process.env.WEBHOOK_REAPER_STALE_MS = String(STALE_MS);
-    reaper = new CallbackReaperService(db.database, bus, testLogger('webhook-dispatcher'));
+    const settings = Settings.load([webhookSettings], { WEBHOOK_REAPER_STALE_MS: String(STALE_MS) });
+    reaper = new CallbackReaperService(db.database, bus, testLogger('webhook-dispatcher'), settings);
   });
   afterAll(async () => {
     await bus?.close();
     await db?.drop();
     await vhost?.delete();
-    process.env = savedEnv;
   });
 
   const deliveries = () => new WebhookDeliveryRepository(db.dataSource.manager);

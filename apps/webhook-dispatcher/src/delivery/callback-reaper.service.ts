@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { loadSettings, webhookSettings } from '@docrender/config';
+import { type ConfigOf, Settings, webhookSettings } from '@docrender/config';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
@@ -38,7 +38,7 @@ export function attemptToResend(last: StaleDelivery['lastAttempt']): number | nu
  */
 @Injectable()
 export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly settings = loadSettings(webhookSettings);
+  private readonly settings: ConfigOf<typeof webhookSettings>;
   private timer: NodeJS.Timeout | null = null;
   private reaping: Promise<unknown> | null = null;
 
@@ -46,7 +46,10 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
     private readonly database: Database,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    settings: Settings,
+  ) {
+    this.settings = settings.get(webhookSettings);
+  }
 
   onApplicationBootstrap(): void {
     if (this.settings.reaperIntervalMs === 0) {

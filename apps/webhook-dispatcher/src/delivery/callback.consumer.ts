@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
-import { egressSettings, loadSettings, webhookSettings } from '@docrender/config';
+import { type ConfigOf, egressSettings, Settings, webhookSettings } from '@docrender/config';
 import { guardedFetch } from '@docrender/egress';
 import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
@@ -16,7 +16,7 @@ import { CallbackDeliveryService } from './callback-delivery.service';
  */
 @Injectable()
 export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly settings = loadSettings(webhookSettings);
+  private readonly settings: ConfigOf<typeof webhookSettings>;
   private readonly delivery: CallbackDeliveryService;
   private subscriptions: Subscription[] = [];
 
@@ -24,7 +24,9 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
     database: Database,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) logger: Logger,
+    settings: Settings,
   ) {
+    this.settings = settings.get(webhookSettings);
     const secrets = database.webhookSecrets;
     this.delivery = new CallbackDeliveryService(
       {
@@ -34,7 +36,7 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
         send: guardedFetch,
         logger,
       },
-      { ...this.settings, policy: loadSettings(egressSettings) },
+      { ...this.settings, policy: settings.get(egressSettings) },
     );
   }
 

@@ -1,7 +1,7 @@
 import { Limits } from '@docrender/contracts';
-import { DEV_VIEW_URL_SECRET } from '@docrender/config';
+import { DEV_VIEW_URL_SECRET, gatewaySettings, Settings, viewUrlSettings } from '@docrender/config';
 import { SignedLink, SIGNED_LINK_CLOCK_SKEW_SECONDS } from './signed-link';
-import { signedLinkConfigFromEnv, ViewUrlSigner } from './view-url.signer';
+import { signedLinkConfig, ViewUrlSigner } from './view-url.signer';
 
 const DOC = '3f1c8a52-8a0e-4f8e-9a7c-0d3b7c1e2f40';
 const now = new Date('2026-11-21T10:00:00.000Z');
@@ -74,11 +74,12 @@ describe('ViewUrlSigner', () => {
   });
 
   it('PUBLIC_BASE_URL defaults to http://localhost:<PORT>, VIEW_URL_SECRET to the public development key', () => {
-    expect(signedLinkConfigFromEnv({ PORT: '8081' })).toEqual({ publicBaseUrl: 'http://localhost:8081', secret: DEV_VIEW_URL_SECRET });
-    expect(signedLinkConfigFromEnv({ PUBLIC_BASE_URL: 'https://x.example/', VIEW_URL_SECRET: 'sixteen-chars-ok!' })).toEqual({
+    const configOf = (env: NodeJS.ProcessEnv) => signedLinkConfig(Settings.load([viewUrlSettings, gatewaySettings], env));
+    expect(configOf({ PORT: '8081' })).toEqual({ publicBaseUrl: 'http://localhost:8081', secret: DEV_VIEW_URL_SECRET });
+    expect(configOf({ PUBLIC_BASE_URL: 'https://x.example/', VIEW_URL_SECRET: 'sixteen-chars-ok!' })).toEqual({
       publicBaseUrl: 'https://x.example',
       secret: 'sixteen-chars-ok!',
     });
-    expect(() => signedLinkConfigFromEnv({ VIEW_URL_SECRET: 'short' })).toThrow(/VIEW_URL_SECRET/);
+    expect(() => configOf({ VIEW_URL_SECRET: 'short' })).toThrow(/VIEW_URL_SECRET/);
   });
 });

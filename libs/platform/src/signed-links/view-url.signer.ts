@@ -1,13 +1,13 @@
 import { Limits } from '@docrender/contracts';
-import { gatewaySettings, loadSettings, viewUrlSettings } from '@docrender/config';
+import { gatewaySettings, type Settings, viewUrlSettings } from '@docrender/config';
 import { trimBaseUrl } from './signed-link';
 import { SignedUrlSigner, type SignedLinkConfig, type SignedUrlKind } from './signed-url.signer';
 
-/** The signed-link configuration from the environment: PUBLIC_BASE_URL (default http://localhost:<PORT>) and VIEW_URL_SECRET. */
-export function signedLinkConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SignedLinkConfig {
-  const settings = loadSettings(viewUrlSettings, env);
-  const publicBaseUrl = settings.publicBaseUrl ?? `http://localhost:${loadSettings(gatewaySettings, env).port}`;
-  return { publicBaseUrl: trimBaseUrl(publicBaseUrl), secret: settings.secret };
+/** The signed-link configuration from the process's settings: PUBLIC_BASE_URL (default http://localhost:<PORT>) and VIEW_URL_SECRET. */
+export function signedLinkConfig(settings: Settings): SignedLinkConfig {
+  const viewUrl = settings.get(viewUrlSettings);
+  const publicBaseUrl = viewUrl.publicBaseUrl ?? `http://localhost:${settings.get(gatewaySettings).port}`;
+  return { publicBaseUrl: trimBaseUrl(publicBaseUrl), secret: viewUrl.secret };
 }
 
 /** The path a document's PDF is downloaded from (spec 4.15). */

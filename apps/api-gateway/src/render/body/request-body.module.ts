@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { loadSettings, renderApiSettings } from '@docrender/config';
+import { renderApiSettings, Settings } from '@docrender/config';
 import { RENDER_API_SETTINGS } from '../render.tokens';
 import { RenderBodyParser } from './render-body.parser';
 
@@ -8,7 +8,7 @@ import { RenderBodyParser } from './render-body.parser';
  * stateless render, async enqueue, the document-name PATCH. RENDER_API_* settings are read at start.
  */
 @Module({
-  providers: [{ provide: RENDER_API_SETTINGS, useFactory: () => loadSettings(renderApiSettings, process.env) }, RenderBodyParser],
+  providers: [{ provide: RENDER_API_SETTINGS, useFactory: (settings: Settings) => settings.get(renderApiSettings), inject: [Settings] }, RenderBodyParser],
   exports: [RENDER_API_SETTINGS, RenderBodyParser],
 })
 export class RequestBodyModule {}
