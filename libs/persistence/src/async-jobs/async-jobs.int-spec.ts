@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Environment, MessageName, WebhookEvent } from '@docrender/contracts';
-import type { Logger } from '@docrender/observability';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { inSpan, startTracing, traceCarrier, type Logger } from '@docrender/observability';
 import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { OutboxMessage } from '../repositories/outbox.repository';
@@ -136,6 +138,28 @@ describe('async job persistence against PostgreSQL', () => {
     const jobs = new RenderJobRepository(db.dataSource.manager);
     await jobs.recordDocumentResult({ jobId, documentIndex: 1, outcome: 'blocked', documentId: null, issues: [] });
     expect(await countRecordedDocuments(db.dataSource.manager, jobId)).toBe(1);
+  });
+
+  it('issue 22: a stored message keeps the trace context it was stored in, and the relay publishes it inside that context (none: a trace of its own)', async () => {
+    await publishEverything();
+    const tracing = startTracing('job-worker', 'http://collector.invalid/v1/traces', () => new InMemorySpanExporter());
+    try {
+      const payload = (jobId: string) => ({ deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 });
+      const jobId = await queuedJob();
+      const { traced, stored } = await inSpan('job.run process', {}, async () => ({ traced: await db.database.outbox.add(MessageName.DeliverWebhook, payload(jobId)), stored: traceCarrier() }));
+      const untraced = await db.database.outbox.add(MessageName.DeliverWebhook, payload(jobId));
+      const columns = (await db.dataSource.query(`SELECT id, trace_context FROM outbox WHERE id = ANY($1::uuid[])`, [[traced, untraced]])) as { id: string; trace_context: unknown }[];
+      expect(Object.fromEntries(columns.map((r) => [r.id, r.trace_context]))).toEqual({ [traced]: stored, [untraced]: null });
+      expect(stored?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+
+      const seen = new Map<string, string | undefined>();
+      // The relay runs inside an unrelated span (as when a job kicks it): neither message may join that one.
+      await inSpan('kick', {}, () => relayOf(async (m) => void seen.set(m.id, traceCarrier()?.traceparent), [MessageName.DeliverWebhook]).publishPending());
+      expect(seen.get(traced)).toBe(stored?.traceparent);
+      expect(seen.get(untraced)).toBeUndefined();
+    } finally {
+      await tracing?.shutdown();
+    }
   });
 
   describe('WebhookDeliveryRepository', () => {
