@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 //   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps
 //   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
 //   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
+//   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: ports, no drivers
 //   type:data-access persistence: owns typeorm/pg
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
@@ -16,7 +17,8 @@ const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppet
 
 // Production code never imports the test helpers: `type:testing` is allowed only in test files (testFiles below).
 const dependencies = {
-  app: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk'],
+  app: ['type:contracts', 'type:domain', 'type:usecase', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk'],
+  usecase: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'],
   platform: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'],
   'data-access': ['type:contracts', 'type:domain', 'type:infra'],
   infra: ['type:contracts', 'type:infra'],
@@ -34,6 +36,7 @@ const boundariesWith = (testing) => {
       { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(dependencies.app) },
       { sourceTag: 'type:platform', onlyDependOnLibsWithTags: plus(dependencies.platform) },
+      { sourceTag: 'type:usecase', onlyDependOnLibsWithTags: plus(dependencies.usecase), bannedExternalImports: ['@nestjs/*', ...infraPackages] },
       { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: plus(dependencies['data-access']) },
       { sourceTag: 'type:infra', onlyDependOnLibsWithTags: plus(dependencies.infra) },
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },

@@ -20,6 +20,8 @@ const probes = [
   ['libs/client/src/lint-probe.ts', testingImport, true],
   // Pure libraries stay free of NestJS and the infrastructure clients.
   ['libs/template-dsl/src/lint-probe.ts', "import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n", true],
+  // The render use case reaches PostgreSQL only through the repositories' ports, never a driver.
+  ['libs/rendering/src/lint-probe.ts', "import { DataSource } from 'typeorm';\nexport const probe = DataSource;\n", true],
   // An app never imports another app (only the one-process launcher does).
   ['apps/job-worker/src/lint-probe-app.ts', "import { apiGatewayService } from '@docrender/api-gateway';\nexport const probe = apiGatewayService;\n", true],
   // Tests excepted: a test file of an app may use the test helpers.

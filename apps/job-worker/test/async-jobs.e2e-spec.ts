@@ -11,7 +11,7 @@ import { WebhookDeliveryRepository } from '@docrender/persistence';
 import { TEST_POSTGRES_URL, startAsyncStack, type AsyncStack, type ReceivedCallback, documentsOf, waitFor } from '@docrender/testing';
 import { Client } from 'pg';
 import { parseCallback } from '@docrender/webhooks';
-import { completionDeliveryId, jobDocumentId, progressDeliveryId } from '../src/jobs/deterministic-id';
+import { completionDeliveryId, jobDocumentId, progressDeliveryId } from '@docrender/rendering';
 
 const progressOf = (c: ReceivedCallback) => parseCallback(c.rawBody).body as ProgressCallbackDto;
 const completionBodyOf = (c: ReceivedCallback) => parseCallback(c.rawBody).body as CompletionCallbackDto;

@@ -1,7 +1,7 @@
 import { JobState, RenderStatus, WebhookEvent, type CompletionCallbackDto } from '@docrender/contracts';
 import { restartRabbitMq, startAsyncStack, type AsyncStack, documentsOf, waitFor } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
-import { jobDocumentId } from '../src/jobs/deterministic-id';
+import { jobDocumentId } from '@docrender/rendering';
 
 /**
  * Restarts the machine's RabbitMQ (stop_app / start_app) while a job runs and while a job is enqueued: every

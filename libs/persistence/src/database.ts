@@ -15,6 +15,7 @@ import { OutboxRepository } from './repositories/outbox.repository';
 import { ProjectRepository } from './repositories/project.repository';
 import { RateLimitRepository } from './repositories/rate-limit.repository';
 import { RenderJobRepository } from './repositories/render-job.repository';
+import { RenderedDocumentLedger, RenderJobLedger } from './repositories/rendered-document.ledger';
 import { StoredDocumentRepository } from './repositories/stored-document.repository';
 import { TemplateVersionRepository } from './repositories/template-version.repository';
 import { TemplateRepository } from './repositories/template.repository';
@@ -46,6 +47,8 @@ export type Repositories = {
   templateVersionListing: TemplateVersionListingQuery;
   documentListing: DocumentListingQuery;
   signedLinks: SignedLinkQuery;
+  renderedDocuments: RenderedDocumentLedger;
+  renderJobLedger: RenderJobLedger;
 };
 
 /** Builds the repositories over an entity manager (the data source's, or a transaction's). */
@@ -69,6 +72,8 @@ export function createRepositories(manager: EntityManager, options: RepositoryOp
     templateVersionListing: new TemplateVersionListingQuery(manager),
     documentListing: new DocumentListingQuery(manager),
     signedLinks: new SignedLinkQuery(manager),
+    renderedDocuments: new RenderedDocumentLedger(manager),
+    renderJobLedger: new RenderJobLedger(manager),
   };
 }
 
@@ -105,6 +110,8 @@ export class Database implements Repositories {
   readonly templateVersionListing: TemplateVersionListingQuery;
   readonly documentListing: DocumentListingQuery;
   readonly signedLinks: SignedLinkQuery;
+  readonly renderedDocuments: RenderedDocumentLedger;
+  readonly renderJobLedger: RenderJobLedger;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -129,6 +136,8 @@ export class Database implements Repositories {
     this.templateVersionListing = repositories.templateVersionListing;
     this.documentListing = repositories.documentListing;
     this.signedLinks = repositories.signedLinks;
+    this.renderedDocuments = repositories.renderedDocuments;
+    this.renderJobLedger = repositories.renderJobLedger;
   }
 
   /** Connects (and by default migrates) a database at `url`. */

@@ -25,3 +25,4 @@ export * from './embedded/database-location';
 export * from './queries';
 export * from './async-jobs';
 export * from './fonts/font-family-registration';
+export * from './repositories/rendered-document.ledger';

@@ -15,7 +15,8 @@ import type { Logger } from '@docrender/observability';
 import { Database, type RunJobOutbox } from '@docrender/persistence';
 import { LOGGER, mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
-import { BLOB_STORE, jobInputKey, jobInputPrefix, type BlobStore } from '@docrender/storage';
+import { jobInputKey, jobInputPrefix } from '@docrender/rendering';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { Caller } from '../auth';
 import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
 import { RenderTargetFactory } from '../render/render-target.factory';
@@ -71,7 +72,7 @@ export class RenderJobEnqueueService {
   async enqueue(request: EnqueueRequest): Promise<JobAcceptedDto> {
     const { caller, body } = request;
     checkCallbackUrl(body.callbackUrl, this.callbackPolicy);
-    const target = await this.targets.forStoredTemplate(caller, request.templateId, request.versionNumber, request.language);
+    const target = await this.targets.forStoredTemplate(caller, request.templateId, request.versionNumber, { requested: request.language });
     if (target.source === null) throw new Error('a stored-template target names its template');
     const documents = body.documents;
     if (caller.environment === Environment.Test && documents.length > Limits.testKeyBatchCap) {

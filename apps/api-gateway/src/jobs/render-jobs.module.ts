@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, Settings } from '@docrender/config';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { RenderTargetFactory } from '../render/render-target.factory';
-import { RenderTemplateResolver } from '../render/render-template.resolver';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';
 import { RenderJobStatusService } from './render-job-status.service';
@@ -20,7 +19,6 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
   providers: [
     { provide: JOBS_SETTINGS, useFactory: (settings: Settings) => settings.get(jobsSettings), inject: [Settings] },
     { provide: CALLBACK_EGRESS_POLICY, useFactory: (settings: Settings) => settings.get(egressSettings), inject: [Settings] },
-    RenderTemplateResolver,
     RenderTargetFactory,
     RenderJobEnqueueService,
     RenderJobStatusService,

@@ -9,13 +9,13 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
-import type { NewStoredDocument, StoredDocumentRepository, UsageRepository } from '@docrender/persistence';
+import type { NewStoredDocument, RenderedDocumentEntry, RenderedDocumentLedger, UsageRepository } from '@docrender/persistence';
 import { MemoryBlobStore } from '@docrender/storage';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
 import { RenderBatchService } from './render-batch.service';
-import type { RenderTarget } from './render-target';
+import type { RenderTarget } from '@docrender/rendering';
 
 /** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */
 class FakeUsage {
@@ -31,17 +31,14 @@ class FakeUsage {
   }
 }
 
-class FakeStoredDocuments {
+/** The ledger: pays and stores together (one transaction in PostgreSQL), or does neither. */
+class FakeLedger {
   readonly created: NewStoredDocument[] = [];
   constructor(private readonly usage: FakeUsage) {}
-  async create(input: NewStoredDocument): Promise<void> {
-    this.created.push(input);
-  }
-  /** Pays and stores together, as the one statement in PostgreSQL does. */
-  async createPaid(input: NewStoredDocument): Promise<NewStoredDocument | null> {
-    if (!(await this.usage.tryConsumePages(input.organisationId, input.pageCount))) return null;
-    this.created.push(input);
-    return input;
+  async record({ payment, document }: RenderedDocumentEntry): Promise<boolean> {
+    if (payment !== null && !(await this.usage.tryConsumePages(payment.organisationId, payment.pages))) return false;
+    if (document !== null) this.created.push(document);
+    return true;
   }
 }
 
@@ -64,7 +61,7 @@ describe('RenderBatchService', () => {
   let bus: InProcessMessageBus;
   let blobStore: MemoryBlobStore;
   let usage: FakeUsage;
-  let storedDocuments: FakeStoredDocuments;
+  let storedDocuments: FakeLedger;
   let settings: RenderApiSettings;
   let commands: RenderDocumentCommand[];
 
@@ -106,7 +103,7 @@ describe('RenderBatchService', () => {
     bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined });
     blobStore = new MemoryBlobStore();
     usage = new FakeUsage(100);
-    storedDocuments = new FakeStoredDocuments(usage);
+    storedDocuments = new FakeLedger(usage);
     settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
     commands = [];
     await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });
@@ -117,7 +114,7 @@ describe('RenderBatchService', () => {
 
   function service(): RenderBatchService {
     const renderer = new RenderServiceClient(bus, blobStore, settings);
-    return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as StoredDocumentRepository, blobStore, settings);
+    return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as RenderedDocumentLedger, blobStore, settings);
   }
 
   function body(documents: unknown[]) {

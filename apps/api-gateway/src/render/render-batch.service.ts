@@ -1,22 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import {
-  DocumentType,
-  DomainError,
-  Environment,
-  ErrorCode,
-  explainMissingDocument,
-  type RenderDocumentResult,
-  type RenderIssue,
-} from '@docrender/contracts';
+import { DomainError, Environment, ErrorCode, type RenderDocumentResult, type RenderIssue } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
-import { StoredDocumentRepository, UsageRepository, type NewStoredDocument } from '@docrender/persistence';
-import { BLOB_STORE, documentPdfBlobKey, transientPdfBlobKey, type BlobStore } from '@docrender/storage';
+import { RenderedDocumentLedger, UsageRepository } from '@docrender/persistence';
+import { documentOutcomeOf, RenderedDocumentRecorder, syncDocumentPdfBlobKey, type RenderedPdf, type RenderTarget } from '@docrender/rendering';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { mapWithConcurrency } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
 import { tooDeep, type DocumentSlice } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
-import type { RenderTarget } from './render-target';
 import { RENDER_API_SETTINGS } from './render.tokens';
 
 /** A document that rendered (and, in production, was paid for). Its PDF is at pdfBlobKey. */
@@ -69,23 +61,28 @@ export type BatchRenderResult = {
  * Renders the documents of one request (spec 4.2, 4.3): in parallel across render workers (up to
  * RENDER_API_BATCH_CONCURRENCY in flight), each through the render service, which decides blocking by environment.
  * - a document nesting deeper than 32 levels is a DangerousContent issue and is never sent (spec 8);
- * - production: each rendered document takes its pages of credit atomically (UsageRepository.tryConsumePages, or
- *   StoredDocumentRepository.createPaid, which stores the document's row in the same statement); when
- *   they do not fit, its PDF is deleted and the batch stops: documents not yet started are not rendered and those
- *   still in flight are discarded (spec 3.1 rule 3, an outcome, not an error). Test keys take no credit;
+ * - each rendered document is paid for and recorded by the render use case (libs/rendering,
+ *   RenderedDocumentRecorder): in production it takes its pages of credit atomically, with a persisted document's
+ *   row in the same statement; when they do not fit, its PDF is deleted and the batch stops: documents not yet
+ *   started are not rendered and those still in flight are discarded (spec 3.1 rule 3, an outcome, not an error).
+ *   Test keys take no credit;
  * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf);
  * - a document that ends without a PDF always carries an Error issue with its documentIndex (spec 3.1 rule 2); when no
  *   document rendered because the blob store was down, the request is 500 ExternalServiceError.
  */
 @Injectable()
 export class RenderBatchService {
+  private readonly recorder: RenderedDocumentRecorder;
+
   constructor(
     private readonly renderService: RenderServiceClient,
     private readonly usage: UsageRepository,
-    private readonly storedDocuments: StoredDocumentRepository,
+    ledger: RenderedDocumentLedger,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
-  ) {}
+  ) {
+    this.recorder = new RenderedDocumentRecorder(ledger);
+  }
 
   async render(request: BatchRenderRequest): Promise<BatchRenderResult> {
     const { target, documents } = request;
@@ -137,17 +134,13 @@ export class RenderBatchService {
       return;
     }
     const documentId = persist ? randomUUID() : null;
-    const outputBlobKey =
-      documentId === null ? transientPdfBlobKey(target.organisationId, request.requestId, index) : documentPdfBlobKey(target.organisationId, documentId);
+    const outputBlobKey = syncDocumentPdfBlobKey(target.organisationId, request.requestId, index, documentId);
     const reply = await this.renderService.render(target, { raw: request.raw, slice, outputBlobKey, wantsPdfBytes, requestId: `${request.requestId}:${index}` });
-    const pdf = reply.outcome === 'rendered' ? reply.pdf : null;
-    const issues = (pdf === null && reply.outcome !== 'blocked' ? explainMissingDocument(reply.issues, reply.failure) : reply.issues).map((issue) => ({
-      ...issue,
-      documentIndex: index,
-    }));
+    const { pdf, ...outcome } = documentOutcomeOf(reply);
+    const issues = outcome.issues.map((issue) => ({ ...issue, documentIndex: index }));
     if (pdf === null) {
       result.issues.push(...issues);
-      if (reply.outcome === 'blocked') {
+      if (outcome.outcome === 'blocked') {
         result.blockedCount++;
       } else {
         result.failedCount++;
@@ -156,25 +149,8 @@ export class RenderBatchService {
       return;
     }
     const renderedAt = new Date();
-    const row: NewStoredDocument | null =
-      documentId === null || target.source === null
-        ? null
-        : {
-            id: documentId,
-            organisationId: target.organisationId,
-            templateId: target.source.templateId,
-            versionNumber: target.source.versionNumber,
-            environment: target.environment,
-            language: target.language,
-            documentName: reply.documentName,
-            documentType: DocumentType.Template,
-            pdfBlobKey: pdf.blobKey,
-            fileSizeBytes: pdf.fileSizeBytes,
-            pageCount: pdf.pageCount,
-            renderedAt,
-            renderDurationMs: reply.renderDurationMs,
-          };
-    if (result.creditStopped || !(await this.payAndStore(target, pdf.pageCount, row, renderedAt))) {
+    const facts = { documentId, source: target.source, language: target.language, documentName: reply.documentName, pdf, renderDurationMs: reply.renderDurationMs, renderedAt };
+    if (result.creditStopped || !(await this.recorder.record(target, facts))) {
       result.creditStopped = true;
       await this.blobStore.delete(pdf.blobKey);
       return;
@@ -185,7 +161,7 @@ export class RenderBatchService {
 
   private renderedDocument(
     reply: RenderDocumentResult,
-    pdf: NonNullable<RenderDocumentResult['pdf']>,
+    pdf: RenderedPdf,
     documentIndex: number,
     id: string | null,
     renderedAt: Date,
@@ -204,17 +180,5 @@ export class RenderBatchService {
       transient: id === null,
       issues,
     };
-  }
-
-  /**
-   * Production renders take their pages of credit (test renders are free); a persisted document's row is stored with
-   * its payment, in one statement (StoredDocumentRepository.createPaid). False: the pages did not fit, nothing stored.
-   */
-  private async payAndStore(target: RenderTarget, pages: number, row: NewStoredDocument | null, renderedAt: Date): Promise<boolean> {
-    const production = target.environment === Environment.Production;
-    if (row === null) return !production || this.usage.tryConsumePages(target.organisationId, pages);
-    if (production) return (await this.storedDocuments.createPaid(row, renderedAt)) !== null;
-    await this.storedDocuments.create(row, renderedAt);
-    return true;
   }
 }

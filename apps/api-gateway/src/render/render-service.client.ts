@@ -1,19 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  DataRef,
-  DomainError,
-  ErrorCode,
-  MessageName,
-  renderIssue,
-  RenderIssueType,
-  type RenderDocumentCommand,
-  type RenderDocumentResult,
-} from '@docrender/contracts';
+import { DataRef, DomainError, ErrorCode, MessageName, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
-import { BLOB_STORE, renderInputBlobKey, type BlobStore } from '@docrender/storage';
+import { RenderBudget, renderCommand, renderInputBlobKey, type RenderTarget } from '@docrender/rendering';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { textOf, type DocumentSlice } from './body/render-body.binder';
-import type { RenderTarget } from './render-target';
 import { RENDER_API_SETTINGS } from './render.tokens';
 
 /** One document to render: its JSON text as a slice of the request body, and where the PDF goes. */
@@ -36,11 +27,15 @@ export type DocumentToRender = {
  */
 @Injectable()
 export class RenderServiceClient {
+  private readonly budget: RenderBudget;
+
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
-  ) {}
+  ) {
+    this.budget = new RenderBudget(settings.renderBudgetMs);
+  }
 
   async render(target: RenderTarget, document: DocumentToRender): Promise<RenderDocumentResult> {
     const { slice } = document;
@@ -54,22 +49,9 @@ export class RenderServiceClient {
         await this.blobStore.put(inputBlobKey, document.raw.subarray(slice.start, slice.end), 'application/json');
         data = { blobKey: inputBlobKey };
       }
-      const command: RenderDocumentCommand = {
-        requestId: document.requestId,
-        organisationId: target.organisationId,
-        environment: target.environment,
-        template: target.template,
-        data,
-        translations: target.translations,
-        language: target.language,
-        documentNameTemplate: target.documentNameTemplate,
-        fallbackDocumentName: target.fallbackDocumentName,
-        customFonts: target.customFonts,
-        outputBlobKey: document.outputBlobKey,
-        ...(document.wantsPdfBytes && this.settings.inlinePdfMaxBytes > 0 ? { inlinePdfMaxBytes: this.settings.inlinePdfMaxBytes } : {}),
-        deadline: Date.now() + this.settings.renderBudgetMs,
-      };
-      return await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.settings.renderBudgetMs + this.settings.replyGraceMs });
+      const inlinePdfMaxBytes = document.wantsPdfBytes ? this.settings.inlinePdfMaxBytes : undefined;
+      const command = renderCommand(target, { requestId: document.requestId, data, outputBlobKey: document.outputBlobKey, inlinePdfMaxBytes }, this.budget);
+      return await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.budget.replyTimeoutMs(this.settings.replyGraceMs) });
     } catch (error) {
       if (error instanceof RequestTimeoutError) return this.timedOut(target, Date.now() - started);
       if (error instanceof MessageBusUnavailableError) {
@@ -82,7 +64,7 @@ export class RenderServiceClient {
   }
 
   private timedOut(target: RenderTarget, elapsedMs: number): RenderDocumentResult {
-    const message = `no render result within the ${this.settings.renderBudgetMs} ms render budget`;
+    const message = `no render result within the ${this.budget.budgetMs} ms render budget`;
     return {
       outcome: 'failed',
       issues: [renderIssue(RenderIssueType.RenderTimeout, message)],

@@ -4,7 +4,7 @@ import type { RenderIssue } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { toSharedBuffer } from './body/json-scan.pool';
 import type { ValidateBody } from './body/render-body.binder';
-import type { RenderTarget } from './render-target';
+import type { RenderTarget } from '@docrender/rendering';
 import type { ValidationRequest } from './render-validation.worker';
 import { RENDER_API_SETTINGS } from './render.tokens';
 import { WorkerPool } from './workers/worker-pool';

@@ -1,7 +1,7 @@
 import { Environment, RenderIssueType } from '@docrender/contracts';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindValidateBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
-import type { RenderTarget } from './render-target';
+import type { RenderTarget } from '@docrender/rendering';
 import { loadSettings, renderApiSettings } from '@docrender/config';
 import { validateDocuments } from './render-validation';
 import { RenderValidationService } from './render-validation.service';

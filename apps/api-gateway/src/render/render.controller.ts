@@ -14,7 +14,7 @@ import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
 import { RenderTargetFactory } from './render-target.factory';
-import type { RenderTarget } from './render-target';
+import type { RenderTarget } from '@docrender/rendering';
 import { ViewUrlSigner } from '@docrender/platform';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
@@ -100,13 +100,13 @@ export class RenderController {
   }
 
   private async validate(caller: Caller, templateId: string, version: number | null, req: Request): Promise<ValidateResponseDto> {
-    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, null));
+    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, { requested: null }));
     const body = await this.bodies.validateBody(req);
     return { issues: await this.validation.validate(target, body) };
   }
 
   private async render(caller: Caller, templateId: string, version: number | null, query: RenderQueryDto, req: Request, res: Response): Promise<void> {
-    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, query.language ?? null));
+    const target = await withPermit(req, this.targets.forStoredTemplate(caller, templateId, version, { requested: query.language ?? null }));
     const body = await this.bodies.renderBody(req);
     const rawPdf = wantsRawPdf(req.headers.accept);
     if (rawPdf && body.documents.length > 1) {

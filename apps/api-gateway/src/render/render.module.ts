@@ -1,13 +1,9 @@
 import { Module } from '@nestjs/common';
-import { FontRepository } from '@docrender/persistence';
-import { DATA_SOURCE } from '@docrender/platform';
-import type { DataSource } from 'typeorm';
 import { RequestBodyModule } from './body/request-body.module';
 import { RenderServiceClient } from './render-service.client';
 import { RenderBatchService } from './render-batch.service';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { RenderTargetFactory } from './render-target.factory';
-import { RenderTemplateResolver } from './render-template.resolver';
 import { RenderController } from './render.controller';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 import { RenderValidationService } from './render-validation.service';
@@ -21,8 +17,6 @@ import { StatelessRenderController } from './stateless-render.controller';
   imports: [RequestBodyModule],
   controllers: [RenderController, StatelessRenderController],
   providers: [
-    { provide: FontRepository, useFactory: (dataSource: DataSource) => new FontRepository(dataSource.manager), inject: [DATA_SOURCE] },
-    RenderTemplateResolver,
     RenderTargetFactory,
     RenderServiceClient,
     RenderBatchService,

@@ -10,7 +10,7 @@ import {
   WebhookEvent,
 } from '@docrender/contracts';
 import type { RenderJobRecord } from '@docrender/persistence';
-import { completionDeliveryId, progressDeliveryId } from './deterministic-id';
+import { completionDeliveryId, progressDeliveryId } from '@docrender/rendering';
 
 /** What the progress callback says about one rendered document (spec 2.5 without documentIndex). */
 export type RenderedDocumentFacts = {

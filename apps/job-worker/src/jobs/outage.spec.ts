@@ -1,15 +1,14 @@
 import { MessageBusUnavailableError, type MessageBus } from '@docrender/messaging';
 import type { BlobStore } from '@docrender/storage';
-import type { DataSource } from 'typeorm';
 import { OutageDetector } from './outage';
 
 /** Fakes of the three ports: each answers unless told it is down. */
 function detector(down: { database?: boolean; bus?: boolean; blobs?: boolean } = {}): OutageDetector {
   const fail = (name: string) => Promise.reject(new Error(`${name} refused`));
-  const dataSource = { query: () => (down.database ? fail('postgres') : Promise.resolve([{ '?column?': 1 }])) } as unknown as DataSource;
+  const database = { ping: () => (down.database ? fail('postgres') : Promise.resolve()) };
   const bus = { ping: () => (down.bus ? fail('amqp') : Promise.resolve()) } as unknown as MessageBus;
   const blobStore = { ping: () => (down.blobs ? fail('s3') : Promise.resolve()) } as unknown as BlobStore;
-  return new OutageDetector({ dataSource, bus, blobStore });
+  return new OutageDetector({ database, bus, blobStore });
 }
 
 describe('a job interrupted by an outage waits; one failing on its own is not an outage (issue 18, job worker)', () => {

@@ -1,7 +1,7 @@
 import { MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
 import { blobStoreCheck, checkReadiness, databaseCheck, messageBusCheck } from '@docrender/platform';
+import type { Database } from '@docrender/persistence';
 import type { BlobStore } from '@docrender/storage';
-import type { DataSource } from 'typeorm';
 
 /**
  * Tells an outage (a dependency unreachable: PostgreSQL, RabbitMQ, the blob store, or the render service not
@@ -10,13 +10,13 @@ import type { DataSource } from 'typeorm';
  * the readiness probe's own checks (libs/platform), so an outage here is what /ready reports.
  */
 export class OutageDetector {
-  constructor(private readonly deps: { dataSource: DataSource; bus: MessageBus; blobStore: BlobStore }) {}
+  constructor(private readonly deps: { database: Pick<Database, 'ping'>; bus: MessageBus; blobStore: BlobStore }) {}
 
   /** What is unreachable, judging by `error` and by checking every dependency; null when all of them answer. */
   async describe(error: unknown): Promise<string | null> {
     if (error instanceof MessageBusUnavailableError) return `message bus: ${error.message}`;
     if (error instanceof RequestTimeoutError) return `render service: ${error.message}`;
-    const result = await checkReadiness([databaseCheck(this.deps.dataSource), messageBusCheck(this.deps.bus), blobStoreCheck(this.deps.blobStore)]);
+    const result = await checkReadiness([databaseCheck(this.deps.database), messageBusCheck(this.deps.bus), blobStoreCheck(this.deps.blobStore)]);
     return result.ready ? null : result.reason;
   }
 }

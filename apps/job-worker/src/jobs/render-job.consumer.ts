@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { MessageName } from '@docrender/contracts';
+import { Limits, MessageName } from '@docrender/contracts';
 import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
-import { OutboxRelay } from '@docrender/persistence';
-import { DATA_SOURCE, LOGGER, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
+import { Database, type OutboxRelay } from '@docrender/persistence';
+import { LOGGER, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
+import { JobDocumentRecorder, RenderBudget, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import type { DataSource } from 'typeorm';
 import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
 import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
@@ -46,7 +46,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   private progressPublish: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(DATA_SOURCE) dataSource: DataSource,
+    database: Database,
     @Inject(BLOB_STORE) blobStore: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -54,8 +54,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   ) {
     this.settings = settings.get(jobsSettings);
     this.deliveryLimit = settings.get(messagingSettings).deliveryLimit;
-    this.relay = new OutboxRelay(
-      dataSource,
+    this.relay = database.outboxRelay(
       (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
       {
         messageNames: [MessageName.DeliverWebhook],
@@ -68,7 +67,11 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
     );
     this.handler = new RenderJobHandler(
       {
-        dataSource,
+        jobs: database.renderJobs,
+        ledger: database.renderJobLedger,
+        usage: database.usage,
+        targets: new RenderTargetResolver(database.templates, database.fonts),
+        documents: new JobDocumentRecorder(database.renderJobLedger),
         blobStore,
         bus,
         logger,
@@ -76,9 +79,9 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         messagesStored: (callback) => (callback === 'completion' ? this.relay.kick() : this.publishProgressSoon()),
         isStopping: () => this.stopping,
       },
-      { renderConcurrency: this.settings.renderConcurrency, renderReplyGraceMs: this.settings.renderReplyGraceMs },
+      { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(Limits.renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },
     );
-    this.outages = new OutageDetector({ dataSource, bus, blobStore });
+    this.outages = new OutageDetector({ database, bus, blobStore });
   }
 
   async onApplicationBootstrap(): Promise<void> {

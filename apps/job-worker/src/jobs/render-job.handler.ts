@@ -1,53 +1,59 @@
 import {
-  DocumentType,
+  DomainError,
   Environment,
-  explainMissingDocument,
   JobState,
-  Limits,
   MessageName,
   renderIssue,
   RenderIssueType,
   renderStatusOf,
   RenderStatus,
-  type CustomFontRef,
-  type RenderDocumentCommand,
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
+import type { RenderJobLedger, RenderJobRecord, RenderJobRepository, UsageRepository } from '@docrender/persistence';
 import {
-  countRecordedDocuments,
-  FontRepository,
-  OutboxRepository,
-  RenderJobRepository,
-  StoredDocumentRepository,
-  TemplateRepository,
-  TemplateVersionRepository,
-  UsageRepository,
-  type RenderJobRecord,
-} from '@docrender/persistence';
-import { documentPdfBlobKey, jobInputKey, jobTransientPdfBlobKey, type BlobStore } from '@docrender/storage';
-import type { DataSource, EntityManager } from 'typeorm';
-import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
-import { jobDocumentId } from './deterministic-id';
+  documentOutcomeOf,
+  jobDocumentId,
+  jobDocumentPdfBlobKey,
+  jobInputKey,
+  jobTransientPdfBlobKey,
+  renderCommand,
+  UnreadableTemplateError,
+  type JobDocumentRecorder,
+  type RenderBudget,
+  type RenderTarget,
+  type RenderTargetResolver,
+} from '@docrender/rendering';
+import type { BlobStore } from '@docrender/storage';
 import type { ViewUrlSigner } from '@docrender/platform';
-import { jobMetrics } from './job-metrics';
 import { mapWithConcurrency } from '@docrender/platform';
+import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
+import { jobMetrics } from './job-metrics';
 
 export type RenderJobHandlerOptions = {
   /** Documents of one job rendered in parallel. */
   renderConcurrency: number;
+  /** The render budget of each document (spec 8). */
+  budget: RenderBudget;
   /** Past the render budget, how long to wait for the render service's reply. */
   renderReplyGraceMs: number;
 };
 
-/** What the handler's surroundings provide: the connections, and a signal that callback messages were stored. */
+/**
+ * What the handler's surroundings provide: the render use case (target, recording), the job's repositories, the
+ * connections, and a signal that callback messages were stored.
+ */
 export type RenderJobHandlerDependencies = {
-  dataSource: DataSource;
+  jobs: Pick<RenderJobRepository, 'findAnyById' | 'markStarted' | 'listDocumentResults'>;
+  ledger: Pick<RenderJobLedger, 'finish'>;
+  usage: Pick<UsageRepository, 'getUsage'>;
+  targets: Pick<RenderTargetResolver, 'forStoredTemplate'>;
+  documents: JobDocumentRecorder;
   blobStore: BlobStore;
-  bus: MessageBus;
+  bus: Pick<MessageBus, 'request'>;
   logger: Logger;
-  viewUrl: ViewUrlSigner;
+  viewUrl: Pick<ViewUrlSigner, 'sign'>;
   /**
    * Called after a transaction stored an outbox message (a document's progress callback or the job's completion
    * callback), so the relay publishes it soon.
@@ -58,14 +64,7 @@ export type RenderJobHandlerDependencies = {
 };
 
 /** The loaded, unchanging context of one run of a job. */
-type JobContext = {
-  job: RenderJobRecord;
-  template: unknown;
-  translations: unknown;
-  documentNameTemplate: string | null;
-  fallbackDocumentName: string;
-  customFonts: CustomFontRef[];
-};
+type JobContext = { job: RenderJobRecord; target: RenderTarget };
 
 type RunState = { creditStopped: boolean };
 
@@ -100,7 +99,7 @@ export class RenderJobHandler {
 
   /** Runs the job to its end. Errors (outages, bugs) propagate; what was recorded stays recorded. */
   async run(jobId: string): Promise<void> {
-    const jobs = new RenderJobRepository(this.deps.dataSource.manager);
+    const { jobs } = this.deps;
     const job = await jobs.findAnyById(jobId);
     if (!job) {
       this.deps.logger.warn('job.run for a job that does not exist (withdrawn or deleted); nothing to do', { jobId });
@@ -113,7 +112,7 @@ export class RenderJobHandler {
     await jobs.markStarted(jobId);
     let context: JobContext;
     try {
-      context = await this.load(job);
+      context = { job, target: await this.target(job) };
     } catch (error) {
       if (!(error instanceof JobNotRunnableError)) throw error;
       this.deps.logger.error('job cannot be run', { jobId, err: error });
@@ -142,7 +141,7 @@ export class RenderJobHandler {
    * status partial when it produced documents, otherwise failed with `reason`.
    */
   async abandon(jobId: string, reason: string): Promise<void> {
-    const job = await new RenderJobRepository(this.deps.dataSource.manager).findAnyById(jobId);
+    const job = await this.deps.jobs.findAnyById(jobId);
     if (!job || job.state !== JobState.Pending) return;
     await this.explainUnrecorded(job, reason);
     await this.finish(job, { creditStopped: false }, reason);
@@ -153,67 +152,47 @@ export class RenderJobHandler {
    * (RenderTimeout, docs/decisions/0010), so the job status and the completion callback explain each missing one.
    */
   private async explainUnrecorded(job: RenderJobRecord, reason: string): Promise<void> {
-    const jobs = new RenderJobRepository(this.deps.dataSource.manager);
-    const recorded = new Set((await jobs.listDocumentResults(job.id)).map((r) => r.documentIndex));
+    const recorded = new Set((await this.deps.jobs.listDocumentResults(job.id)).map((r) => r.documentIndex));
     for (let documentIndex = 0; documentIndex < job.requestedCount; documentIndex++) {
       if (recorded.has(documentIndex)) continue;
       const issue = renderIssue(RenderIssueType.RenderTimeout, `The document was not rendered: the job was ended because ${reason}.`);
-      if (await jobs.recordDocumentResult({ jobId: job.id, documentIndex, outcome: 'failed', documentId: null, issues: [issue] })) {
-        jobMetrics.documents.inc({ outcome: 'failed' });
-      }
+      if (await this.deps.documents.recordMissing(job.id, documentIndex, 'failed', [issue])) jobMetrics.documents.inc({ outcome: 'failed' });
     }
   }
 
-  private async load(job: RenderJobRecord): Promise<JobContext> {
-    const manager = this.deps.dataSource.manager;
-    const template = await new TemplateRepository(manager).findById(job.organisationId, job.templateId);
-    const version = await new TemplateVersionRepository(manager).findByNumber(job.templateId, job.versionNumber);
-    if (!template || !version) throw new JobNotRunnableError(`template ${job.templateId} version ${job.versionNumber} no longer exists`);
-    return {
-      job,
-      template: parseStoredJson(version.templateJson, 'the template DSL'),
-      translations: version.translations === null ? null : parseStoredJson(version.translations, 'the translations'),
-      documentNameTemplate: version.documentNameTemplate ?? template.documentNameTemplate,
-      fallbackDocumentName: template.name,
-      customFonts: await new FontRepository(manager).listCustomFontRefs(job.organisationId),
-    };
+  /** The render target of the job (the render use case's one path); a template or version gone makes it not runnable. */
+  private async target(job: RenderJobRecord): Promise<RenderTarget> {
+    try {
+      return await this.deps.targets.forStoredTemplate(job, job.templateId, job.versionNumber, { matched: job.language });
+    } catch (error) {
+      if (error instanceof DomainError) throw new JobNotRunnableError(`template ${job.templateId} version ${job.versionNumber} no longer exists`);
+      if (error instanceof UnreadableTemplateError) throw new JobNotRunnableError(error.message);
+      throw error;
+    }
   }
 
   private async creditExhausted(organisationId: string): Promise<boolean> {
-    const usage = await new UsageRepository(this.deps.dataSource.manager).getUsage(organisationId);
+    const usage = await this.deps.usage.getUsage(organisationId);
     return usage.pagesUsed >= usage.includedPagesPerMonth;
   }
 
-  private async render(context: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
-    const { job } = context;
-    const outputBlobKey = job.persist ? documentPdfBlobKey(job.organisationId, jobDocumentId(job.id, documentIndex)) : jobTransientPdfBlobKey(job.id, documentIndex);
-    const command: RenderDocumentCommand = {
-      requestId: `${job.id}:${documentIndex}`,
-      organisationId: job.organisationId,
-      environment: job.environment,
-      template: context.template,
-      data: { blobKey: jobInputKey(job.inputBlobKey, documentIndex) },
-      translations: context.translations,
-      language: job.language,
-      documentNameTemplate: context.documentNameTemplate,
-      fallbackDocumentName: context.fallbackDocumentName,
-      customFonts: context.customFonts,
-      outputBlobKey,
-      deadline: Date.now() + Limits.renderBudgetMs,
-    };
-    return this.deps.bus.request(MessageName.RenderDocument, command, { timeoutMs: Limits.renderBudgetMs + this.options.renderReplyGraceMs });
+  private async render({ job, target }: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
+    const command = renderCommand(
+      target,
+      { requestId: `${job.id}:${documentIndex}`, data: { blobKey: jobInputKey(job.inputBlobKey, documentIndex) }, outputBlobKey: jobDocumentPdfBlobKey(job, documentIndex) },
+      this.options.budget,
+    );
+    return this.deps.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.options.budget.replyTimeoutMs(this.options.renderReplyGraceMs) });
   }
 
-  private async record(context: JobContext, documentIndex: number, reply: RenderDocumentResult, state: RunState): Promise<void> {
-    const { job } = context;
-    if (reply.outcome !== 'rendered' || reply.pdf === null) {
-      const outcome = reply.outcome === 'rendered' ? 'failed' : reply.outcome;
-      const issues = reply.outcome === 'blocked' ? reply.issues : explainMissingDocument(reply.issues, reply.failure);
-      await new RenderJobRepository(this.deps.dataSource.manager).recordDocumentResult({ jobId: job.id, documentIndex, outcome, documentId: null, issues });
-      jobMetrics.documents.inc({ outcome });
+  private async record({ job, target }: JobContext, documentIndex: number, reply: RenderDocumentResult, state: RunState): Promise<void> {
+    const result = documentOutcomeOf(reply);
+    if (result.pdf === null) {
+      await this.deps.documents.recordMissing(job.id, documentIndex, result.outcome, result.issues);
+      jobMetrics.documents.inc({ outcome: result.outcome });
       return;
     }
-    const pdf = reply.pdf;
+    const { pdf } = result;
     if (state.creditStopped) {
       // Credit ran out while this document was rendering: the job has stopped (as a sync batch discards its in-flight documents).
       await this.discardPdf(job, documentIndex, pdf.blobKey);
@@ -223,49 +202,25 @@ export class RenderJobHandler {
     const needsBytes = job.includeDocument || !job.persist;
     const documentBase64 = needsBytes ? (await this.deps.blobStore.get(pdf.blobKey)).toString('base64') : null;
     const renderedAt = new Date();
-    const result = await this.deps.dataSource.transaction(async (m): Promise<'recorded' | 'duplicate' | 'no-credit'> => {
-      const jobs = new RenderJobRepository(m);
-      if (await isRecorded(m, job.id, documentIndex)) return 'duplicate';
-      if (job.environment === Environment.Production && !(await new UsageRepository(m).tryConsumePages(job.organisationId, pdf.pageCount, renderedAt))) {
-        return 'no-credit';
-      }
-      if (documentId !== null) {
-        await new StoredDocumentRepository(m).create(
-          {
-            id: documentId,
-            organisationId: job.organisationId,
-            templateId: job.templateId,
-            versionNumber: job.versionNumber,
-            environment: job.environment,
-            language: job.language,
-            documentName: reply.documentName,
-            documentType: DocumentType.Template,
-            pdfBlobKey: pdf.blobKey,
-            fileSizeBytes: pdf.fileSizeBytes,
-            pageCount: pdf.pageCount,
-            renderedAt,
-            renderDurationMs: Math.round(reply.renderDurationMs),
-            renderJobId: job.id,
-          },
+    const renderDurationMs = Math.round(reply.renderDurationMs);
+    const recording = await this.deps.documents.recordRendered(
+      { organisationId: job.organisationId, environment: job.environment, jobId: job.id },
+      documentIndex,
+      { documentId, source: target.source, language: job.language, documentName: reply.documentName, pdf, renderDurationMs, renderedAt },
+      result.issues,
+      (processed) =>
+        progressCallback(job, documentIndex, processed, {
+          id: documentId,
+          documentName: reply.documentName,
+          pageCount: pdf.pageCount,
+          fileSizeBytes: pdf.fileSizeBytes,
           renderedAt,
-        );
-      }
-      await jobs.recordDocumentResult({ jobId: job.id, documentIndex, outcome: 'rendered', documentId, issues: reply.issues }, renderedAt);
-      const processed = await countRecordedDocuments(m, job.id);
-      const callback = progressCallback(job, documentIndex, processed, {
-        id: documentId,
-        documentName: reply.documentName,
-        pageCount: pdf.pageCount,
-        fileSizeBytes: pdf.fileSizeBytes,
-        renderedAt,
-        renderDurationMs: Math.round(reply.renderDurationMs),
-        viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
-        documentBase64,
-      });
-      await new OutboxRepository(m).add(MessageName.DeliverWebhook, callback, { id: callback.deliveryId, now: renderedAt });
-      return 'recorded';
-    });
-    switch (result) {
+          renderDurationMs,
+          viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
+          documentBase64,
+        }),
+    );
+    switch (recording) {
       case 'recorded':
         jobMetrics.documents.inc({ outcome: 'rendered' });
         this.deps.messagesStored('progress');
@@ -287,32 +242,27 @@ export class RenderJobHandler {
    * forces the reason of a job that produced nothing (a job that could not be run).
    */
   private async finish(job: RenderJobRecord, state: RunState, failureReason?: string): Promise<void> {
-    const outcome = await this.deps.dataSource.transaction(async (m): Promise<JobOutcome | null> => {
-      const jobs = new RenderJobRepository(m);
-      await m.query(`SELECT id FROM render_jobs WHERE id = $1 FOR NO KEY UPDATE`, [job.id]);
-      const current = await jobs.findAnyById(job.id);
-      if (!current || current.state !== JobState.Pending) return null;
+    const ended = await this.deps.ledger.finish(job.id, (current, results) => {
       const status = renderStatusOf(current.requestedCount, current.renderedCount, state.creditStopped);
-      const results = await jobs.listDocumentResults(job.id);
-      const issues = results.flatMap((r) => r.issues);
-      const finished: JobOutcome = {
+      const outcome: JobOutcome = {
         state: current.renderedCount > 0 ? JobState.Completed : JobState.Failed,
         status,
         renderedCount: current.renderedCount,
         requestedCount: current.requestedCount,
         message: failureReason !== undefined && current.renderedCount === 0 ? `The job could not be run: ${failureReason}` : jobMessage(status, current.requestedCount, current.renderedCount),
-        issues,
+        issues: results.flatMap((r) => r.issues),
       };
-      const completed =
-        finished.state === JobState.Completed
-          ? await jobs.complete(job.id, { state: JobState.Completed, status })
-          : await jobs.complete(job.id, { state: JobState.Failed, status, failureReason: failureReason ?? failureReasonOf(status, current.requestedCount) });
-      if (!completed) return null;
-      const callback = completionCallback(current, finished);
-      await new OutboxRepository(m).add(MessageName.DeliverWebhook, callback, { id: callback.deliveryId });
-      return finished;
+      return {
+        outcome,
+        completion:
+          outcome.state === JobState.Completed
+            ? { state: JobState.Completed, status }
+            : { state: JobState.Failed, status, failureReason: failureReason ?? failureReasonOf(status, current.requestedCount) },
+        callback: completionCallback(current, outcome),
+      };
     });
-    if (outcome === null) return;
+    if (ended === null) return;
+    const { outcome } = ended;
     this.deps.messagesStored('completion');
     jobMetrics.jobs.inc({ state: outcome.state, status: outcome.status });
     this.deps.logger.info('job finished', { jobId: job.id, state: outcome.state, status: outcome.status, renderedCount: outcome.renderedCount, requestedCount: outcome.requestedCount });
@@ -335,10 +285,7 @@ export class RenderJobHandler {
    * the job (its id is deterministic), so it stays when another run has recorded that document meanwhile.
    */
   private async discardPdf(job: RenderJobRecord, documentIndex: number, blobKey: string): Promise<void> {
-    if (job.persist) {
-      const recorded = (await this.deps.dataSource.query(`SELECT 1 FROM render_job_documents WHERE job_id = $1 AND document_index = $2`, [job.id, documentIndex])) as unknown[];
-      if (recorded.length > 0) return;
-    }
+    if (job.persist && (await this.deps.documents.isRecorded(job.id, documentIndex))) return;
     await this.deleteQuietly(blobKey);
   }
 
@@ -348,21 +295,6 @@ export class RenderJobHandler {
     } catch (error) {
       this.deps.logger.warn('could not delete a job blob; it stays behind', { blobKey: key, errorMessage: error instanceof Error ? error.message : String(error) });
     }
-  }
-}
-
-async function isRecorded(manager: EntityManager, jobId: string, documentIndex: number): Promise<boolean> {
-  // Lock the job row first (as recordDocumentResult does): concurrent results of one job queue here.
-  await manager.query(`SELECT id FROM render_jobs WHERE id = $1 FOR NO KEY UPDATE`, [jobId]);
-  const rows = (await manager.query(`SELECT 1 FROM render_job_documents WHERE job_id = $1 AND document_index = $2`, [jobId, documentIndex])) as unknown[];
-  return rows.length > 0;
-}
-
-function parseStoredJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new JobNotRunnableError(`${what} of the template version is not valid JSON: ${(error as Error).message}`);
   }
 }
 

@@ -14,11 +14,27 @@ import {
 import type { MessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { parseCallback } from '@docrender/webhooks';
-import { startRenderStandIn, type RenderStandIn, startTestInfrastructure, testLogger, type TestInfrastructure, documentsOf, provisionTenant, storeQueuedJob, type TestTenant, waitFor } from '@docrender/testing';
+import {
+  documentsOf,
+  logSqlStatements,
+  provisionTenant,
+  startRenderStandIn,
+  startTestInfrastructure,
+  storeQueuedJob,
+  testLogger,
+  transactionsOf,
+  waitFor,
+  type RenderStandIn,
+  type TestInfrastructure,
+  type TestTenant,
+} from '@docrender/testing';
 import { jobWorkerService } from '../job-worker.definition';
-import { completionDeliveryId, jobDocumentId, progressDeliveryId } from './deterministic-id';
+import { completionDeliveryId, jobDocumentId, progressDeliveryId } from '@docrender/rendering';
 
 const CALLBACK_URL = 'https://hooks.example.com/render?token=abc';
+
+/** The outbox relay's own transactions (publishing callbacks in batches), which a job's documents do not write. */
+const RELAY_STATEMENT = /^(SELECT [^;]* FROM outbox\b|UPDATE outbox SET published_at|DELETE FROM outbox)/i;
 
 /**
  * The job worker in-process on real PostgreSQL, RabbitMQ and S3, with a stand-in render service on the bus and the
@@ -236,5 +252,32 @@ describe('job worker: async render jobs (spec 3.1) against PostgreSQL, RabbitMQ 
     const completion = await waitFor('the failure callback', () => callbacks.find((c) => c.jobId === job.id));
     expect(completion.event).toBe(WebhookEvent.Failed);
     expect(completionBody(completion)).toMatchObject({ state: JobState.Failed, status: RenderStatus.Failed, missingCount: 1 });
+  });
+
+  /** Runs a production job to its last callback, counting the SQL statements and transactions the worker sent. */
+  async function countJob(documents: number): Promise<{ statements: number; transactions: number }> {
+    const tenant = await provisionTenant(infra.db.database, { pages: 1000 });
+    const job = await storeQueuedJob(infra.db.database, infra.blobStore, tenant, { environment: Environment.Production, documents: documentsOf(documents), callbackUrl: CALLBACK_URL });
+    const log = logSqlStatements();
+    try {
+      await bus.publish(MessageName.RunJob, { jobId: job.id });
+      await waitFor('the completion callback', () => callbacks.find((c) => c.jobId === job.id && c.event !== WebhookEvent.Progress));
+    } finally {
+      log.stop();
+    }
+    const worker = transactionsOf(log.statements).filter((transaction) => !transaction.some((s) => RELAY_STATEMENT.test(s.text)));
+    return { statements: worker.reduce((n, transaction) => n + transaction.length, 0), transactions: worker.length };
+  }
+
+  it('issue 23: a rendered, persisted, paid document costs the worker one transaction of 6 statements (13 before libs/rendering)', async () => {
+    // Statements counted by a wrapper around the pg client; per document = (a job of 11 − a job of 1) / 10, so what
+    // every job pays once cancels out. Nothing else touches PostgreSQL while the job runs (the test waits on callbacks).
+    await countJob(1);
+    const one = await countJob(1);
+    const eleven = await countJob(11);
+    const perDocument = { statements: (eleven.statements - one.statements) / 10, transactions: (eleven.transactions - one.transactions) / 10 };
+    // A stray statement of the pool (one in ten documents) is tolerated.
+    expect(perDocument.transactions).toBeLessThanOrEqual(1.1);
+    expect(perDocument.statements).toBeLessThanOrEqual(6.1);
   });
 });

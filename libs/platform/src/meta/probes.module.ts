@@ -1,16 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { BlobStore } from '@docrender/storage';
 import type { MessageBus } from '@docrender/messaging';
+import type { Database } from '@docrender/persistence';
 import type { DataSource } from 'typeorm';
 import { MetricsController } from '../metrics/metrics.controller';
 import { registerQueueDepthGauge } from '../metrics/queue-depth.metrics';
 import { MetaController } from './meta.controller';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness';
 
-export const databaseCheck = (dataSource: DataSource): ReadinessCheck => ({
+/** PostgreSQL answers a query: asked through the persistence `Database` (what apps hold) or the raw data source. */
+export const databaseCheck = (database: Pick<Database, 'ping'> | DataSource): ReadinessCheck => ({
   name: 'database',
   check: async () => {
-    await dataSource.query('SELECT 1');
+    if ('ping' in database) await database.ping();
+    else await database.query('SELECT 1');
   },
 });
 

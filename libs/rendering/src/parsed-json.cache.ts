@@ -1,9 +1,9 @@
 /**
- * JSON.parse for texts that come back request after request: the template and translations of the versions being
- * rendered. Parsing an invoice template costs the gateway about a third of a millisecond of event loop per render;
- * this keeps the values of the last `maxEntries` texts of at most `maxTextLength` characters (least recently used
- * dropped first), so memory stays bounded. A value is shared by every request that parses the same text: the gateway
- * never modifies templates or translations (it serialises them into render commands, which copies them).
+ * JSON.parse for texts that come back render after render: the template and translations of the versions being
+ * rendered. Parsing an invoice template costs about a third of a millisecond of event loop per render; this keeps
+ * the values of the last `maxEntries` texts of at most `maxTextLength` characters (least recently used dropped
+ * first), so memory stays bounded. A value is shared by every render that parses the same text: nothing modifies
+ * templates or translations (they are serialised into render commands, which copies them).
  */
 export class ParsedJsonCache {
   private readonly values = new Map<string, unknown>();

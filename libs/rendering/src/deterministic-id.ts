@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** The namespace of every name-based id the job worker makes (a fixed random UUID; never change it). */
+/** The namespace of every name-based id of async jobs (a fixed random UUID; never change it). */
 const JOB_NAMESPACE = '5f0c6a8e-3b1d-4c2a-9e57-8d4b2f61a9c3';
 
 /**

@@ -1,0 +1,5 @@
+export * from './render-target';
+export * from './render-command';
+export * from './rendered-document';
+export * from './blob-keys';
+export * from './deterministic-id';

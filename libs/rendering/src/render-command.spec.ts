@@ -1,0 +1,84 @@
+import { Environment, ErrorCode, IssueSeverity, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
+import { documentOutcomeOf, RenderBudget, renderCommand } from './render-command';
+import type { RenderTarget } from './render-target';
+
+const target: RenderTarget = {
+  organisationId: 'org-1',
+  environment: Environment.Test,
+  template: { body: [] },
+  translations: { en: {} },
+  language: 'en',
+  documentNameTemplate: 'invoice',
+  fallbackDocumentName: 'Invoice',
+  customFonts: [],
+  source: { templateId: 'template-1', versionNumber: 3 },
+};
+
+const reply = (fields: Partial<RenderDocumentResult>): RenderDocumentResult => ({
+  outcome: 'rendered',
+  issues: [],
+  documentName: 'invoice',
+  pdf: { blobKey: 'k.pdf', pageCount: 2, fileSizeBytes: 100 },
+  renderDurationMs: 12,
+  failure: null,
+  ...fields,
+});
+
+describe('the render command and the render budget (spec 8)', () => {
+  it('8: the command carries the target and a deadline one budget from now; the sender waits the budget and its grace', () => {
+    const budget = new RenderBudget(60_000);
+    const before = Date.now();
+    const command = renderCommand(target, { requestId: 'job-1:0', data: { blobKey: 'jobs/job-1/input/0.json' }, outputBlobKey: 'out.pdf' }, budget);
+    expect(command).toEqual({
+      requestId: 'job-1:0',
+      organisationId: 'org-1',
+      environment: Environment.Test,
+      template: target.template,
+      data: { blobKey: 'jobs/job-1/input/0.json' },
+      translations: target.translations,
+      language: 'en',
+      documentNameTemplate: 'invoice',
+      fallbackDocumentName: 'Invoice',
+      customFonts: [],
+      outputBlobKey: 'out.pdf',
+      deadline: expect.any(Number),
+    });
+    expect(command.deadline).toBeGreaterThanOrEqual(before + 60_000);
+    expect(command.deadline).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(budget.replyTimeoutMs(5_000)).toBe(65_000);
+  });
+
+  it('render.document inlinePdfMaxBytes: asked for only with a positive size', () => {
+    const budget = new RenderBudget(1_000);
+    const document = { requestId: 'r', data: { json: '{}' }, outputBlobKey: 'o.pdf' };
+    expect(renderCommand(target, { ...document, inlinePdfMaxBytes: 1024 }, budget).inlinePdfMaxBytes).toBe(1024);
+    expect('inlinePdfMaxBytes' in renderCommand(target, { ...document, inlinePdfMaxBytes: 0 }, budget)).toBe(false);
+    expect('inlinePdfMaxBytes' in renderCommand(target, document, budget)).toBe(false);
+  });
+});
+
+describe('what a render reply means for its document (spec 3.1 rule 2)', () => {
+  const warning = renderIssue(RenderIssueType.MissingBinding, 'no value');
+
+  it('a rendered document keeps its PDF and its non-blocking issues', () => {
+    expect(documentOutcomeOf(reply({ issues: [warning] }))).toEqual({ outcome: 'rendered', pdf: reply({}).pdf, issues: [warning] });
+  });
+
+  it('a blocked document has no PDF; its blocking issues say why', () => {
+    const blocking = { ...warning, severity: IssueSeverity.Error };
+    expect(documentOutcomeOf(reply({ outcome: 'blocked', pdf: null, issues: [blocking] }))).toEqual({ outcome: 'blocked', pdf: null, issues: [blocking] });
+  });
+
+  it('3.1 rule 2: a failed document the render service did not explain gets an Error issue naming the failure', () => {
+    const result = documentOutcomeOf(reply({ outcome: 'failed', pdf: null, issues: [warning], failure: { code: ErrorCode.InternalError, message: 'crashed' } }));
+    expect(result.outcome).toBe('failed');
+    expect(result.issues[0]).toBe(warning);
+    expect(result.issues.slice(1)).toEqual([expect.objectContaining({ severity: IssueSeverity.Error })]);
+  });
+
+  it('a reply "rendered" without a PDF counts as failed, with an Error issue', () => {
+    const result = documentOutcomeOf(reply({ pdf: null }));
+    expect(result).toMatchObject({ outcome: 'failed', pdf: null });
+    expect(result.issues.some((i) => i.severity === IssueSeverity.Error)).toBe(true);
+  });
+});
