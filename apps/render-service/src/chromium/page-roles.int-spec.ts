@@ -441,19 +441,29 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(await print(label as Template, data)).toEqual({ issues: [], measured: [], pages: '1' });
   });
 
-  it('issue 20 item 5: named page sizes print at their size (pdfinfo, points)', async () => {
-    const sizes: [PaperSize, 'portrait' | 'landscape', number, number][] = [
+  it('issue 20 item 5: every named page size (A3–A6, B4/B5, Letter, Legal, Tabloid, labels, envelopes) and a custom one print at their size (pdfinfo, points)', async () => {
+    const sizes: [PaperSize | { width: string; height: string }, 'portrait' | 'landscape' | undefined, number, number][] = [
+      ['A3', 'portrait', 297, 420],
+      ['A4', 'landscape', 297, 210],
+      ['A5', 'portrait', 148, 210],
       ['A6', 'portrait', 105, 148],
+      ['B4', 'portrait', 250, 353],
       ['B5', 'portrait', 176, 250],
+      ['Letter', 'portrait', 215.9, 279.4],
+      ['Legal', 'portrait', 215.9, 355.6],
+      ['Tabloid', 'portrait', 279.4, 431.8],
       ['Label4x6in', 'portrait', 101.6, 152.4],
       ['Label100x150mm', 'portrait', 100, 150],
       ['EnvelopeDL', 'landscape', 220, 110],
+      ['EnvelopeC5', 'portrait', 162, 229],
       ['EnvelopeC6', 'landscape', 162, 114],
-      ['Tabloid', 'portrait', 279.4, 431.8],
+      // a custom size without orientation prints as written, wider than tall
+      [{ width: '62mm', height: '29mm' }, undefined, 62, 29],
+      [{ width: '62mm', height: '29mm' }, 'portrait', 29, 62],
     ];
     for (const [size, orientation, widthMm, heightMm] of sizes) {
       const compiled = compileDocument({
-        template: { page: { size, orientation, margins: '5mm' }, body: [{ type: 'text', id: 't', text: size }] },
+        template: { page: { size, orientation, margins: '5mm' }, body: [{ type: 'text', id: 't', text: JSON.stringify(size) }] },
         data: {},
       });
       const info = await pdfInfo(await printCompiled(pool, compiled));

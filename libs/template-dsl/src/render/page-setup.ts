@@ -91,7 +91,8 @@ export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
       [w, h] = [cw, ch];
     }
   }
-  const landscape = page?.orientation === 'landscape';
+  // a named size is portrait unless turned; a custom size prints as written unless an orientation turns it
+  const landscape = page?.orientation === undefined && typeof size === 'object' ? w > h : page?.orientation === 'landscape';
   if (landscape !== w > h) [w, h] = [h, w];
 
   const margin = (side: keyof MarginsMm, along: number): number => {
