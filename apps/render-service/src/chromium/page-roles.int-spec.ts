@@ -204,6 +204,42 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     }
   });
 
+  it('issue 20 item 5: letter spacing, preserved white space and no-wrap reach the printed text, and a line in a row keeps its length (measured on the page image)', async () => {
+    const gap = (id: string) => ({ type: 'spacer', id, height: '6mm' }) as Template['body'][number];
+    const typography: Template = {
+      page: { size: 'A5', margins: '10mm' },
+      defaultStyle: { fontSize: 20 },
+      body: [
+        { type: 'text', id: 'plain', text: 'WWWW' },
+        gap('g1'),
+        { type: 'text', id: 'spaced', text: 'WWWW', style: { letterSpacing: '3mm' } },
+        gap('g2'),
+        { type: 'row', id: 'signature', elements: [{ type: 'line', id: 'rule', length: '30mm', thickness: 2 }, { type: 'spacer', id: 'rest', height: '1mm' }] },
+        gap('g3'),
+        { type: 'text', id: 'collapsed', text: 'A          B' },
+        gap('g4'),
+        { type: 'text', id: 'preserved', text: 'A          B', style: { whiteSpace: 'preserve' } },
+        gap('g5'),
+        { type: 'text', id: 'unwrapped', width: '20mm', text: 'one two three four', style: { whiteSpace: 'nowrap', fontSize: 8 } },
+        { type: 'text', id: 'wrapped', width: '20mm', text: 'five six seven eight', style: { fontSize: 8 } },
+      ],
+    };
+    const compiled = compileDocument({ template: typography, data: {} });
+    expect(compiled.issues).toEqual([]);
+    const pdf = await printCompiled(pool, compiled);
+    const pixels = decodePng((await pagePngs(pdf, 100))[0]);
+    const widthMm = (line: { left: number; right: number }): number => (line.right + 1 - line.left) / PX_PER_MM;
+    const [plain, spaced, rule, collapsed, preserved] = inkLines(pixels, 0, pixels.height);
+    // 3 mm after each of the three letters before the last
+    expect(Math.abs(widthMm(spaced) - widthMm(plain) - 9)).toBeLessThan(1);
+    expect(Math.abs(widthMm(rule) - 30)).toBeLessThan(0.5);
+    // ten spaces kept: wider than one by nine space widths (20 pt Inter: a space is about 2 mm)
+    expect(widthMm(preserved) - widthMm(collapsed)).toBeGreaterThan(12);
+    const text = await pdfPageText(pdf, 1);
+    expect(text).toMatch(/one two three four/);
+    expect(text).not.toMatch(/five six seven eight/);
+  });
+
   it('issue 20: examples/letter has its letterhead on page 1 only and the continuation header on page 2 (its terms start on a new page)', async () => {
     const { template: letter, data, translations: letterTranslations } = readExample('letter');
     for (const [language, subject] of [['en', 'Your contract renewal'], ['de', 'Ihre Vertragsverlängerung']] as const) {
