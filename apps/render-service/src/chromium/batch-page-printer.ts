@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'puppeteer';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
+import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
 import type { PageVariant } from '@docrender/template-dsl';
 import { evaluateInPage } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PdfPrintOptions } from './page-printer';
@@ -58,15 +58,18 @@ function splitDocument(html: string): { head: string; body: string } | null {
  * and text it would have printed alone, without its metadata (the caller writes it, as for a document printed
  * alone).
  *
- * How. The documents' bodies are written one after the other into one document with the shared head, each
- * starting on a new page, with a link at its start that takes no room (an absolutely placed 1 px anchor). Printing
- * that once without bands tells, from the links' annotations, on which page each document starts, so how many pages
- * it has. Chromium fills a band's `pageNumber` and `totalPages` spans with the numbers of the whole print, so the
- * bands cannot be printed with their spans: every page's bands are written with its document's numbers as text, and
- * the pages whose bands (and page style, for documents whose pages differ) come out the same are printed together
- * (`pageRanges`, the links removed first; removing an absolutely placed element changes no layout). A batch of
- * two-page invoices of one seller prints three times whatever its size: once to count, once the first pages, once
- * the second pages. Then each document's pages are copied out into a PDF of its own (pdf-lib).
+ * How (docs/decisions/0015-batch-printing.md). The documents' bodies are written one after the other into one
+ * document with the shared head, each in a block that starts a new page and holds its placed elements
+ * (`position:relative`), with a link at its start that takes no room (an absolutely placed 1 px anchor). Elements
+ * fixed on the page (watermarks) are kept once. That document is printed once, without bands: the links' annotations
+ * tell on which page each document starts, so how many pages it has. A print lays the whole document out, whatever
+ * its page range, so this is the one print of the batch; only pages whose page style differs (issue 20 page roles)
+ * are printed again, once per page style, with `pageRanges`. Chromium fills a band's `pageNumber` and `totalPages`
+ * spans with the numbers of the whole print, so the bands are printed apart, on empty pages with the same head: a
+ * document whose pages print alike takes page N of its own bands printed on M empty pages (one print per distinct
+ * header, footer and page count); one whose bands differ per page takes its page's bands with the counters written
+ * as text, on one page. Each document's PDF is its pages copied out of the batch print (the links removed) with its
+ * band pages stamped on them (pdf-lib), pages of one print copied in one go so what they share is copied once.
  */
 export async function printBatchOnPage(page: Page, documents: BatchPrintDocument[]): Promise<Buffer[]> {
   const parts = documents.map((document) => {
@@ -92,12 +95,12 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     return Array.from({ length: totalPages }, (_, i) => {
       const pageNumber = i + 1;
       const variant = document.pageVariant ? document.pageVariant(pageNumber, totalPages) : null;
-      return {
-        printed: firstPages[index] + i,
-        headerHtml: withPageCounters(variant ? variant.headerHtml : document.headerHtml, pageNumber, totalPages),
-        footerHtml: withPageCounters(variant ? variant.footerHtml : document.footerHtml, pageNumber, totalPages),
-        pageCss: variant ? variant.pageCss : null,
-      };
+      // bands: a document whose pages print alike takes page N of its own bands printed on M empty pages (Chromium
+      // numbers those 1 to M); one whose bands differ per page takes its page's bands, numbers written as text
+      const bands = variant
+        ? { headerHtml: withPageCounters(variant.headerHtml, pageNumber, totalPages), footerHtml: withPageCounters(variant.footerHtml, pageNumber, totalPages), pages: 1, page: 1 }
+        : { headerHtml: document.headerHtml, footerHtml: document.footerHtml, pages: totalPages, page: pageNumber };
+      return { printed: firstPages[index] + i, bands, pageCss: variant ? variant.pageCss : null };
     });
   });
   // content: pages whose page style differs are printed again with theirs (the links removed first)
@@ -110,30 +113,55 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     pages.forEach((p, index) => content.set(p.printed, { source, index }));
   }
   for (const p of pagePlan) if (!content.has(p.printed)) content.set(p.printed, { source: counted, index: p.printed - 1 });
+  const printIds = new Map([...new Set([...content.values()].map((c) => c.source))].map((source, id) => [source, id]));
 
-  // bands: one empty page per distinct pair of bands, with the shared head (no page background, no page style)
-  const bandPairs = groupBy(pagePlan, (p) => JSON.stringify([p.headerHtml, p.footerHtml]));
-  const bands = new Map<string, PDFDocument>();
-  if ([...bandPairs.values()].some((pages) => pages[0].headerHtml !== null || pages[0].footerHtml !== null)) {
-    await page.setContent(laidOutForPrintOnly(`${parts[0].head}<style>@page{background:none!important}</style></head><body></body></html>`), { waitUntil: 'load', timeout: 0 });
-    await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
-    await evaluate(devTools, setPageStyle(''));
-    for (const [key, pages] of bandPairs) {
-      if (pages[0].headerHtml === null && pages[0].footerHtml === null) continue;
-      bands.set(key, await PDFDocument.load(await printOnce(devTools, false, pages[0].headerHtml, pages[0].footerHtml, '1'), { updateMetadata: false }));
+  // bands: printed on empty pages with the shared head (no page background, no page style), once per distinct
+  // header, footer and page count
+  const bandPrints = groupBy(
+    pagePlan.filter((p) => p.bands.headerHtml !== null || p.bands.footerHtml !== null),
+    (p) => JSON.stringify([p.bands.headerHtml, p.bands.footerHtml, p.bands.pages]),
+  );
+  const bands = new Map<number, { source: PDFDocument; index: number }>();
+  let loadedPages = 0;
+  for (const pages of bandPrints.values()) {
+    const { headerHtml, footerHtml, pages: count } = pages[0].bands;
+    if (count !== loadedPages) {
+      const emptyPages = Array.from({ length: count }, (_, i) => `<div style="height:1px${i === 0 ? '' : ';break-before:page'}"></div>`).join('');
+      await page.setContent(laidOutForPrintOnly(`${parts[0].head}<style>@page{background:none!important}</style></head><body>${emptyPages}</body></html>`), { waitUntil: 'load', timeout: 0 });
+      await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+      await evaluate(devTools, setPageStyle(''));
+      loadedPages = count;
     }
+    const source = await PDFDocument.load(await printOnce(devTools, false, headerHtml, footerHtml, ''), { updateMetadata: false });
+    if (source.getPageCount() !== count) throw new Error(`the bands printed on ${source.getPageCount()} pages instead of ${count}`);
+    for (const p of pages) bands.set(p.printed, { source, index: p.bands.page - 1 });
   }
 
+  const bandIds = new Map([...new Set([...bands.values()].map((b) => b.source))].map((source, id) => [source, id]));
   const pdfs: Buffer[] = [];
   for (let index = 0; index < documents.length; index++) {
     const own = await PDFDocument.create({ updateMetadata: false });
-    for (const p of pagePlan.slice(firstPages[index] - 1, firstPages[index + 1] - 1)) {
-      const printed = content.get(p.printed) as { source: PDFDocument; index: number };
-      const [copy] = await own.copyPages(printed.source, [printed.index]);
+    const pages = pagePlan.slice(firstPages[index] - 1, firstPages[index + 1] - 1);
+    // the pages that come from one print are copied in one go, so the fonts and images they share are copied once
+    const copies = new Map<number, PDFPage>();
+    for (const fromOnePrint of groupBy(pages, (p) => String(printIds.get(content.get(p.printed)?.source as PDFDocument))).values()) {
+      const source = content.get(fromOnePrint[0].printed)?.source as PDFDocument;
+      const copied = await own.copyPages(source, fromOnePrint.map((p) => (content.get(p.printed)?.index as number)));
+      fromOnePrint.forEach((p, i) => copies.set(p.printed, copied[i]));
+    }
+    // the same for the band pages: one embedding per band print, so their fonts and images are copied once
+    const stamps = new Map<number, PDFEmbeddedPage>();
+    for (const fromOnePrint of groupBy(pages.filter((p) => bands.has(p.printed)), (p) => String(bandIds.get(bands.get(p.printed)?.source as PDFDocument))).values()) {
+      const source = bands.get(fromOnePrint[0].printed)?.source as PDFDocument;
+      const embedded = await own.embedPages(fromOnePrint.map((p) => source.getPage(bands.get(p.printed)?.index as number)));
+      fromOnePrint.forEach((p, i) => stamps.set(p.printed, embedded[i]));
+    }
+    for (const p of pages) {
+      const copy = copies.get(p.printed) as PDFPage;
       withoutDocumentLinks(copy);
       own.addPage(copy);
-      const band = bands.get(JSON.stringify([p.headerHtml, p.footerHtml]));
-      if (band !== undefined) copy.drawPage(await own.embedPage(band.getPage(0)));
+      const stamp = stamps.get(p.printed);
+      if (stamp !== undefined) copy.drawPage(stamp);
     }
     pdfs.push(Buffer.from(await own.save({ useObjectStreams: false })));
   }
