@@ -437,6 +437,28 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(kept[kept.length - 1]).toBe(3);
   });
 
+  it('issue 20 item 2: table orphans leave no fewer rows than asked at the foot of a page before the table breaks', async () => {
+    const rowsOnFirstPage = async (fillerLines: number, orphans: number): Promise<number> => {
+      const template: Template = {
+        page: { size: { width: '100mm', height: '100mm' }, margins: '10mm' },
+        body: [
+          { type: 'text', id: 'filler', text: Array.from({ length: fillerLines }, (_v, i) => `filler ${i + 1}`).join('\n'), orphans: 1, widows: 1 },
+          { type: 'table', id: 'rows', source: 'rows', showHeader: false, orphans, columns: [{ id: 'n', value: 'row {{ item }}' }] },
+        ],
+      };
+      const pdf = await printCompiled(pool, compileDocument({ template, data: { rows: Array.from({ length: 10 }, (_v, i) => i) } }));
+      return ((await pdfPageText(pdf, 1)).match(/\brow \d+/g) ?? []).length;
+    };
+    // the filler that leaves room for exactly one row on page 1
+    let filler = 1;
+    while ((await rowsOnFirstPage(filler, 1)) > 1) filler++;
+    expect(await rowsOnFirstPage(filler, 1)).toBe(1);
+    // with orphans 3 the table starts on page 2 instead of leaving one row (or two) behind
+    expect(await rowsOnFirstPage(filler, 3)).toBe(0);
+    expect(await rowsOnFirstPage(filler - 2, 3)).toBe(0);
+    expect(await rowsOnFirstPage(filler - 4, 3)).toBeGreaterThanOrEqual(3);
+  });
+
   it('issue 20 item 6: a placed element reaching below the bottom margin is a RenderLayoutDegraded issue naming it (from its declared height, else measured by printing); Chromium adds a page for it', async () => {
     const printer = new ChromiumDocumentPrinter(pool, { producer: 'docrender render-service test', logger: quietLogger });
     // A6: 148 mm high, 10 mm margins, so the content ends 138 mm from the top edge

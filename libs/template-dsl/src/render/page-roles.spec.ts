@@ -14,7 +14,12 @@ describe('issue 20: page roles and page counters in bands', () => {
         first: { elements: [{ type: 'text', id: 'head-first', text: 'Letterhead' }] },
         last: { elements: [{ type: 'text', id: 'head-last', text: 'Last page' }] },
       },
-      footer: { elements: [{ type: 'text', id: 'later', visibleIf: 'pageNumber > 1', text: 'Page {{ pageNumber }} of {{ totalPages }}' }] },
+      footer: {
+        elements: [
+          { type: 'text', id: 'later', visibleIf: 'pageNumber > 1', text: 'Page {{ pageNumber }} of {{ totalPages }}' },
+          { type: 'text', id: 'only-first', visibleIf: 'pageNumber == 1', text: 'Registered office' },
+        ],
+      },
     },
     body: [{ type: 'text', id: 'b', text: 'x' }],
   };
@@ -28,6 +33,8 @@ describe('issue 20: page roles and page counters in bands', () => {
     expect(variant(2, 3).headerHtml).toContain('Continued');
     expect(variant(3, 3).headerHtml).toContain('Last page');
     expect(variant(1, 3).footerHtml).not.toContain('Page');
+    expect(variant(1, 3).footerHtml).toContain('Registered office');
+    expect(variant(2, 3).footerHtml).not.toContain('Registered office');
     expect(variant(2, 3).footerHtml).toContain('Page <span class="pageNumber"></span> of <span class="totalPages"></span>');
   });
 
