@@ -136,32 +136,44 @@ function penalty(sym: Uint8Array, size: number, runs: number[]): number {
   return score + Math.trunc(Math.abs((dark * 100) / (size * size) - 50) / 5) * 10;
 }
 
+/** What depends on the symbol size only: function modules, mask bits per module (bit m: mask m inverts it), format and version positions. */
+type Layout = { fn: Uint8Array; maskMap: Uint8Array; format: [number, number][][]; version: [number, number][] };
+
+/** One layout per size (at most the 40 versions); a layout is a fixed property of the size, so it never goes stale. */
+const layouts = new Map<number, Layout>();
+
+function layoutOf(size: number): Layout {
+  let layout = layouts.get(size);
+  if (layout === undefined) {
+    const maskMap = new Uint8Array(size * size);
+    for (let i = 0; i < size; i++) {
+      for (let j = 0; j < size; j++) {
+        let bits = 0;
+        for (let m = 0; m < 8; m++) if (MASKS[m](i, j)) bits |= 1 << m;
+        maskMap[i * size + j] = bits;
+      }
+    }
+    layout = { fn: functionModules(size), maskMap, format: formatPositions(size), version: versionPositions(size) };
+    layouts.set(size, layout);
+  }
+  return layout;
+}
+
 /**
  * The symbol bwip-js would have chosen, from the one it drew with mask 1 (`pixs`: row-major modules, 1 dark, of a
  * full QR code `size` modules wide). Returns a new array; `pixs` is not changed. The error correction level is read
  * from the symbol's format information: BWIPP raises the level asked for when a higher one fits in the same version.
  */
 export function withBestMask(pixs: readonly number[], size: number): number[] {
-  const fn = functionModules(size);
-  const format = formatPositions(size);
+  const { fn, maskMap, format, version } = layoutOf(size);
   const drawn = format.reduce((bits, [[i, j]], bit) => bits | (pixs[i * size + j] << bit), 0);
   const ecBits = (drawn ^ 0x5412) >> 13;
   if (formatBits(ecBits, 0) !== drawn) throw new Error('the QR code was not drawn with mask 1');
   const base = new Uint8Array(size * size);
-  const maskMap = new Uint8Array(size * size);
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      const p = i * size + j;
-      let bits = 0;
-      for (let m = 0; m < 8; m++) if (MASKS[m](i, j)) bits |= 1 << m;
-      maskMap[p] = bits;
-      // data modules back to their unmasked value (mask 1 is the first mask condition)
-      base[p] = fn[p] ? pixs[p] : pixs[p] ^ (bits & 1);
-    }
-  }
+  // data modules back to their unmasked value (mask 1 is the first mask condition)
+  for (let p = 0; p < base.length; p++) base[p] = fn[p] ? pixs[p] : pixs[p] ^ (maskMap[p] & 1);
   // BWIPP scores with the format modules dark, and the version modules and the dark module light
   for (const copies of format) for (const [i, j] of copies) base[i * size + j] = 1;
-  const version = versionPositions(size);
   for (const [i, j] of version) base[i * size + j] = 0;
   base[(size - 8) * size + 8] = 0;
 
