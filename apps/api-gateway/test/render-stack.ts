@@ -9,7 +9,7 @@ import { Client as MinioClient } from 'minio';
 import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
-import { createServiceApp, type Infrastructure } from '@docrender/platform';
+import { createServiceApp, type Infrastructure, serviceSettings } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
 import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.definition';
@@ -98,16 +98,10 @@ export async function startRenderStack(): Promise<RenderStack> {
   const infrastructure: Infrastructure = { dataSource: db.dataSource, bus, blobStore: blobs, apiKeyPepper: TEST_API_KEY_PEPPER, close: async () => undefined };
   const apps: INestApplication[] = [];
   const startGateway = async (settings: Record<string, string>): Promise<Gateway> => {
-    const saved = { ...process.env };
-    Object.assign(process.env, settings);
-    try {
-      const app = await createServiceApp(apiGatewayService, infrastructure, logger);
-      apps.push(app);
-      await app.listen(0, '127.0.0.1');
-      return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
-    } finally {
-      process.env = saved;
-    }
+    const app = await createServiceApp(apiGatewayService, infrastructure, logger, serviceSettings([apiGatewayService], { ...process.env, ...settings }));
+    apps.push(app);
+    await app.listen(0, '127.0.0.1');
+    return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
   };
   const gateway = await startGateway({});
   const minio = new MinioClient({ endPoint: '127.0.0.1', port: Number(new URL(s3.endpoint).port), useSSL: false, accessKey: s3.accessKey, secretKey: s3.secretKey });
