@@ -80,6 +80,15 @@ export default [
     rules: { '@nx/enforce-module-boundaries': ['error', { ...boundaries, allow: appEntryPoints }] },
   },
   {
+    // Issue 19: an app's settings are read once, at start, by the shared bootstrap (Settings); only main.ts hands it
+    // the environment.
+    files: ['apps/{api-gateway,render-service,job-worker,webhook-dispatcher,standalone}/src/**/*.ts'],
+    ignores: [...testFiles, '**/main.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Take settings from the injected Settings (libs/config); only main.ts reads process.env.' }],
+    },
+  },
+  {
     // Chromium is the render service's business alone.
     files: ['**/*.ts'],
     ignores: ['apps/render-service/**', 'bench/**'],

@@ -1,4 +1,4 @@
 import 'reflect-metadata';
 import { runStandalone } from './standalone';
 
-void runStandalone();
+void runStandalone(process.env);

@@ -69,7 +69,7 @@ function banner(baseUrl: string, keys: DemoKeys | null): string {
  * piece of infrastructure that is not configured: embedded PostgreSQL when DATABASE_URL is unset, the in-process
  * message bus when AMQP_URL is unset, the filesystem blob store when S3_ENDPOINT is unset.
  */
-export async function runStandalone(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
   const workers: ServiceDefinition[] = [renderService, jobWorkerService, webhookDispatcherService];
   let processSettings: Settings;
   try {
