@@ -1,0 +1,70 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Environment, MessageName, type RenderDocumentResult } from '@docrender/contracts';
+import type { InProcessMessageBus } from '@docrender/messaging';
+import { FilesystemBlobStore } from '@docrender/storage';
+import { pdfInfo, pdfText } from '../../test/pdf-tools';
+import { readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+import { BrowserPool } from './browser-pool';
+
+describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (real Chromium, in-process bus, filesystem blob store)', () => {
+  let blobDir: string;
+  let blobStore: FilesystemBlobStore;
+  let app: INestApplication;
+  let bus: InProcessMessageBus;
+
+  beforeAll(async () => {
+    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-batch-print-blobs-'));
+    blobStore = await FilesystemBlobStore.open(blobDir);
+    // one page, so documents that arrive together wait for it and are printed together
+    ({ app, bus } = await startRenderService(blobStore, { RENDER_PAGES_PER_BROWSER: '1', RENDER_BATCH_PRINT_MAX: '10' }));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await bus?.close();
+    await rm(blobDir, { recursive: true, force: true });
+  });
+
+  const { template, data } = readExample('invoice');
+  const base = data as { number: string; customer: { name: string }; items: unknown[] };
+  const invoices = [3, base.items.length, 5, 4, base.items.length, 6, 3, 7].map((items, i) => ({
+    ...base,
+    number: `INV-S-${i}`,
+    customer: { ...base.customer, name: `Service customer ${i}` },
+    items: base.items.slice(0, items),
+  }));
+
+  const render = (invoice: unknown): Promise<RenderDocumentResult> =>
+    bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: invoice }, environment: Environment.Test }), { timeoutMs: 120_000 });
+
+  async function stored(result: RenderDocumentResult): Promise<Buffer> {
+    expect(result.outcome).toBe('rendered');
+    return blobStore.get(result.pdf?.blobKey ?? '');
+  }
+
+  it('render.document requests arriving together share prints; each stored PDF has its own text, page count, "Page N of M", TEST watermark and title, as rendered one at a time', async () => {
+    const runs = jest.spyOn(app.get(BrowserPool), 'run');
+    const together = await Promise.all(invoices.map(render));
+    expect(runs.mock.calls.length).toBeLessThan(invoices.length);
+    runs.mockRestore();
+
+    for (const [index, invoice] of invoices.entries()) {
+      // one at a time, each finds the page free and is printed alone
+      const alone = await stored(await render(invoice));
+      const pdf = await stored(together[index]);
+      const info = await pdfInfo(pdf);
+      expect({ index, title: info.Title, pages: Number(info.Pages) }).toEqual({ index, title: `Invoice ${invoice.number}`, pages: together[index].pdf?.pageCount });
+      expect({ index, pages: info.Pages }).toEqual({ index, pages: (await pdfInfo(alone)).Pages });
+      const text = await pdfText(pdf);
+      expect({ index, text }).toEqual({ index, text: await pdfText(alone) });
+      expect(text).toContain(invoice.number);
+      const pageCount = Number(info.Pages);
+      expect(text.split('\f').slice(0, pageCount).map((page) => /Page \d+ of \d+/.exec(page)?.[0])).toEqual(Array.from({ length: pageCount }, (_, n) => `Page ${n + 1} of ${pageCount}`));
+      const raw = await pdfText(pdf, { raw: true });
+      expect(raw.split('\f').slice(0, pageCount).map((page) => /^TEST$/m.test(page))).toEqual(Array(pageCount).fill(true));
+    }
+  });
+});
