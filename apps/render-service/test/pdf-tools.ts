@@ -25,9 +25,9 @@ export function pdfText(pdf: Buffer, options: { raw?: boolean } = {}): Promise<s
   return withPdfFile(pdf, async (file) => (await run('pdftotext', [options.raw ? '-raw' : '-layout', file, '-'])).stdout);
 }
 
-/** The text of page `n` (1-based) alone, as poppler's `pdftotext -f n -l n` reads it (laid out as on the page). */
-export function pdfPageText(pdf: Buffer, n: number): Promise<string> {
-  return withPdfFile(pdf, async (file) => (await run('pdftotext', ['-f', String(n), '-l', String(n), '-layout', file, '-'])).stdout);
+/** The text of page `n` (1-based) alone, as poppler's `pdftotext -f n -l n` reads it: laid out as on the page, or `raw` (see pdfText). */
+export function pdfPageText(pdf: Buffer, n: number, options: { raw?: boolean } = {}): Promise<string> {
+  return withPdfFile(pdf, async (file) => (await run('pdftotext', ['-f', String(n), '-l', String(n), options.raw ? '-raw' : '-layout', file, '-'])).stdout);
 }
 
 /** The fields pdfinfo reports (Title, Producer, Pages, Tagged…); dates as ISO 8601 with `isoDates`. */

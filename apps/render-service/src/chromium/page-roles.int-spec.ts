@@ -153,7 +153,7 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     expect(Math.abs((maxY + 1) / PX_PER_MM - 65)).toBeLessThan(0.6);
   });
 
-  it('issue 20 items 1, 2, 4: over five pages the header is first/odd/default/last by role, the background is on even pages only, an image watermark is on every page, pageBreakBefore/After start the pages', async () => {
+  it('issue 20 items 1, 2, 4: over five pages the header is first/odd/default/last by role, the background is on even pages only, an image watermark and the test-key watermark are on every page, pageBreakBefore/After start the pages', async () => {
     // 1×1 PNGs: red and blue
     const red = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
     const blue = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
@@ -181,7 +181,8 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
         text('page-five'),
       ],
     };
-    const compiled = compileDocument({ template: roles, data: {} });
+    // a test-key render: its "TEST" watermark is drawn as well, on every page
+    const compiled = compileDocument({ template: roles, data: {}, watermark: 'TEST' });
     expect(compiled.issues).toEqual([]);
     const pdf = await printCompiled(pool, compiled);
     expect((await pdfInfo(pdf)).Pages).toBe('5');
@@ -198,9 +199,10 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
         page: n,
         headers: [...new Set(headers)].filter((h) => pageText.includes(h)),
         body: bodies.filter((t) => pageText.includes(t)),
+        testWatermark: (await pdfPageText(pdf, n, { raw: true })).includes('TEST'),
         redSheet: r > 200 && g < 60 && b < 60,
         blueWatermark: wr < 60 && wg < 60 && wb > 200,
-      }).toEqual({ page: n, headers: [headers[n - 1]], body: [bodies[n - 1]], redSheet: n % 2 === 0, blueWatermark: true });
+      }).toEqual({ page: n, headers: [headers[n - 1]], body: [bodies[n - 1]], testWatermark: true, redSheet: n % 2 === 0, blueWatermark: true });
     }
   });
 
