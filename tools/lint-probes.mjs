@@ -1,7 +1,8 @@
 // Shows that each module-boundary rule of eslint.config.mjs rejects a file breaking it (issue 19): writes one probe
 // file per rule into the project it constrains, lints the probes with the workspace's ESLint configuration, deletes
 // them, and fails unless every probe meant to be rejected is rejected by @nx/enforce-module-boundaries and every
-// probe meant to pass (a test file importing libs/testing) passes. Run: `node tools/lint-probes.mjs` (docs/testing.md).
+// probe meant to pass (a test file importing libs/testing or pg, persistence importing typeorm) passes.
+// Run: `node tools/lint-probes.mjs` (docs/testing.md).
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,9 @@ import { ESLint } from 'eslint';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testingImport = "import { createTestDatabase } from '@docrender/testing';\nexport const probe = createTestDatabase;\n";
+// The way apps used to reach the raw connection: a type-only import counts as an import too.
+const typeormImport = "import type { DataSource } from 'typeorm';\nexport type Probe = DataSource;\n";
+const pgImport = "import { Client } from 'pg';\nexport const probe = Client;\n";
 
 /** [file, content, rejected?] */
 const probes = [
@@ -24,8 +28,15 @@ const probes = [
   ['libs/rendering/src/lint-probe.ts', "import { DataSource } from 'typeorm';\nexport const probe = DataSource;\n", true],
   // An app never imports another app (only the one-process launcher does).
   ['apps/job-worker/src/lint-probe-app.ts', "import { apiGatewayService } from '@docrender/api-gateway';\nexport const probe = apiGatewayService;\n", true],
-  // Tests excepted: a test file of an app may use the test helpers.
+  // Apps reach PostgreSQL through @docrender/persistence's repositories and transaction helper, never its clients.
+  ['apps/job-worker/src/lint-probe-typeorm.ts', typeormImport, true],
+  ['apps/api-gateway/src/lint-probe-pg.ts', pgImport, true],
+  ['apps/standalone/src/lint-probe-typeorm.ts', typeormImport, true],
+  // Tests excepted: a test file of an app may use the test helpers, and raw SQL to set up a scenario.
   ['apps/job-worker/src/lint-probe.spec.ts', testingImport, false],
+  ['apps/webhook-dispatcher/src/lint-probe.int-spec.ts', pgImport, false],
+  // The library that owns the database still uses its clients.
+  ['libs/persistence/src/lint-probe-typeorm.ts', typeormImport, false],
 ];
 
 execFileSync('npx', ['nx', 'show', 'projects'], { cwd: root, stdio: 'ignore' });
