@@ -6,15 +6,15 @@ import { createRepositories, Database } from '@docrender/persistence';
 import type { Logger } from '@docrender/observability';
 import { Connections, hasDatabase } from './infrastructure';
 
-export const DATA_SOURCE = Symbol('DataSource');
 /** The one logger token: every app's services, consumers and filters take the process's logger under it. */
 export const LOGGER = Symbol('Logger');
 
 /**
  * Makes an app's share of the process's infrastructure injectable: MESSAGE_BUS, BLOB_STORE, LOGGER and the
- * process's `Settings` for every app; for an app whose service definition asks for the database, also DATA_SOURCE,
- * the persistence `Database` (repositories plus transactions) and every repository by its class. The shared
- * bootstrap (createServiceApp) imports it above each app's root module; app modules do not import it themselves.
+ * process's `Settings` for every app; for an app whose service definition asks for the database, also the
+ * persistence `Database` (repositories plus transactions) and every repository by its class — never the raw
+ * connection: apps reach PostgreSQL through repositories (issue 19). The shared bootstrap (createServiceApp) imports
+ * it above each app's root module; app modules do not import it themselves.
  */
 @Global()
 @Module({})
@@ -30,7 +30,6 @@ export class InfrastructureModule {
       const options = { apiKeyPepper: infrastructure.apiKeyPepper };
       const repositories = Object.values(createRepositories(infrastructure.dataSource.manager, options));
       providers.push(
-        { provide: DATA_SOURCE, useValue: infrastructure.dataSource },
         { provide: Database, useValue: new Database(infrastructure.dataSource, options) },
         ...repositories.map((repository) => ({ provide: repository.constructor, useValue: repository })),
       );
