@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadSettings, messagingSettings, renderApiSettings } from '@docrender/config';
+import { loadSettings, messagingSettings, renderApiSettings, renderBudgetSettings } from '@docrender/config';
 import { Environment, MessageName, type RenderDocumentCommand } from '@docrender/contracts';
 import { createMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
       { templateJson: templateText, sampleData: JSON.stringify({ data: JSON.parse(dataText) as unknown, i18n: {} }), translations: null, documentNameTemplate: null },
       { author: 'bench', publish: true },
     );
-    const budget = loadSettings(renderApiSettings, env);
+    const budget = { ...loadSettings(renderApiSettings, env), ...loadSettings(renderBudgetSettings, env) };
     const parsedTemplate = JSON.parse(templateText) as unknown;
     const body = JSON.stringify({ documents: [JSON.parse(dataText) as unknown] });
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/pdf' };

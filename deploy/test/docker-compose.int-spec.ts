@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { renderSettings } from '@docrender/config';
+import { renderBudgetSettings, renderSettings } from '@docrender/config';
 import { declaredSetting, environmentProblems } from './support/declared-settings';
 import { execForm, parseDockerfile } from './support/dockerfile';
 import { REPO_ROOT, runTool } from './support/external-tool';
@@ -159,7 +159,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
   });
 
   it('8: a stop waits longer than a render (60 s budget) and the render service\'s own shutdown bound', () => {
-    const budgetSeconds = renderSettings.timeoutMs.parse(undefined) / 1000;
+    const budgetSeconds = renderBudgetSettings.renderBudgetMs.parse(undefined) / 1000;
     expect(budgetSeconds).toBe(60);
     for (const { service: name } of APPS) expect(secondsOf(service(name).stop_grace_period)).toBeGreaterThan(budgetSeconds);
     const renderEnv = service('render-service').environment ?? {};

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { IContainer, IPodSpec, IProbe } from 'kubernetes-models/v1';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
-import { jobsSettings, loadSettings, messagingSettings, renderApiSettings, renderSettings, type Setting } from '@docrender/config';
+import { jobsSettings, loadSettings, messagingSettings, renderApiSettings, renderBudgetSettings, renderSettings, type Setting } from '@docrender/config';
 import { MessageName } from '@docrender/contracts';
 import { AmqpTopology } from '@docrender/messaging';
 import { renderPrefetch } from '@docrender/render-service';
@@ -168,7 +168,7 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     for (const { deployment } of APPS) {
       const d = manifests.deployment(deployment);
       const env = manifests.containerEnvironment(appContainer(d));
-      const budgetMs = settingValue(env, renderSettings.timeoutMs);
+      const budgetMs = settingValue(env, renderBudgetSettings.renderBudgetMs);
       expect(budgetMs).toBe(60_000);
       expect((podSpec(d).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(budgetMs);
     }
@@ -176,13 +176,13 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     const gatewayEnv = manifests.containerEnvironment(appContainer(gateway));
     const gatewayPreStopMs = 5_000;
     expect((podSpec(gateway).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(
-      settingValue(gatewayEnv, renderApiSettings.renderBudgetMs) + settingValue(gatewayEnv, renderApiSettings.replyGraceMs) + gatewayPreStopMs,
+      settingValue(gatewayEnv, renderBudgetSettings.renderBudgetMs) + settingValue(gatewayEnv, renderApiSettings.replyGraceMs) + gatewayPreStopMs,
     );
     expect(appContainer(gateway).lifecycle?.preStop?.exec?.command).toEqual(['sleep', String(gatewayPreStopMs / 1000)]);
     const worker = manifests.deployment('docrender-job-worker');
     const workerEnv = manifests.containerEnvironment(appContainer(worker));
     expect((podSpec(worker).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(
-      settingValue(workerEnv, renderSettings.timeoutMs) + settingValue(workerEnv, jobsSettings.renderReplyGraceMs),
+      settingValue(workerEnv, renderBudgetSettings.renderBudgetMs) + settingValue(workerEnv, jobsSettings.renderReplyGraceMs),
     );
   });
 
@@ -191,7 +191,7 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     const d = manifests.deployment('docrender-render-service');
     const env = manifests.containerEnvironment(appContainer(d));
     const shutdownGraceMs = settingValue(env, renderSettings.shutdownGraceMs);
-    expect(shutdownGraceMs).toBeGreaterThan(settingValue(env, renderSettings.timeoutMs));
+    expect(shutdownGraceMs).toBeGreaterThan(settingValue(env, renderBudgetSettings.renderBudgetMs));
     expect((podSpec(d).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(shutdownGraceMs + RENDER_SERVICE_HARD_STOP_EXTRA_MS);
   });
 

@@ -1,4 +1,4 @@
-import { egressSettings, gatewaySettings, jobsSettings, rateLimitSettings, renderApiSettings, viewUrlSettings } from '@docrender/config';
+import { egressSettings, gatewaySettings, jobsSettings, rateLimitSettings, renderApiSettings, renderBudgetSettings, viewUrlSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { ApiGatewayModule } from './app.module';
 import { configureHttp } from './http/configure-http';
@@ -7,7 +7,7 @@ import { configureHttp } from './http/configure-http';
 export const apiGatewayService: ServiceDefinition<true> = {
   name: 'api-gateway',
   database: true,
-  settings: [gatewaySettings, jobsSettings, egressSettings, renderApiSettings, rateLimitSettings, viewUrlSettings],
+  settings: [gatewaySettings, jobsSettings, egressSettings, renderApiSettings, renderBudgetSettings, rateLimitSettings, viewUrlSettings],
   module: ({ infrastructure }) => ApiGatewayModule.register(infrastructure),
   port: (settings) => settings.get(gatewaySettings).port,
   configure: configureHttp,

@@ -1,4 +1,4 @@
-import { gatewaySettings, jobsSettings, viewUrlSettings } from '@docrender/config';
+import { gatewaySettings, jobsSettings, renderBudgetSettings, viewUrlSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { JobWorkerModule } from './app.module';
 import { jobWorkerSettings } from './job-worker.settings';
@@ -10,7 +10,7 @@ import { jobWorkerSettings } from './job-worker.settings';
 export const jobWorkerService: ServiceDefinition<true> = {
   name: 'job-worker',
   database: true,
-  settings: [jobWorkerSettings, jobsSettings, viewUrlSettings, gatewaySettings],
+  settings: [jobWorkerSettings, jobsSettings, renderBudgetSettings, viewUrlSettings, gatewaySettings],
   module: ({ infrastructure }) => JobWorkerModule.register(infrastructure),
   port: (settings) => settings.get(jobWorkerSettings).port,
 };

@@ -1,3 +1,4 @@
+import { renderBudgetSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { RenderServiceModule } from './render-service.module';
 import { renderServiceSettings } from './render-service.settings';
@@ -12,7 +13,7 @@ import { renderServiceSettings } from './render-service.settings';
 export const renderService: ServiceDefinition<false> = {
   name: 'render-service',
   database: false,
-  settings: [renderServiceSettings],
+  settings: [renderServiceSettings, renderBudgetSettings],
   module: (context) => RenderServiceModule.register(context),
   port: (settings) => settings.get(renderServiceSettings).port,
   stopWithinMs: (settings) => settings.get(renderServiceSettings).shutdownGraceMs + 20_000,

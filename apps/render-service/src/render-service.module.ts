@@ -1,3 +1,4 @@
+import { renderBudgetSettings } from '@docrender/config';
 import { DynamicModule, Module } from '@nestjs/common';
 import { blobStoreCheck, buildVersion, MetaController, messageBusCheck, MetricsController, READINESS_CHECKS, ReadinessCheck, type ServiceContext } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
@@ -30,7 +31,7 @@ export class RenderServiceModule {
   static register({ infrastructure, logger, settings: processSettings }: ServiceContext<false>): DynamicModule {
     const settings = processSettings.get(renderServiceSettings);
     const { bus, blobStore } = infrastructure;
-    const handlerOptions: RenderHandlerOptions = { budgetMs: settings.timeoutMs, allowHttpImages: settings.allowHttp };
+    const handlerOptions: RenderHandlerOptions = { budgetMs: processSettings.get(renderBudgetSettings).renderBudgetMs, allowHttpImages: settings.allowHttp };
     const producer = `docrender render-service ${buildVersion()}`;
     return {
       module: RenderServiceModule,

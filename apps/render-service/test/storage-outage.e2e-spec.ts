@@ -14,7 +14,7 @@ const documents = (n: number) => Array.from({ length: n }, (_, i) => ({ number: 
  * Issue 18 item 4: the render service waits out an S3 outage inside each document's budget instead of sending the
  * message back at once. The render service (Chromium) reaches S3 through a TCP fault proxy the test cuts; the
  * gateway, job worker and dispatcher reach S3 directly, so only the render service sees the outage. The gateway's
- * render budget is 4 s (RENDER_API_RENDER_BUDGET_MS) so that a sync render past it is quick to reach.
+ * render budget is 4 s (RENDER_BUDGET_MS, given to the gateway alone) so that a sync render past it is quick to reach.
  */
 describe('issue 18 item 4: S3 cut for the render service (four apps as processes, real Chromium)', () => {
   let stack: AsyncStack;
@@ -22,8 +22,12 @@ describe('issue 18 item 4: S3 cut for the render service (four apps as processes
   beforeAll(async () => {
     stack = await startAsyncStack(
       'storage-outage',
-      { RENDER_API_RENDER_BUDGET_MS: '4000', JOBS_RENDER_CONCURRENCY: '2' },
-      { renderService: { template: TEMPLATE, settings: { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' } }, faults: { s3: ['render-service'] } },
+      { JOBS_RENDER_CONCURRENCY: '2' },
+      {
+        renderService: { template: TEMPLATE, settings: { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' } },
+        settingsOf: { 'api-gateway': { RENDER_BUDGET_MS: '4000' } },
+        faults: { s3: ['render-service'] },
+      },
     );
   });
 

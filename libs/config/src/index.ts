@@ -8,6 +8,7 @@ export * from './rate-limit.settings';
 export * from './view-url.settings';
 export * from './render.settings';
 export * from './render-api.settings';
+export * from './render-budget.settings';
 export * from './jobs.settings';
 export * from './webhook.settings';
 export * from './gateway.settings';

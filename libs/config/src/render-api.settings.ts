@@ -5,7 +5,7 @@ const MIB = 1024 * 1024;
 
 /**
  * Settings of the gateway's render endpoints (docs/api.md, Rendering a stored template, stateless and validating): how large a request body may be, how documents
- * travel to the render service, how many documents of one batch are in flight, the render budget.
+ * travel to the render service, how many documents of one batch are in flight, how long past the render budget (RENDER_BUDGET_MS) a reply is waited for.
  */
 export const renderApiSettings = {
   maxBodyBytes: setting.int(
@@ -43,12 +43,6 @@ export const renderApiSettings = {
     'Documents of one synchronous batch sent to the render service at once (they render in parallel across render workers).',
     8,
     { min: 1, max: 1024 },
-  ),
-  renderBudgetMs: setting.int(
-    'RENDER_API_RENDER_BUDGET_MS',
-    'Render budget per document in milliseconds (the contract\'s 60 s: RenderTimeout in docs/api.md#errors), counted from when the gateway sends the document; past it the document gets a RenderTimeout issue (500 RenderTimeout for a stateless render).',
-    60_000,
-    { min: 1, max: 3_600_000 },
   ),
   replyGraceMs: setting.int(
     'RENDER_API_REPLY_GRACE_MS',

@@ -1,4 +1,5 @@
 import { ConfigError, loadSettings } from './setting';
+import { renderBudgetSettings } from './render-budget.settings';
 import { defaultRenderBrowsers, defaultRenderPagesPerBrowser, renderSettings } from './render.settings';
 
 describe('render settings', () => {
@@ -12,9 +13,9 @@ describe('render settings', () => {
     ]);
   });
 
-  it('8: the render budget defaults to 60 s and can be lowered for tests', () => {
-    expect(loadSettings(renderSettings, {}).timeoutMs).toBe(60_000);
-    expect(loadSettings(renderSettings, { RENDER_TIMEOUT_MS: '1500' }).timeoutMs).toBe(1500);
+  it('8: the render budget, one setting for every service, defaults to 60 s and can be lowered for tests', () => {
+    expect(loadSettings(renderBudgetSettings, {}).renderBudgetMs).toBe(60_000);
+    expect(loadSettings(renderBudgetSettings, { RENDER_BUDGET_MS: '1500' }).renderBudgetMs).toBe(1500);
   });
 
   it('names the variable of a bad value', () => {

@@ -47,12 +47,6 @@ export const renderSettings = {
     1,
     { min: 1, max: 100 },
   ),
-  timeoutMs: setting.int(
-    'RENDER_TIMEOUT_MS',
-    'Render budget per document in milliseconds (the contract\'s 60 s: RenderTimeout in docs/api.md#errors). Past it the page is closed and the document gets a RenderTimeout issue.',
-    60_000,
-    { min: 100, max: 3_600_000 },
-  ),
   executablePath: setting.optionalString(
     'PUPPETEER_EXECUTABLE_PATH',
     'Chromium or Chrome binary. Unset: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome(-stable), then the browser puppeteer downloaded.',

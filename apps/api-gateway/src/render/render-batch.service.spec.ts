@@ -2,6 +2,7 @@ import { loadSettings, messagingSettings, renderApiSettings, type RenderApiSetti
 import {
   Environment,
   hasBlockingIssue,
+  Limits,
   MessageName,
   renderIssue,
   RenderIssueType,
@@ -10,6 +11,7 @@ import {
 } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
 import type { NewStoredDocument, RenderedDocumentEntry, RenderedDocumentLedger, UsageRepository } from '@docrender/persistence';
+import { RenderBudget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
@@ -63,6 +65,7 @@ describe('RenderBatchService', () => {
   let usage: FakeUsage;
   let storedDocuments: FakeLedger;
   let settings: RenderApiSettings;
+  let budgetMs: number;
   let commands: RenderDocumentCommand[];
 
   /** The render service's side: reads the data, blocks by environment, stores a "PDF" at outputBlobKey. */
@@ -105,6 +108,7 @@ describe('RenderBatchService', () => {
     usage = new FakeUsage(100);
     storedDocuments = new FakeLedger(usage);
     settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
+    budgetMs = Limits.renderBudgetMs;
     commands = [];
     await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });
   });
@@ -113,7 +117,7 @@ describe('RenderBatchService', () => {
   });
 
   function service(): RenderBatchService {
-    const renderer = new RenderServiceClient(bus, blobStore, settings);
+    const renderer = new RenderServiceClient(bus, blobStore, settings, new RenderBudget(budgetMs));
     return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as RenderedDocumentLedger, blobStore, settings);
   }
 
@@ -261,7 +265,7 @@ describe('RenderBatchService', () => {
   });
 
   it('8: no reply within the render budget and grace is a RenderTimeout issue for that document', async () => {
-    settings.renderBudgetMs = 50;
+    budgetMs = 50;
     settings.replyGraceMs = 0;
     const result = await render(Environment.Test, [{ slowMs: 300 }, {}]);
     expect(result.rendered.map((d) => d.documentIndex)).toEqual([1]);

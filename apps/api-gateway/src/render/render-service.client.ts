@@ -27,15 +27,12 @@ export type DocumentToRender = {
  */
 @Injectable()
 export class RenderServiceClient {
-  private readonly budget: RenderBudget;
-
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
-  ) {
-    this.budget = new RenderBudget(settings.renderBudgetMs);
-  }
+    private readonly budget: RenderBudget,
+  ) {}
 
   async render(target: RenderTarget, document: DocumentToRender): Promise<RenderDocumentResult> {
     const { slice } = document;

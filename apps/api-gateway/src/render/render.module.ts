@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { renderBudgetSettings, Settings } from '@docrender/config';
+import { RenderBudget } from '@docrender/rendering';
 import { RequestBodyModule } from './body/request-body.module';
 import { RenderServiceClient } from './render-service.client';
 import { RenderBatchService } from './render-batch.service';
@@ -18,6 +20,7 @@ import { StatelessRenderController } from './stateless-render.controller';
   controllers: [RenderController, StatelessRenderController],
   providers: [
     RenderTargetFactory,
+    { provide: RenderBudget, useFactory: (settings: Settings) => new RenderBudget(settings.get(renderBudgetSettings).renderBudgetMs), inject: [Settings] },
     RenderServiceClient,
     RenderBatchService,
     RenderedPdfReader,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Limits, MessageName } from '@docrender/contracts';
-import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docrender/config';
+import { MessageName } from '@docrender/contracts';
+import { type ConfigOf, jobsSettings, messagingSettings, renderBudgetSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { Database, type OutboxRelay } from '@docrender/persistence';
@@ -79,7 +79,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         messagesStored: (callback) => (callback === 'completion' ? this.relay.kick() : this.publishProgressSoon()),
         isStopping: () => this.stopping,
       },
-      { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(Limits.renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },
+      { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(settings.get(renderBudgetSettings).renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },
     );
     this.outages = new OutageDetector({ database, bus, blobStore });
   }

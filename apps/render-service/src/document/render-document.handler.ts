@@ -22,7 +22,7 @@ import { StorageOutageError, waitOutStorage } from './storage-wait';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 export type RenderHandlerOptions = {
-  /** Spec 8 render budget per document (RENDER_TIMEOUT_MS); the command's own deadline may be earlier. */
+  /** Spec 8 render budget per document (RENDER_BUDGET_MS); the command's own deadline may be earlier. */
   budgetMs: number;
   /** Templates may use http:// images (EGRESS_ALLOW_HTTP). */
   allowHttpImages: boolean;

@@ -23,6 +23,8 @@ export type AsyncStackOptions = {
   renderDelayMs?: number;
   /** The real render service (Chromium) as a fourth process, with this template published, instead of the stand-in. */
   renderService?: { template: TemplateContent; settings?: Record<string, string> };
+  /** Settings of one app only (e.g. a short RENDER_BUDGET_MS for the gateway while jobs keep the full budget). */
+  settingsOf?: Partial<Record<AppName, Record<string, string>>>;
   /**
    * The apps that reach a dependency through a TCP fault proxy (`AsyncStack.faults`), which a test cuts to simulate
    * its outage; the other apps, the stand-in and the test reach it directly. `'render-stand-in'` is the stand-in.
@@ -113,7 +115,7 @@ export async function startAsyncStack(label: string, settings: Record<string, st
   const receiver = await startCallbackReceiver([tenant.webhookSecret]);
   const started: AppProcess[] = [];
 
-  const start = async (app: AppName, extra: Record<string, string> = {}): Promise<AppProcess> => {
+  const start = async (app: AppName, extra: Record<string, string> = options.settingsOf?.[app] ?? {}): Promise<AppProcess> => {
     const port = app === 'api-gateway' ? gatewayPort : await freePort();
     const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
     started.push(child);
