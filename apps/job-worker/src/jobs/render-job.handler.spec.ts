@@ -1,0 +1,172 @@
+import {
+  DomainError,
+  Environment,
+  ErrorCode,
+  JobState,
+  RenderIssueType,
+  RenderStatus,
+  type RenderDocumentCommand,
+  type RenderDocumentResult,
+} from '@docrender/contracts';
+import type { Logger } from '@docrender/observability';
+import type { JobCompletion, JobDocumentEntry, JobDocumentRecording, JobDocumentResult, RenderJobRecord } from '@docrender/persistence';
+import { JobDocumentRecorder, RenderBudget, type RenderTarget } from '@docrender/rendering';
+import { MemoryBlobStore } from '@docrender/storage';
+import { RenderJobHandler } from './render-job.handler';
+
+const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => logger };
+
+const job = (fields: Partial<RenderJobRecord> = {}): RenderJobRecord => ({
+  id: 'job-1',
+  organisationId: 'org-1',
+  templateId: 'template-1',
+  versionNumber: 1,
+  environment: Environment.Production,
+  language: null,
+  persist: true,
+  includeDocument: false,
+  callbackUrl: 'https://hooks.example.com',
+  inputBlobKey: 'jobs/job-1/input',
+  state: JobState.Pending,
+  status: null,
+  requestedCount: 4,
+  renderedCount: 0,
+  issueCount: 0,
+  createdAt: new Date(),
+  startedAt: null,
+  completedAt: null,
+  failureReason: null,
+  updatedAt: new Date(),
+  ...fields,
+});
+
+const target: RenderTarget = {
+  organisationId: 'org-1',
+  environment: Environment.Production,
+  template: { body: [] },
+  translations: null,
+  language: null,
+  documentNameTemplate: null,
+  fallbackDocumentName: 'Invoice',
+  customFonts: [],
+  source: { templateId: 'template-1', versionNumber: 1 },
+};
+
+/**
+ * The job's stored state as the ledger keeps it: recorded outcomes, pages of credit; `finish` ends the job once.
+ * Each fake answers as its PostgreSQL repository does.
+ */
+class FakeJobStore {
+  readonly results = new Map<number, JobDocumentEntry>();
+  ended: JobCompletion | null = null;
+  pagesLeft = 100;
+  constructor(public job: RenderJobRecord) {}
+
+  async record(entry: JobDocumentEntry): Promise<JobDocumentRecording> {
+    if (this.results.has(entry.documentIndex)) return 'duplicate';
+    const payment = entry.rendered?.payment;
+    if (payment) {
+      if (payment.pages > this.pagesLeft) return 'no-credit';
+      this.pagesLeft -= payment.pages;
+    }
+    this.results.set(entry.documentIndex, entry);
+    if (entry.outcome === 'rendered') this.job = { ...this.job, renderedCount: this.job.renderedCount + 1 };
+    return 'recorded';
+  }
+  async isRecorded(_jobId: string, documentIndex: number): Promise<boolean> {
+    return this.results.has(documentIndex);
+  }
+  async listDocumentResults(): Promise<JobDocumentResult[]> {
+    return [...this.results.values()].map((e) => ({ jobId: e.jobId, documentIndex: e.documentIndex, outcome: e.outcome, documentId: null, issues: [...e.issues], createdAt: e.recordedAt }));
+  }
+  async finish<T extends { completion: JobCompletion }>(_jobId: string, decide: (job: RenderJobRecord, results: JobDocumentResult[]) => T | null): Promise<T | null> {
+    if (this.ended !== null) return null;
+    const decided = decide(this.job, await this.listDocumentResults());
+    this.ended = decided?.completion ?? null;
+    return decided;
+  }
+}
+
+function handler(store: FakeJobStore, options: { targetFails?: boolean } = {}) {
+  const blobStore = new MemoryBlobStore();
+  const sent: RenderDocumentCommand[] = [];
+  const reply = (command: RenderDocumentCommand): RenderDocumentResult => ({
+    outcome: 'rendered',
+    issues: [],
+    documentName: 'invoice',
+    pdf: { blobKey: command.outputBlobKey, pageCount: 2, fileSizeBytes: 10 },
+    renderDurationMs: 5,
+    failure: null,
+  });
+  const renderJobs = new RenderJobHandler(
+    {
+      jobs: { findAnyById: async () => store.job, markStarted: async () => undefined, listDocumentResults: () => store.listDocumentResults() },
+      ledger: store,
+      usage: { getUsage: async () => ({ organisationId: 'org-1', periodStart: new Date(), periodEnd: new Date(), includedPagesPerMonth: 100, pagesUsed: 100 - store.pagesLeft, includedTokensPerMonth: 0, tokensUsed: 0 }) },
+      targets: {
+        forStoredTemplate: async () => {
+          if (options.targetFails) throw new DomainError(ErrorCode.VersionNotFound, 'version 1 of template template-1 not found');
+          return target;
+        },
+      },
+      documents: new JobDocumentRecorder(store),
+      blobStore,
+      bus: {
+        request: (async (_name: unknown, command: RenderDocumentCommand) => {
+          sent.push(command);
+          await blobStore.put(command.outputBlobKey, Buffer.from('%PDF'), 'application/pdf');
+          return reply(command);
+        }) as never,
+      },
+      logger,
+      viewUrl: { sign: (id: string) => `https://docs.example.com/${id}` },
+      messagesStored: () => undefined,
+      isStopping: () => false,
+    },
+    { renderConcurrency: 1, budget: new RenderBudget(60_000), renderReplyGraceMs: 0 },
+  );
+  return { renderJobs, sent, blobStore };
+}
+
+describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1)', () => {
+  it('3.1: every document is rendered from its input blob, paid for and recorded once; the job completes ok', async () => {
+    const store = new FakeJobStore(job());
+    const { renderJobs, sent } = handler(store);
+    await renderJobs.run('job-1');
+    expect(sent.map((c) => c.data)).toEqual([0, 1, 2, 3].map((i) => ({ blobKey: `jobs/job-1/input/${i}.json` })));
+    expect(store.pagesLeft).toBe(92);
+    for (const entry of store.results.values()) {
+      expect(entry.rendered?.document).toMatchObject({ renderJobId: 'job-1', pageCount: 2, pdfBlobKey: sent[entry.documentIndex].outputBlobKey });
+      expect(JSON.parse(entry.progress!(entry.documentIndex + 1).body)).toMatchObject({ jobId: 'job-1', documentIndex: entry.documentIndex, processed: entry.documentIndex + 1 });
+    }
+    expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.Ok });
+  });
+
+  it('3.1 rule 3: credit running out stops the job: the unpaid PDF is deleted, later documents are not rendered', async () => {
+    const store = new FakeJobStore(job());
+    store.pagesLeft = 3;
+    const { renderJobs, sent, blobStore } = handler(store);
+    await renderJobs.run('job-1');
+    expect(sent).toHaveLength(2);
+    expect([...store.results.keys()]).toEqual([0]);
+    expect(await blobStore.stat(sent[1].outputBlobKey)).toBeNull();
+    expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.InsufficientCredit });
+  });
+
+  it('idempotent: a run resumed after a crash renders only the documents not recorded', async () => {
+    const store = new FakeJobStore(job());
+    await store.record({ jobId: 'job-1', documentIndex: 0, outcome: 'failed', issues: [], rendered: null, progress: null, recordedAt: new Date() });
+    const { renderJobs, sent } = handler(store);
+    await renderJobs.run('job-1');
+    expect(sent.map((c) => c.requestId)).toEqual(['job-1:1', 'job-1:2', 'job-1:3']);
+  });
+
+  it('3.1 rule 2: a job whose template version is gone fails with that reason, each document recorded failed with an issue', async () => {
+    const store = new FakeJobStore(job());
+    const { renderJobs, sent } = handler(store, { targetFails: true });
+    await renderJobs.run('job-1');
+    expect(sent).toHaveLength(0);
+    expect([...store.results.values()].map((e) => [e.outcome, e.issues[0]?.type])).toEqual(Array(4).fill(['failed', RenderIssueType.RenderTimeout]));
+    expect(store.ended).toEqual({ state: JobState.Failed, status: RenderStatus.Failed, failureReason: 'template template-1 version 1 no longer exists' });
+  });
+});
