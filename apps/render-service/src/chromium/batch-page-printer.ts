@@ -104,16 +104,15 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     });
   });
   // content: pages whose page style differs are printed again with theirs (the links removed first)
-  const content = new Map<number, { source: PDFDocument; index: number }>();
-  const byPageCss = groupBy(pagePlan.filter((p) => p.pageCss !== null), (p) => p.pageCss as string);
+  const content = new Map<number, PrintedPage>();
+  const byPageCss = groupBy(pagePlan.filter((p) => p.pageCss !== null), (p) => p.pageCss);
   if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document').forEach((link) => link.remove())`);
   for (const [pageCss, pages] of byPageCss) {
-    await evaluate(devTools, setPageStyle(pageCss));
+    await evaluate(devTools, setPageStyle(pageCss ?? ''));
     const source = await PDFDocument.load(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')), { updateMetadata: false });
     pages.forEach((p, index) => content.set(p.printed, { source, index }));
   }
   for (const p of pagePlan) if (!content.has(p.printed)) content.set(p.printed, { source: counted, index: p.printed - 1 });
-  const printIds = new Map([...new Set([...content.values()].map((c) => c.source))].map((source, id) => [source, id]));
 
   // bands: printed on empty pages with the shared head (no page background, no page style), once per distinct
   // header, footer and page count
@@ -121,9 +120,10 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     pagePlan.filter((p) => p.bands.headerHtml !== null || p.bands.footerHtml !== null),
     (p) => JSON.stringify([p.bands.headerHtml, p.bands.footerHtml, p.bands.pages]),
   );
-  const bands = new Map<number, { source: PDFDocument; index: number }>();
+  const bands = new Map<number, PrintedPage>();
   let loadedPages = 0;
-  for (const pages of bandPrints.values()) {
+  // fewest loads of empty pages: the prints in order of their page count
+  for (const pages of [...bandPrints.values()].sort((a, b) => a[0].bands.pages - b[0].bands.pages)) {
     const { headerHtml, footerHtml, pages: count } = pages[0].bands;
     if (count !== loadedPages) {
       const emptyPages = Array.from({ length: count }, (_, i) => `<div style="height:1px${i === 0 ? '' : ';break-before:page'}"></div>`).join('');
@@ -137,27 +137,24 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     for (const p of pages) bands.set(p.printed, { source, index: p.bands.page - 1 });
   }
 
-  const bandIds = new Map([...new Set([...bands.values()].map((b) => b.source))].map((source, id) => [source, id]));
   const pdfs: Buffer[] = [];
   for (let index = 0; index < documents.length; index++) {
     const own = await PDFDocument.create({ updateMetadata: false });
     const pages = pagePlan.slice(firstPages[index] - 1, firstPages[index + 1] - 1);
     // the pages that come from one print are copied in one go, so the fonts and images they share are copied once
     const copies = new Map<number, PDFPage>();
-    for (const fromOnePrint of groupBy(pages, (p) => String(printIds.get(content.get(p.printed)?.source as PDFDocument))).values()) {
-      const source = content.get(fromOnePrint[0].printed)?.source as PDFDocument;
-      const copied = await own.copyPages(source, fromOnePrint.map((p) => (content.get(p.printed)?.index as number)));
-      fromOnePrint.forEach((p, i) => copies.set(p.printed, copied[i]));
+    for (const [source, fromOnePrint] of groupBy(pages.map((p) => ({ p, ...pageOf(content, p.printed) })), (c) => c.source)) {
+      const copied = await own.copyPages(source, fromOnePrint.map((c) => c.index));
+      fromOnePrint.forEach((c, i) => copies.set(c.p.printed, copied[i]));
     }
     // the same for the band pages: one embedding per band print, so their fonts and images are copied once
     const stamps = new Map<number, PDFEmbeddedPage>();
-    for (const fromOnePrint of groupBy(pages.filter((p) => bands.has(p.printed)), (p) => String(bandIds.get(bands.get(p.printed)?.source as PDFDocument))).values()) {
-      const source = bands.get(fromOnePrint[0].printed)?.source as PDFDocument;
-      const embedded = await own.embedPages(fromOnePrint.map((p) => source.getPage(bands.get(p.printed)?.index as number)));
-      fromOnePrint.forEach((p, i) => stamps.set(p.printed, embedded[i]));
+    for (const [source, fromOnePrint] of groupBy(pages.filter((p) => bands.has(p.printed)).map((p) => ({ p, ...pageOf(bands, p.printed) })), (b) => b.source)) {
+      const embedded = await own.embedPages(fromOnePrint.map((b) => source.getPage(b.index)));
+      fromOnePrint.forEach((b, i) => stamps.set(b.p.printed, embedded[i]));
     }
     for (const p of pages) {
-      const copy = copies.get(p.printed) as PDFPage;
+      const copy = copies.get(p.printed) as PDFPage; // every page was copied above
       withoutDocumentLinks(copy);
       own.addPage(copy);
       const stamp = stamps.get(p.printed);
@@ -168,8 +165,8 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   return pdfs;
 }
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
   for (const item of items) {
     const k = key(item);
     const group = groups.get(k);
@@ -177,6 +174,15 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
     else groups.set(k, [item]);
   }
   return groups;
+}
+
+type PrintedPage = { source: PDFDocument; index: number };
+
+/** Where page `printed` of the batch comes from (every page has its entry). */
+function pageOf(pages: Map<number, PrintedPage>, printed: number): PrintedPage {
+  const found = pages.get(printed);
+  if (found === undefined) throw new Error(`page ${printed} of the batch was not printed`);
+  return found;
 }
 
 /** Removes the batch's document links from a page's annotations. */
