@@ -1,0 +1,105 @@
+import { JsonLogger } from '@docrender/observability';
+import { printBatchOnPage } from './batch-page-printer';
+import { BatchingDocumentPrinter } from './batching-document-printer';
+import type { BrowserPool } from './browser-pool';
+import type { ChromiumDocumentPrinter, PrintedPdf, PrintPdfRequest } from './document-printer';
+
+jest.mock('./batch-page-printer', () => ({
+  ...jest.requireActual<typeof import('./batch-page-printer')>('./batch-page-printer'),
+  printBatchOnPage: jest.fn(),
+}));
+
+const batchPrint = jest.mocked(printBatchOnPage);
+const logger = new JsonLogger('batching-printer-spec', 'error', {}, () => undefined);
+
+/** A document as the DSL writes it; `style` stands for its template (documents of one template share it). */
+function request(title: string, style = 'a', overrides: Partial<PrintPdfRequest> = {}): PrintPdfRequest {
+  return {
+    html: `<!DOCTYPE html>\n<html><head><title>${title}</title><style>${style}</style></head>\n<body><p>${title}</p></body></html>\n`,
+    title,
+    tagged: false,
+    headerHtml: null,
+    footerHtml: null,
+    pageVariant: null,
+    pageAwareTables: false,
+    placedToMeasure: false,
+    javaScript: false,
+    deadline: Date.now() + 60_000,
+    budgetMs: 60_000,
+    ...overrides,
+  };
+}
+
+/** The per-document printer: prints hold until released, in order. */
+function alonePrinter() {
+  const held: Array<() => void> = [];
+  const printed: string[] = [];
+  const printer = {
+    printPdf: jest.fn(async (r: PrintPdfRequest): Promise<PrintedPdf> => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      printed.push(r.title);
+      return { pdf: Buffer.from(`alone:${r.title}`), placedBeyondPage: [] };
+    }),
+    withMetadata: (pdf: Buffer, title: string) => Buffer.concat([pdf, Buffer.from(`+${title}`)]),
+    screenshotFirstPage: jest.fn(),
+  };
+  return { printer, printed, release: () => held.shift()?.() };
+}
+
+function pool(capacity: number) {
+  return { capacity, run: jest.fn(async (render: { work: (page: unknown) => Promise<unknown> }) => render.work({})) };
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () => {
+  beforeEach(() => {
+    batchPrint.mockReset();
+    batchPrint.mockImplementation(async (_page, documents) => documents.map((d) => Buffer.from(`batch:${/<title>(.*)<\/title>/.exec(d.html)?.[1]}`)));
+  });
+
+  it('prints at once while a page is free; documents that arrive while every page is busy are printed together, at most maxDocuments per print, each getting its own PDF and metadata', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 3, logger });
+    const results = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6'].map((t) => printer.printPdf(request(t)));
+    await flush();
+    expect(alone.printer.printPdf).toHaveBeenCalledTimes(1);
+    expect(batchPrint).not.toHaveBeenCalled();
+    alone.release();
+    const printed = await Promise.all(results);
+    expect(batchPrint.mock.calls.map(([, documents]) => documents.length)).toEqual([3, 3]);
+    expect(printed.map((p) => p.pdf.toString())).toEqual(['alone:d0', 'batch:d1+d1', 'batch:d2+d2', 'batch:d3+d3', 'batch:d4+d4', 'batch:d5+d5', 'batch:d6+d6']);
+  });
+
+  it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged) alone at once', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, logger });
+    const first = printer.printPdf(request('first'));
+    const mixed = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')].map((r) => printer.printPdf(r));
+    const tagged = printer.printPdf(request('tagged', 'a', { tagged: true }));
+    await flush();
+    expect(alone.printer.printPdf.mock.calls.map(([r]) => r.title)).toEqual(['first', 'tagged']);
+    alone.release();
+    alone.release();
+    await Promise.all([first, tagged, ...mixed]);
+    expect(batchPrint.mock.calls.map(([, documents]) => documents.map((d) => /<title>(.*)<\/title>/.exec(d.html)?.[1]))).toEqual([
+      ['a1', 'a2'],
+      ['b1', 'b2'],
+    ]);
+  });
+
+  it('when a shared print fails, each of its documents is printed alone and gets its own outcome', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, logger });
+    batchPrint.mockRejectedValueOnce(new Error('the documents have different watermarks'));
+    const results = ['d0', 'd1', 'd2'].map((t) => printer.printPdf(request(t)));
+    await flush();
+    alone.release();
+    await flush();
+    await flush();
+    expect(batchPrint).toHaveBeenCalledTimes(1);
+    alone.release();
+    alone.release();
+    expect((await Promise.all(results)).map((p) => p.pdf.toString())).toEqual(['alone:d0', 'alone:d1', 'alone:d2']);
+  });
+});
