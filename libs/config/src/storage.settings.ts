@@ -20,7 +20,7 @@ function bucketName(env: string, description: string, defaultValue: string): Set
 export const storageSettings = {
   s3Endpoint: setting.optionalUrl(
     'S3_ENDPOINT',
-    'S3-compatible endpoint (MinIO), e.g. http://minio:9000. Unset: blobs are files under BLOB_DIR (one-process mode).',
+    'S3-compatible endpoint (the bundled SeaweedFS, AWS S3, your own MinIO), e.g. http://seaweedfs:8333. Unset: blobs are files under BLOB_DIR (one-process mode).',
     ['http', 'https'],
   ),
   s3AccessKey: setting.optionalString('S3_ACCESS_KEY', 'Access key for S3_ENDPOINT.'),
