@@ -29,7 +29,7 @@ export class ApiGatewayModule {
         RenderModule,
         // Spec 4.17: the gateway's status probe checks the database and blob storage.
         ProbesModule.register({
-          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore)],
+          checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)],
           bus: infrastructure.bus,
           // The gateway's port is public: its metrics have a port of their own (GatewayMetricsServer).
           metricsOnAppPort: false,

@@ -10,7 +10,7 @@ import { Environment, ErrorCode } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
 import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createTestDatabase, provisionTenant, startRenderStandIn, TEST_API_KEY_PEPPER, testLogger, type RenderStandIn, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, provisionTenant, startRenderStandIn, testLogger, type RenderStandIn, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.definition';
 
 jest.setTimeout(300_000);
@@ -125,7 +125,7 @@ describe('issues 5 and 17: no bad input yields a 500 or a stack trace (fuzzed bo
       (await db.database.apiKeys.create(tenant.organisationId, Environment.Test)).plaintextKey,
       (await db.database.apiKeys.create(tenant.organisationId, Environment.Production)).plaintextKey,
     ];
-    app = await createServiceApp(apiGatewayService, { dataSource: db.dataSource, bus, blobStore, apiKeyPepper: TEST_API_KEY_PEPPER, close: async () => undefined }, testLogger('api-gateway'));
+    app = await createServiceApp(apiGatewayService, { database: db.database, bus, blobStore, close: async () => undefined }, testLogger('api-gateway'));
     await app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   });

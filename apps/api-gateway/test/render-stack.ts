@@ -95,7 +95,7 @@ export async function startRenderStack(): Promise<RenderStack> {
   const blobs = await createBlobStore(loadSettings(storageSettings, env));
   const bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
   const renderService = await startRenderService({ ...env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
-  const infrastructure: Infrastructure = { dataSource: db.dataSource, bus, blobStore: blobs, apiKeyPepper: TEST_API_KEY_PEPPER, close: async () => undefined };
+  const infrastructure: Infrastructure = { database: db.database, bus, blobStore: blobs, close: async () => undefined };
   const apps: INestApplication[] = [];
   const startGateway = async (settings: Record<string, string>): Promise<Gateway> => {
     const app = await createServiceApp(apiGatewayService, infrastructure, logger, serviceSettings([apiGatewayService], { ...process.env, ...settings }));

@@ -11,7 +11,7 @@ export class JobWorkerModule {
       module: JobWorkerModule,
       imports: [
         ProbesModule.register({
-          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+          checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
           bus: infrastructure.bus,
         }),
         RenderJobsModule,

@@ -8,7 +8,7 @@ import { InProcessMessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
 import { createServiceApp, type Infrastructure, LOGGER, type ServiceDefinition, serviceSettings } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '@docrender/api-gateway';
 import { renderService } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
@@ -37,7 +37,7 @@ describe('issue 19: every app is started by the shared bootstrap on one logger t
     db = await createTestDatabase();
     blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-definitions-'));
     const bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), new JsonLogger('test-bus', 'error', {}, () => undefined));
-    infrastructure = { dataSource: db.dataSource, bus, blobStore: await FilesystemBlobStore.open(blobDir), apiKeyPepper: TEST_API_KEY_PEPPER, close: () => bus.close() };
+    infrastructure = { database: db.database, bus, blobStore: await FilesystemBlobStore.open(blobDir), close: () => bus.close() };
   });
 
   afterAll(async () => {

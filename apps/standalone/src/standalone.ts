@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, otlpTracesUrl, Settings, tracingSettings } from '@docrender/config';
 import { createLogger, startTracing } from '@docrender/observability';
 import { readFile } from 'node:fs/promises';
-import { applySeed, createRepositories, Database, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
+import { applySeed, fontFormatOf, locateDatabase, registerFontFamily } from '@docrender/persistence';
 import { connectInfrastructure, createServiceApp, Infrastructure, platformSettings, ServiceDefinition, serviceSettings, StartupError } from '@docrender/platform';
 import { apiGatewayService } from '@docrender/api-gateway';
 import { renderService } from '@docrender/render-service';
@@ -26,7 +26,7 @@ function examplesDir(): string {
 
 /** Registers the demo fonts the organisation does not have yet (idempotent across starts). */
 async function seedDemoFonts(infrastructure: Infrastructure, examples: string): Promise<void> {
-  const { fonts } = createRepositories(infrastructure.dataSource.manager, { apiKeyPepper: infrastructure.apiKeyPepper });
+  const { fonts } = infrastructure.database;
   for (const font of DEMO_FONTS) {
     if (await fonts.findLiveFamily(DEMO_IDS.organisation, font.family)) continue;
     const files = await Promise.all(
@@ -100,7 +100,7 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
     if (settings.seedDemo) {
       const demo = loadOrCreateDemoKeys(path.resolve(settings.demoKeysFile));
       const examples = examplesDir();
-      await applySeed(new Database(infrastructure.dataSource, { apiKeyPepper: infrastructure.apiKeyPepper }), demoSeed(demo.keys), examples, { allowPublishedChanges: true });
+      await applySeed(infrastructure.database, demoSeed(demo.keys), examples, { allowPublishedChanges: true });
       await seedDemoFonts(infrastructure, examples);
       keys = demo.keys;
       logger.info(demo.created ? 'demo organisation created' : 'demo organisation up to date', { organisationId: DEMO_IDS.organisation });

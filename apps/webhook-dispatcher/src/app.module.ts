@@ -10,7 +10,7 @@ export class WebhookDispatcherModule {
       module: WebhookDispatcherModule,
       imports: [
         ProbesModule.register({
-          checks: () => [databaseCheck(infrastructure.dataSource), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
+          checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore), messageBusCheck(infrastructure.bus)],
           bus: infrastructure.bus,
         }),
         DeliveryModule,

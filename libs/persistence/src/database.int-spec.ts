@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { provisionOrganisation } from './provisioning/organisation-provisioning';
-import type { Repositories } from './database';
+import { Database, type Repositories } from './database';
 
 /** Issue 19: apps reach PostgreSQL through repositories and one transaction helper, Database.transaction. */
 describe('Database.transaction (the one transaction helper)', () => {
@@ -100,5 +100,17 @@ describe('Database.exclusivePass', () => {
     release();
     expect(await first).toEqual({ value: 'first' });
     expect(await db.database.exclusivePass(KEY, async () => 'third')).toEqual({ value: 'third' });
+  });
+});
+
+/** Issue 19: the gateway's OpenAPI document is built from its module graph on a Database that never connects. */
+describe('Database.unconnected', () => {
+  it('hands out every repository once, and refuses every query without reaching PostgreSQL', async () => {
+    const database = Database.unconnected({ apiKeyPepper: 'unconnected-test' });
+    const repositories = Object.values(database.repositories());
+    expect(repositories).toHaveLength(new Set(repositories.map((r) => r.constructor)).size);
+    expect(database.repositories().organisations).toBe(database.organisations);
+    await expect(database.ping()).rejects.toThrow();
+    await expect(database.close()).resolves.toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxRelay, type OutboxPublisher, type OutboxRelayLogger, type OutboxRelayOptions } from './async-jobs/outbox-relay';
 import { RunJobOutbox } from './async-jobs/run-job-outbox';
 import { WebhookDeliveryRepository } from './async-jobs/webhook-delivery.repository';
-import { connectDataSource, runMigrations, type DataSourceOptions } from './data-source';
+import { connectDataSource, createDataSource, runMigrations, type DataSourceOptions } from './data-source';
 import { runExclusivePass } from './exclusive-pass';
 import { DocumentListingQuery } from './queries/document-listing.query';
 import { SignedLinkQuery } from './queries/signed-link.query';
@@ -92,6 +92,7 @@ export type OpenDatabaseOptions = DataSourceOptions &
  * through `transaction`.
  */
 export class Database implements Repositories {
+  private readonly bound: Repositories;
   readonly organisations: OrganisationRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly webhookSecrets: WebhookSecretRepository;
@@ -118,6 +119,7 @@ export class Database implements Repositories {
     private readonly options: RepositoryOptions,
   ) {
     const repositories = createRepositories(dataSource.manager, options);
+    this.bound = repositories;
     this.organisations = repositories.organisations;
     this.apiKeys = repositories.apiKeys;
     this.webhookSecrets = repositories.webhookSecrets;
@@ -150,6 +152,19 @@ export class Database implements Repositories {
       throw error;
     }
     return new Database(dataSource, { apiKeyPepper: options.apiKeyPepper });
+  }
+
+  /**
+   * A database whose pool never connects: for building an app's module graph without PostgreSQL (the gateway's
+   * OpenAPI document is generated from its controllers this way). Every query rejects.
+   */
+  static unconnected(options: RepositoryOptions): Database {
+    return new Database(createDataSource('postgres://unconnected@127.0.0.1:1/unconnected'), options);
+  }
+
+  /** The repositories and queries over the pool, each once (what the infrastructure module provides by class). */
+  repositories(): Repositories {
+    return this.bound;
   }
 
   /** Applies every pending migration (taking turns with other processes) and returns the names applied. */

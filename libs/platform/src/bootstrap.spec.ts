@@ -45,7 +45,7 @@ describe('the shared bootstrap (issue 19: one way to start a service)', () => {
   it('starts a definition that asks for no database without one: no DATABASE_URL needed, none connected', async () => {
     const service = await startService(withoutDatabase, { BLOB_DIR: blobDir }, quiet);
     try {
-      expect(service.infrastructure).not.toHaveProperty('dataSource');
+      expect(service.infrastructure).not.toHaveProperty('database');
       expect(service.port).toBeGreaterThan(0);
       const greeter = service.app.get(Greeter);
       expect(greeter.logger).toBe(quiet);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { InProcessMessageBus } from '@docrender/messaging';
 import { createLogger } from '@docrender/observability';
-import { createDataSource } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import { createServiceApp, type Infrastructure } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { apiGatewayService } from '../api-gateway.definition';
@@ -13,7 +13,7 @@ import { createOpenApiDocument } from './openapi';
 
 /**
  * The gateway's OpenAPI document, generated from its controllers without any infrastructure: the Nest application is
- * created (never initialised or listening) on an unconnected data source, an in-process bus and a scratch blob store.
+ * created (never initialised or listening) on an unconnected database, an in-process bus and a scratch blob store.
  * `docs/openapi.json` is this document (`npm run docs:openapi`; a test keeps them equal).
  */
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
@@ -21,10 +21,9 @@ export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
   const logger = createLogger('openapi', 'error');
   const bus = new InProcessMessageBus(loadSettings(messagingSettings, {}), logger);
   const infrastructure: Infrastructure = {
-    dataSource: createDataSource('postgres://unused@127.0.0.1:1/unused'),
+    database: Database.unconnected({ apiKeyPepper: 'openapi-generation-only' }),
     bus,
     blobStore: await FilesystemBlobStore.open(scratch),
-    apiKeyPepper: 'openapi-generation-only',
     close: async () => undefined,
   };
   try {

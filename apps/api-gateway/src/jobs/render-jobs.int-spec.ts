@@ -8,7 +8,7 @@ import { JsonLogger } from '@docrender/observability';
 import { provisionOrganisation } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, startS3Server, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../api-gateway.definition';
 
 /** job.run holds at most this many ready messages in this test's vhost (the QueueFull test fills it). */
@@ -48,7 +48,7 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
     const logger = new JsonLogger('api-gateway', 'error');
     blobs = await createBlobStore(loadSettings(storageSettings, env));
     bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
-    app = await createServiceApp(apiGatewayService, { dataSource: db.dataSource, bus, blobStore: blobs, apiKeyPepper: TEST_API_KEY_PEPPER, close: () => bus.close() }, logger);
+    app = await createServiceApp(apiGatewayService, { database: db.database, bus, blobStore: blobs, close: () => bus.close() }, logger);
     await app.init();
     http = request(app.getHttpServer());
 

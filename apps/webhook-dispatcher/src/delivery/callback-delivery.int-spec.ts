@@ -10,7 +10,7 @@ import { JsonLogger, metricsRegistry } from '@docrender/observability';
 import { provisionOrganisation, WebhookDeliveryRepository } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, TEST_API_KEY_PEPPER, type RabbitVhost, type TestDatabase, startCallbackReceiver, type CallbackReceiver } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, type RabbitVhost, type TestDatabase, startCallbackReceiver, type CallbackReceiver } from '@docrender/testing';
 import { parseSignatureHeader, signingSecretsAt, WebhookVerifier } from '@docrender/webhooks';
 import { webhookDispatcherService } from '../webhook-dispatcher.definition';
 import { CallbackDeliveryService } from './callback-delivery.service';
@@ -86,7 +86,7 @@ async function harness(label: string, env: Record<string, string>): Promise<Harn
     secret: webhookSecret,
     receiver,
     async start() {
-      const app = await createServiceApp(webhookDispatcherService, { dataSource: db.dataSource, bus, blobStore, apiKeyPepper: TEST_API_KEY_PEPPER, close: async () => undefined }, logger);
+      const app = await createServiceApp(webhookDispatcherService, { database: db.database, bus, blobStore, close: async () => undefined }, logger);
       await app.init();
       apps.push(app);
       return app;

@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { Settings } from '@docrender/config';
 import { BLOB_STORE } from '@docrender/storage';
 import { MESSAGE_BUS } from '@docrender/messaging';
-import { createRepositories, Database } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import type { Logger } from '@docrender/observability';
 import { Connections, hasDatabase } from './infrastructure';
 
@@ -27,10 +27,10 @@ export class InfrastructureModule {
       { provide: Settings, useValue: settings },
     ];
     if (hasDatabase(infrastructure)) {
-      const options = { apiKeyPepper: infrastructure.apiKeyPepper };
-      const repositories = Object.values(createRepositories(infrastructure.dataSource.manager, options));
+      const { database } = infrastructure;
+      const repositories = Object.values(database.repositories());
       providers.push(
-        { provide: Database, useValue: new Database(infrastructure.dataSource, options) },
+        { provide: Database, useValue: database },
         ...repositories.map((repository) => ({ provide: repository.constructor, useValue: repository })),
       );
     }

@@ -1,9 +1,8 @@
 import { ConfigError, databaseSettings, developmentSecretsSettings, messagingSettings, Settings, SettingsSpec, storageSettings, tracingSettings } from '@docrender/config';
 import { BlobStore, createBlobStore } from '@docrender/storage';
 import { createMessageBus, MessageBus } from '@docrender/messaging';
-import { connectDataSource, runMigrations } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import type { Logger } from '@docrender/observability';
-import type { DataSource } from 'typeorm';
 import { platformSettings } from './platform.settings';
 
 /** What every app is given: the message bus and the blob store. */
@@ -20,12 +19,11 @@ export type Connections = {
  * which hands the same instance to all four app modules.
  */
 export type Infrastructure = Connections & {
-  dataSource: DataSource;
-  /** API keys are stored under HMAC-SHA256 with this pepper. */
-  apiKeyPepper: string;
+  /** PostgreSQL as apps reach it: repositories, one transaction helper, readiness — never the raw connection. */
+  database: Database;
 };
 
-export const hasDatabase = (connections: Connections): connections is Infrastructure => 'dataSource' in connections;
+export const hasDatabase = (connections: Connections): connections is Infrastructure => 'database' in connections;
 
 /** The settings the platform itself reads in every process (plus DATABASE_URL and friends when it opens the database). */
 export function platformSpecs(database: boolean): SettingsSpec[] {
@@ -83,27 +81,33 @@ export async function connectInfrastructure(options: ConnectOptions): Promise<Co
   if (!url) {
     throw new ConfigError('DATABASE_URL', `must be set for ${options.service} (only the one-process mode, npm start, embeds PostgreSQL)`);
   }
-  const dataSource = await connectDataSource(url, { poolSize: db.poolSize, logQueries: db.logQueries, applicationName: options.service });
+  const database = await Database.open({
+    url,
+    poolSize: db.poolSize,
+    logQueries: db.logQueries,
+    applicationName: options.service,
+    apiKeyPepper: db.apiKeyPepper,
+    migrate: false,
+  });
   try {
     if (settings.get(platformSettings).runMigrations) {
-      const applied = await runMigrations(dataSource);
+      const applied = await database.migrate();
       if (applied.length > 0) log.info('database migrations applied', { migrations: applied.join(', ') });
     }
     const blobStore = await createBlobStore(storage);
     const bus = await createMessageBus(messaging, log);
     log.info('infrastructure connected', { database: redactUrl(url), ...described });
     return {
-      dataSource,
+      database,
       bus,
       blobStore,
-      apiKeyPepper: db.apiKeyPepper,
       async close() {
         await bus.close();
-        await dataSource.destroy();
+        await database.close();
       },
     };
   } catch (err) {
-    await dataSource.destroy();
+    await database.close();
     throw err;
   }
 }

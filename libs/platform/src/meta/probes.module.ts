@@ -2,20 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { BlobStore } from '@docrender/storage';
 import type { MessageBus } from '@docrender/messaging';
 import type { Database } from '@docrender/persistence';
-import type { DataSource } from 'typeorm';
 import { MetricsController } from '../metrics/metrics.controller';
 import { registerQueueDepthGauge } from '../metrics/queue-depth.metrics';
 import { MetaController } from './meta.controller';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness';
 
-/** PostgreSQL answers a query: asked through the persistence `Database` (what apps hold) or the raw data source. */
-export const databaseCheck = (database: Pick<Database, 'ping'> | DataSource): ReadinessCheck => ({
-  name: 'database',
-  check: async () => {
-    if ('ping' in database) await database.ping();
-    else await database.query('SELECT 1');
-  },
-});
+/** PostgreSQL answers a query, asked through the persistence `Database` (what apps hold). */
+export const databaseCheck = (database: Pick<Database, 'ping'>): ReadinessCheck => ({ name: 'database', check: () => database.ping() });
 
 export const blobStoreCheck = (blobStore: BlobStore): ReadinessCheck => ({ name: 'blob storage', check: () => blobStore.ping() });
 

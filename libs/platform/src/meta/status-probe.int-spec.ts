@@ -6,11 +6,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { connectDataSource } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import { FilesystemBlobStore, MinioBlobStore } from '@docrender/storage';
 import type { BlobStore } from '@docrender/storage';
-import { createTestDatabase, startS3Server, type TestDatabase } from '@docrender/testing';
-import type { DataSource } from 'typeorm';
+import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 import { blobStoreCheck, databaseCheck, ProbesModule } from './probes.module';
 
 /** A TCP relay to PostgreSQL that the test can cut, so the database becomes unreachable for the app under test. */
@@ -35,8 +34,8 @@ async function startRelay(targetPort: number): Promise<{ port: number; cut(): Pr
   };
 }
 
-async function probeApp(dataSource: DataSource, blobStore: BlobStore): Promise<INestApplication> {
-  @Module({ imports: [ProbesModule.register({ checks: () => [databaseCheck(dataSource), blobStoreCheck(blobStore)] })] })
+async function probeApp(db: Database, blobStore: BlobStore): Promise<INestApplication> {
+  @Module({ imports: [ProbesModule.register({ checks: () => [databaseCheck(db), blobStoreCheck(blobStore)] })] })
   class ProbeTestModule {}
   const app = await NestFactory.create(ProbeTestModule, { logger: false });
   await app.init();
@@ -58,7 +57,7 @@ describe('4.17 status probe against real dependencies', () => {
   });
 
   it('4.17: 200 with an empty body when the database and blob storage answer', async () => {
-    const app = await probeApp(database.dataSource, await FilesystemBlobStore.open(path.join(dir, 'blobs')));
+    const app = await probeApp(database.database, await FilesystemBlobStore.open(path.join(dir, 'blobs')));
     const res = await request(app.getHttpServer()).get('/v1/meta/status');
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
@@ -69,7 +68,7 @@ describe('4.17 status probe against real dependencies', () => {
     const s3 = await startS3Server();
     const store = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'probe-test', region: 'us-east-1' });
     await store.ensureBucket();
-    const app = await probeApp(database.dataSource, store);
+    const app = await probeApp(database.database, store);
     expect((await request(app.getHttpServer()).get('/v1/meta/status')).status).toBe(200);
     await s3.stop();
     const res = await request(app.getHttpServer()).get('/v1/meta/status');
@@ -83,8 +82,8 @@ describe('4.17 status probe against real dependencies', () => {
     const target = new URL(database.url);
     const relay = await startRelay(Number(target.port || 5432));
     target.port = String(relay.port);
-    const dataSource = await connectDataSource(target.toString(), { poolSize: 2 });
-    const app = await probeApp(dataSource, await FilesystemBlobStore.open(path.join(dir, 'blobs')));
+    const relayed = await Database.open({ url: target.toString(), poolSize: 2, apiKeyPepper: TEST_API_KEY_PEPPER, migrate: false });
+    const app = await probeApp(relayed, await FilesystemBlobStore.open(path.join(dir, 'blobs')));
     expect((await request(app.getHttpServer()).get('/v1/meta/status')).status).toBe(200);
     await relay.cut();
     const res = await request(app.getHttpServer()).get('/v1/meta/status');
@@ -96,6 +95,6 @@ describe('4.17 status probe against real dependencies', () => {
     expect(version.status).toBe(200);
     expect(version.body).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     await app.close();
-    await dataSource.destroy().catch(() => undefined);
+    await relayed.close().catch(() => undefined);
   });
 });

@@ -54,7 +54,7 @@ export async function startTestInfrastructure(label: string): Promise<TestInfras
       return bus;
     },
     infrastructureWith(bus) {
-      return { dataSource: db.dataSource, bus, blobStore, apiKeyPepper: TEST_API_KEY_PEPPER, close: () => bus.close() };
+      return { database: db.database, bus, blobStore, close: () => bus.close() };
     },
     async teardown() {
       await Promise.allSettled(buses.map((b) => b.close()));
