@@ -10,7 +10,8 @@ import tseslint from 'typescript-eslint';
 //   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
 //   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
 //   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: ports, no drivers
-//   type:data-access persistence: owns typeorm/pg
+//   type:data-access persistence: owns typeorm/pg; its raw connection ('@docrender/persistence/internal') is for
+//                    libs/testing and tests only
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
 //   type:testing     test helpers: only test files (testFiles) may import them
@@ -92,6 +93,16 @@ export default [
     ignores: [...testFiles, '**/main.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Take settings from the injected Settings (libs/config); only main.ts reads process.env.' }],
+    },
+  },
+  {
+    // Issue 19: the raw TypeORM connection is not exported to apps; its narrow entry serves libs/testing and tests.
+    files: ['**/*.ts'],
+    ignores: [...testFiles, 'libs/persistence/**', 'libs/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [
+        { name: '@docrender/persistence/internal', message: 'The raw connection is for libs/testing and tests: reach PostgreSQL through Database (@docrender/persistence).' },
+      ] }],
     },
   },
   {

@@ -1,7 +1,8 @@
 // Shows that each module-boundary rule of eslint.config.mjs rejects a file breaking it (issue 19): writes one probe
 // file per rule into the project it constrains, lints the probes with the workspace's ESLint configuration, deletes
-// them, and fails unless every probe meant to be rejected is rejected by @nx/enforce-module-boundaries and every
-// probe meant to pass (a test file importing libs/testing or pg, persistence importing typeorm) passes.
+// them, and fails unless every probe meant to be rejected is rejected by its rule (@nx/enforce-module-boundaries, or
+// @typescript-eslint/no-restricted-imports for the raw connection's entry) and every probe meant to pass (a test file
+// importing libs/testing, pg or the raw connection, persistence importing typeorm) passes.
 // Run: `node tools/lint-probes.mjs` (docs/testing.md).
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,11 @@ const testingImport = "import { createTestDatabase } from '@docrender/testing';\
 // The way apps used to reach the raw connection: a type-only import counts as an import too.
 const typeormImport = "import type { DataSource } from 'typeorm';\nexport type Probe = DataSource;\n";
 const pgImport = "import { Client } from 'pg';\nexport const probe = Client;\n";
+// The raw connection's narrow entry of libs/persistence.
+const internalImport = "import { connectDataSource } from '@docrender/persistence/internal';\nexport const probe = connectDataSource;\n";
+const restrictedImports = '@typescript-eslint/no-restricted-imports';
 
-/** [file, content, rejected?] */
+/** [file, content, rejected?, rule (default @nx/enforce-module-boundaries)] */
 const probes = [
   ['apps/job-worker/src/lint-probe.ts', testingImport, true],
   ['libs/platform/src/lint-probe.ts', testingImport, true],
@@ -37,6 +41,12 @@ const probes = [
   ['apps/webhook-dispatcher/src/lint-probe.int-spec.ts', pgImport, false],
   // The library that owns the database still uses its clients.
   ['libs/persistence/src/lint-probe-typeorm.ts', typeormImport, false],
+  // The raw TypeORM connection is not exported to apps or the platform: only libs/testing and tests take it.
+  ['apps/api-gateway/src/lint-probe-internal.ts', internalImport, true, restrictedImports],
+  ['apps/standalone/src/lint-probe-internal.ts', internalImport, true, restrictedImports],
+  ['libs/platform/src/lint-probe-internal.ts', internalImport, true, restrictedImports],
+  ['libs/testing/src/lint-probe-internal.ts', internalImport, false, restrictedImports],
+  ['apps/job-worker/src/lint-probe-internal.int-spec.ts', internalImport, false, restrictedImports],
 ];
 
 execFileSync('npx', ['nx', 'show', 'projects'], { cwd: root, stdio: 'ignore' });
@@ -44,12 +54,12 @@ let failures = 0;
 try {
   for (const [file, content] of probes) writeFileSync(path.join(root, file), content);
   const results = await new ESLint({ cwd: root }).lintFiles(probes.map(([file]) => file));
-  for (const [file, , rejected] of probes) {
+  for (const [file, , rejected, rule = '@nx/enforce-module-boundaries'] of probes) {
     const result = results.find((r) => r.filePath === path.join(root, file));
-    const messages = (result?.messages ?? []).filter((m) => m.ruleId === '@nx/enforce-module-boundaries');
+    const messages = (result?.messages ?? []).filter((m) => m.ruleId === rule);
     const ok = rejected ? messages.length > 0 : messages.length === 0;
     if (!ok) failures++;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${rejected ? 'rejected' : 'accepted'} expected; ${messages.map((m) => m.message).join(' | ') || 'no boundary error'}`);
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${rejected ? 'rejected' : 'accepted'} expected; ${messages.map((m) => m.message).join(' | ') || `no ${rule} error`}`);
   }
 } finally {
   for (const [file] of probes) rmSync(path.join(root, file), { force: true });

@@ -1,5 +1,8 @@
-export * from './data-source';
-export * from './database';
+// The raw TypeORM connection (createDataSource, connectDataSource, createRepositories over an entity manager) is not
+// exported here: apps reach PostgreSQL through Database alone. libs/testing and tests take it from
+// '@docrender/persistence/internal' (the lint refuses that entry elsewhere).
+export { Database, type OpenDatabaseOptions, type Repositories, type RepositoryOptions } from './database';
+export type { DataSourceOptions } from './data-source';
 export * from './persistence.error';
 export * from './billing-period';
 export * from './api-keys/api-key-secret';

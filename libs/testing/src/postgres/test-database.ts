@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { connectDataSource, Database, runMigrations } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
+import { connectDataSource, runMigrations } from '@docrender/persistence/internal';
 
 /** The server integration tests use (trust auth). Override with TEST_POSTGRES_URL. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
