@@ -12,4 +12,3 @@ export * from './metrics/metrics-server';
 export * from './signed-links/signed-link';
 export * from './signed-links/signed-url.signer';
 export * from './signed-links/view-url.signer';
-export * from './concurrency/map-with-concurrency';

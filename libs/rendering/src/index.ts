@@ -3,3 +3,5 @@ export * from './render-command';
 export * from './rendered-document';
 export * from './blob-keys';
 export * from './deterministic-id';
+export * from './map-with-concurrency';
+export * from './render-batch';

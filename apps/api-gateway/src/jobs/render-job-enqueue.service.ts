@@ -13,13 +13,12 @@ import type { EgressPolicy } from '@docrender/egress';
 import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { Database, type RunJobOutbox } from '@docrender/persistence';
-import { LOGGER, mapWithConcurrency } from '@docrender/platform';
+import { LOGGER } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
-import { jobInputKey, jobInputPrefix } from '@docrender/rendering';
+import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { Caller } from '../auth';
 import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
-import { RenderTargetFactory } from '../render/render-target.factory';
 import { checkCallbackUrl } from './callback-url';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 
@@ -60,7 +59,7 @@ type AnnounceOutcome = 'accepted' | 'queue-full';
 @Injectable()
 export class RenderJobEnqueueService {
   constructor(
-    private readonly targets: RenderTargetFactory,
+    private readonly targets: RenderTargetResolver,
     private readonly database: Database,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, Settings } from '@docrender/config';
 import { RequestBodyModule } from '../render/body/request-body.module';
-import { RenderTargetFactory } from '../render/render-target.factory';
+import { renderTargetProvider } from '../render/render-target.provider';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';
 import { RenderJobStatusService } from './render-job-status.service';
@@ -10,7 +10,7 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
 
 /**
  * Async render jobs on the gateway: enqueue (spec 4.5), status (4.6) and the relay of job.run outbox messages.
- * The template, version and language checks are the sync render's (RenderTargetFactory). JOBS_* and EGRESS_* settings are
+ * The template, version and language checks are the sync render's (RenderTargetResolver of libs/rendering). JOBS_* and EGRESS_* settings are
  * read at start.
  */
 @Module({
@@ -19,7 +19,7 @@ import { RunJobOutboxRelay } from './run-job-outbox.relay';
   providers: [
     { provide: JOBS_SETTINGS, useFactory: (settings: Settings) => settings.get(jobsSettings), inject: [Settings] },
     { provide: CALLBACK_EGRESS_POLICY, useFactory: (settings: Settings) => settings.get(egressSettings), inject: [Settings] },
-    RenderTargetFactory,
+    renderTargetProvider,
     RenderJobEnqueueService,
     RenderJobStatusService,
     RunJobOutboxRelay,

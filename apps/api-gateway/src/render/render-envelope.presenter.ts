@@ -7,8 +7,7 @@ import {
   type RenderIssueDto,
 } from '@docrender/contracts';
 import { ViewUrlSigner } from '@docrender/platform';
-import type { BatchRenderResult, RenderedDocument } from './render-batch.service';
-import type { RenderTarget } from '@docrender/rendering';
+import type { BatchRenderResult, RenderedDocument, RenderTarget } from '@docrender/rendering';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

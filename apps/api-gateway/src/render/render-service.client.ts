@@ -2,20 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataRef, DomainError, ErrorCode, MessageName, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
-import { RenderBudget, renderCommand, renderInputBlobKey, type RenderTarget } from '@docrender/rendering';
+import { RenderBudget, renderCommand, renderInputBlobKey, type BatchDocumentOutput, type RenderTarget } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { textOf, type DocumentSlice } from './body/render-body.binder';
 import { RENDER_API_SETTINGS } from './render.tokens';
 
-/** One document to render: its JSON text as a slice of the request body, and where the PDF goes. */
-export type DocumentToRender = {
+/** One document to render: its JSON text as a slice of the request body, where the PDF goes and the log id. */
+export type DocumentToRender = BatchDocumentOutput & {
   raw: Buffer;
   slice: DocumentSlice;
-  outputBlobKey: string;
   /** The caller answers with the PDF's bytes: a PDF up to RENDER_API_INLINE_PDF_MAX_BYTES comes back in the reply. */
   wantsPdfBytes: boolean;
-  /** Correlates the logs of the gateway and the render service. */
-  requestId: string;
 };
 
 /**
@@ -33,6 +30,11 @@ export class RenderServiceClient {
     @Inject(RENDER_API_SETTINGS) private readonly settings: RenderApiSettings,
     private readonly budget: RenderBudget,
   ) {}
+
+  /** The renderer the batch use case (RenderBatch) calls for each document of one request body. */
+  documentsOf(target: RenderTarget, raw: Buffer, wantsPdfBytes: boolean): (slice: DocumentSlice, output: BatchDocumentOutput) => Promise<RenderDocumentResult> {
+    return (slice, output) => this.render(target, { raw, slice, wantsPdfBytes, ...output });
+  }
 
   async render(target: RenderTarget, document: DocumentToRender): Promise<RenderDocumentResult> {
     const { slice } = document;

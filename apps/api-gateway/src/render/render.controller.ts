@@ -7,14 +7,13 @@ import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
 import { RenderBodyParser } from './body/render-body.parser';
 import { attachmentDisposition, wantsRawPdf } from './pdf-response';
-import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
-import { RenderTargetFactory } from './render-target.factory';
-import type { RenderTarget } from '@docrender/rendering';
+import { RenderServiceClient } from './render-service.client';
+import { RenderBatch, RenderTargetResolver, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
 import { ViewUrlSigner } from '@docrender/platform';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
@@ -33,8 +32,9 @@ import { RenderedPdfReader } from './rendered-pdf.reader';
 export class RenderController {
   constructor(
     private readonly bodies: RenderBodyParser,
-    private readonly targets: RenderTargetFactory,
-    private readonly batches: RenderBatchService,
+    private readonly targets: RenderTargetResolver,
+    private readonly batches: RenderBatch,
+    private readonly renderService: RenderServiceClient,
     private readonly envelopes: RenderEnvelopePresenter,
     private readonly pdfs: RenderedPdfReader,
     private readonly viewUrls: ViewUrlSigner,
@@ -120,7 +120,8 @@ export class RenderController {
     }
     const persist = query.persist ?? true;
     const wantsPdfBytes = rawPdf || !persist || body.includeDocument;
-    const result = await this.batches.render({ target, raw: body.raw, documents: body.documents, persist, wantsPdfBytes, requestId: randomUUID() });
+    const render = this.renderService.documentsOf(target, body.raw, wantsPdfBytes);
+    const result = await this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID() });
     if (!rawPdf) {
       const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
       res.status(200).json(envelope);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import type { RenderedDocument } from './render-batch.service';
+import type { RenderedDocument } from '@docrender/rendering';
 
 /**
  * The PDF of a rendered document, to answer with it: the bytes that came back inside the render reply, or else read

@@ -8,12 +8,12 @@ import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { RenderBodyParser } from './body/render-body.parser';
 import { textOf } from './body/render-body.binder';
-import { RenderBatchService, type BatchRenderResult } from './render-batch.service';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { StatelessRenderQueryDto } from './render-request.dto';
 import { ApiStatelessRenderEndpoint } from './render.openapi';
-import { RenderTargetFactory } from './render-target.factory';
+import { RenderServiceClient } from './render-service.client';
 import { RenderedPdfReader } from './rendered-pdf.reader';
+import { RenderBatch, RenderTargetResolver, type BatchRenderResult } from '@docrender/rendering';
 
 /** Template errors named in a 422 message; the rest are counted. */
 const TEMPLATE_ERRORS_NAMED = 5;
@@ -38,8 +38,9 @@ function failureCode(code: string | undefined): ErrorCode {
 export class StatelessRenderController {
   constructor(
     private readonly bodies: RenderBodyParser,
-    private readonly targets: RenderTargetFactory,
-    private readonly batches: RenderBatchService,
+    private readonly targets: RenderTargetResolver,
+    private readonly batches: RenderBatch,
+    private readonly renderService: RenderServiceClient,
     private readonly envelopes: RenderEnvelopePresenter,
     private readonly pdfs: RenderedPdfReader,
   ) {}
@@ -59,7 +60,8 @@ export class StatelessRenderController {
     }
     const translations = body.translations === null ? null : (JSON.parse(textOf(body.raw, body.translations)) as unknown);
     const target = await this.targets.forStatelessTemplate(caller, template, translations, query.language ?? null);
-    const result = await this.batches.render({ target, raw: body.raw, documents: [body.data], persist: false, wantsPdfBytes: true, requestId: randomUUID() });
+    const render = this.renderService.documentsOf(target, body.raw, true);
+    const result = await this.batches.render({ target, documents: [body.data], persist: false, render, requestId: randomUUID() });
     const [document] = result.rendered;
     if (document !== undefined) {
       const pdf = await this.pdfs.read(document);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, Limits, MessageName, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
+import { DomainError, ErrorCode, MessageName, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
 import { LOGGER, type SignedUrlSigner } from '@docrender/platform';
 import { FontRepository, OrganisationRepository, SignedLinkQuery, TemplateVersionRepository, type TemplateVersionRecord } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
@@ -11,9 +11,9 @@ import type { Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitHeaders } from '../rate-limit/rate-limiter';
 import { PREVIEW_IMAGE_LINKS, type PreviewImageKey } from './preview-image-link';
 import { TemplatesService } from './templates.service';
-
-/** Time the render service gets to answer a preview request beyond its own render budget. */
-const PREVIEW_REPLY_MARGIN_MS = 5_000;
+import type { RenderApiSettings } from '@docrender/config';
+import { RenderBudget } from '@docrender/rendering';
+import { RENDER_API_SETTINGS } from '../render/render.tokens';
 
 /**
  * Spec 4.12. A version's preview image is a PNG of its first page with its sample data, made by the render service on
@@ -36,6 +36,8 @@ export class PreviewImageService {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly budget: RenderBudget,
+    @Inject(RENDER_API_SETTINGS) private readonly renderApi: RenderApiSettings,
   ) {}
 
   async previewUrl(caller: Caller, templateId: string, versionNumber: number): Promise<PreviewImageDto> {
@@ -90,7 +92,7 @@ export class PreviewImageService {
       return null;
     }
     const outputBlobKey = `organisations/${caller.organisationId}/previews/${version.templateId}/${version.versionNumber}-${randomUUID()}.png`;
-    const deadline = Date.now() + Limits.renderBudgetMs;
+    const deadline = this.budget.deadline();
     try {
       const result = await this.bus.request(
         MessageName.RenderPreview,
@@ -102,7 +104,8 @@ export class PreviewImageService {
           outputBlobKey,
           deadline,
         },
-        { timeoutMs: Limits.renderBudgetMs + PREVIEW_REPLY_MARGIN_MS },
+        // The one render budget (RENDER_BUDGET_MS) and the gateway's reply grace, as for a document.
+        { timeoutMs: this.budget.replyTimeoutMs(this.renderApi.replyGraceMs) },
       );
       if (result.outcome !== 'rendered' || result.png === null) {
         this.logger.info('preview image could not be produced', {

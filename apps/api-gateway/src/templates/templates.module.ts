@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RequestBodyModule } from '../render/body/request-body.module';
+import { renderBudgetProvider } from '../render/render-budget.provider';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';
 import { previewImageLinksProvider } from './preview-image-link';
@@ -10,7 +11,7 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [RequestBodyModule],
   controllers: [TemplatesController, PreviewImageFileController],
-  providers: [TemplatesService, PreviewImageService, previewImageLinksProvider],
+  providers: [TemplatesService, PreviewImageService, previewImageLinksProvider, renderBudgetProvider],
   exports: [TemplatesService],
 })
 export class TemplatesModule {}

@@ -19,7 +19,9 @@ import {
   jobInputKey,
   jobTransientPdfBlobKey,
   renderCommand,
+  renderWhileCreditLasts,
   UnreadableTemplateError,
+  type CreditRun,
   type JobDocumentRecorder,
   type RenderBudget,
   type RenderTarget,
@@ -27,7 +29,6 @@ import {
 } from '@docrender/rendering';
 import type { BlobStore } from '@docrender/storage';
 import type { ViewUrlSigner } from '@docrender/platform';
-import { mapWithConcurrency } from '@docrender/platform';
 import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
 import { jobMetrics } from './job-metrics';
 
@@ -66,7 +67,6 @@ export type RenderJobHandlerDependencies = {
 /** The loaded, unchanging context of one run of a job. */
 type JobContext = { job: RenderJobRecord; target: RenderTarget };
 
-type RunState = { creditStopped: boolean };
 
 /** Thrown when a job cannot be run at all for a reason inside the job (not an outage): it fails with this reason. */
 export class JobNotRunnableError extends Error {
@@ -126,14 +126,15 @@ export class RenderJobHandler {
     // Credit is looked at once, before the first document; after that each rendered document's transaction takes its
     // pages or stops the job (issue 23: a look before every document cost two queries per document and decided
     // nothing that transaction does not; a document rendering when the credit ran out is discarded either way).
-    const state: RunState = { creditStopped: job.environment === Environment.Production && remaining.length > 0 && (await this.creditExhausted(job.organisationId)) };
-    await mapWithConcurrency(remaining, this.options.renderConcurrency, async (documentIndex) => {
-      if (state.creditStopped) return;
+    // The loop is the sync batch's (renderWhileCreditLasts); what differs is the job's own: it renders only the
+    // documents no earlier run recorded, stops on shutdown, and records each document with its progress callback.
+    const creditStopped = job.environment === Environment.Production && remaining.length > 0 && (await this.creditExhausted(job.organisationId));
+    const run = await renderWhileCreditLasts(remaining, { concurrency: this.options.renderConcurrency, creditStopped }, async (documentIndex, state) => {
       if (this.deps.isStopping()) throw new JobInterruptedError(jobId);
       const reply = await this.render(context, documentIndex);
       await this.record(context, documentIndex, reply, state);
     });
-    await this.finish(job, state);
+    await this.finish(job, run);
   }
 
   /**
@@ -185,7 +186,7 @@ export class RenderJobHandler {
     return this.deps.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.options.budget.replyTimeoutMs(this.options.renderReplyGraceMs) });
   }
 
-  private async record({ job, target }: JobContext, documentIndex: number, reply: RenderDocumentResult, state: RunState): Promise<void> {
+  private async record({ job, target }: JobContext, documentIndex: number, reply: RenderDocumentResult, state: CreditRun): Promise<void> {
     const result = documentOutcomeOf(reply);
     if (result.pdf === null) {
       await this.deps.documents.recordMissing(job.id, documentIndex, result.outcome, result.issues);
@@ -241,7 +242,7 @@ export class RenderJobHandler {
    * Makes the job terminal (spec 3.1) and stores its completion callback in the same transaction. `failureReason`
    * forces the reason of a job that produced nothing (a job that could not be run).
    */
-  private async finish(job: RenderJobRecord, state: RunState, failureReason?: string): Promise<void> {
+  private async finish(job: RenderJobRecord, state: CreditRun, failureReason?: string): Promise<void> {
     const ended = await this.deps.ledger.finish(job.id, (current, results) => {
       const status = renderStatusOf(current.requestedCount, current.renderedCount, state.creditStopped);
       const outcome: JobOutcome = {

@@ -12,7 +12,7 @@ import {
   type ProgressCallbackDto,
 } from '@docrender/contracts';
 import type { MessageBus } from '@docrender/messaging';
-import { createServiceApp } from '@docrender/platform';
+import { createServiceApp, serviceSettings } from '@docrender/platform';
 import { parseCallback } from '@docrender/webhooks';
 import {
   documentsOf,
@@ -46,16 +46,15 @@ describe('job worker: async render jobs (spec 3.1) against PostgreSQL, RabbitMQ 
   let app: INestApplication;
   let renderer: RenderStandIn;
   const callbacks: DeliverWebhookCommand[] = [];
-  const savedEnv = { ...process.env };
 
   beforeAll(async () => {
     infra = await startTestInfrastructure('job-worker');
     const settings = { AMQP_DELIVERY_LIMIT: '2', JOBS_RETENTION_SWEEP_INTERVAL_MS: '0', JOBS_RENDER_CONCURRENCY: '4', JOBS_OUTBOX_POLL_MS: '200' };
-    Object.assign(process.env, infra.env, settings);
     bus = await infra.connectBus(settings);
     renderer = await startRenderStandIn(bus, infra.blobStore);
     await bus.consume(MessageName.DeliverWebhook, async (command) => void callbacks.push(command), { prefetch: 50 });
-    app = await createServiceApp(jobWorkerService, infra.infrastructureWith(bus), testLogger('job-worker'));
+    // The worker's settings are passed, not put into process.env: the test leaves the environment as it found it.
+    app = await createServiceApp(jobWorkerService, infra.infrastructureWith(bus), testLogger('job-worker'), serviceSettings([jobWorkerService], { ...infra.env, ...settings }));
     await app.init();
   });
 
@@ -63,7 +62,6 @@ describe('job worker: async render jobs (spec 3.1) against PostgreSQL, RabbitMQ 
     await app?.close();
     await renderer?.stop();
     await infra?.teardown();
-    process.env = savedEnv;
   });
 
   async function runToEnd(tenant: TestTenant, input: Parameters<typeof storeQueuedJob>[3]) {

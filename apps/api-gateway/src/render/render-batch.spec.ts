@@ -10,14 +10,12 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
-import type { NewStoredDocument, RenderedDocumentEntry, RenderedDocumentLedger, UsageRepository } from '@docrender/persistence';
-import { RenderBudget } from '@docrender/rendering';
+import type { NewStoredDocument, RenderedDocumentEntry } from '@docrender/persistence';
+import { RenderBatch, RenderBudget, type RenderTarget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
-import { RenderBatchService } from './render-batch.service';
-import type { RenderTarget } from '@docrender/rendering';
 
 /** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */
 class FakeUsage {
@@ -59,7 +57,8 @@ const target = (environment: Environment): RenderTarget => ({
   source: { templateId: 'template-1', versionNumber: 2 },
 });
 
-describe('RenderBatchService', () => {
+/** The sync batch use case (libs/rendering RenderBatch) as the gateway drives it: through RenderServiceClient and the body binder. */
+describe('RenderBatch through the gateway', () => {
   let bus: InProcessMessageBus;
   let blobStore: MemoryBlobStore;
   let usage: FakeUsage;
@@ -116,10 +115,6 @@ describe('RenderBatchService', () => {
     await bus.close();
   });
 
-  function service(): RenderBatchService {
-    const renderer = new RenderServiceClient(bus, blobStore, settings, new RenderBudget(budgetMs));
-    return new RenderBatchService(renderer, usage as unknown as UsageRepository, storedDocuments as unknown as RenderedDocumentLedger, blobStore, settings);
-  }
 
   function body(documents: unknown[]) {
     const raw = Buffer.from(JSON.stringify({ documents }));
@@ -128,7 +123,10 @@ describe('RenderBatchService', () => {
 
   async function render(environment: Environment, documents: unknown[], persist = true, wantsPdfBytes = false) {
     const { raw, documents: slices } = body(documents);
-    return service().render({ target: target(environment), raw, documents: slices, persist, wantsPdfBytes, requestId: 'request-1' });
+    const renderService = new RenderServiceClient(bus, blobStore, settings, new RenderBudget(budgetMs));
+    const batch = new RenderBatch({ store: storedDocuments, credit: usage, pdfs: blobStore, concurrency: settings.batchConcurrency });
+    const at = target(environment);
+    return batch.render({ target: at, documents: slices, persist, render: renderService.documentsOf(at, raw, wantsPdfBytes), requestId: 'request-1' });
   }
 
   it('2.6: documents correlate by documentIndex; blocked ones leave gaps and explain themselves in issues', async () => {

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, Environment, ErrorCode, Limits, type RenderDocumentResult, type RenderIssue } from '@docrender/contracts';
+import { nestingTooDeepIssue } from '@docrender/template-dsl';
+import { syncDocumentPdfBlobKey } from './blob-keys';
+import { mapWithConcurrency } from './map-with-concurrency';
+import { documentOutcomeOf, type RenderedPdf } from './render-command';
+import { RenderedDocumentRecorder, type RenderedDocumentStore } from './rendered-document';
+import type { RenderTarget } from './render-target';
+
+/** Whether a run of documents has stopped because the organisation's page credit ran out (spec 3.1 rule 3). */
+export type CreditRun = { creditStopped: boolean };
+
+/**
+ * The loop the sync batch and the async job share: every document with at most `concurrency` in flight, and once
+ * credit stops the run, the documents not yet started are skipped (those in flight finish and discard their PDF).
+ * `creditStopped` is the run's state before the first document (a production run at zero credit renders nothing).
+ * What each caller does per document differs for real reasons: a job skips documents recorded by an earlier run,
+ * stops on shutdown and writes a progress callback per document; a sync batch collects its outcomes for one answer.
+ */
+export async function renderWhileCreditLasts<T>(
+  items: readonly T[],
+  options: { concurrency: number; creditStopped: boolean },
+  work: (item: T, run: CreditRun) => Promise<void>,
+): Promise<CreditRun> {
+  const run: CreditRun = { creditStopped: options.creditStopped };
+  await mapWithConcurrency(items, options.concurrency, (item) => (run.creditStopped ? Promise.resolve() : work(item, run)));
+  return run;
+}
+
+/** The organisation's credit as the batch looks at it before its first document. */
+export type CreditGauge = { getUsage(organisationId: string): Promise<{ pagesUsed: number; includedPagesPerMonth: number }> };
+
+/** The blob store as the batch uses it: deleting PDFs that are not kept. */
+export type PdfDiscarder = { delete(key: string): Promise<void> };
+
+/** One document of a batch: its place in the request and the nesting depth its body scan measured. */
+export type BatchDocument = { index: number; depth: number };
+
+/** A document that rendered (and, in production, was paid for). Its PDF is at pdfBlobKey. */
+export type RenderedDocument = {
+  documentIndex: number;
+  /** The stored document's id; null when persist=false. */
+  id: string | null;
+  documentName: string;
+  pageCount: number;
+  fileSizeBytes: number;
+  renderDurationMs: number;
+  renderedAt: Date;
+  pdfBlobKey: string;
+  /** The PDF itself when it came back inside the render reply (small enough, and the caller asked for bytes). */
+  inlinePdf: Buffer | null;
+  /** True when the PDF is not kept (persist=false): the caller deletes it once it has been read. */
+  transient: boolean;
+  /** Its non-blocking issues, with documentIndex. */
+  issues: RenderIssue[];
+};
+
+/** Where one document's PDF goes and the id that correlates its logs; the caller's renderer adds the document's data. */
+export type BatchDocumentOutput = { outputBlobKey: string; requestId: string };
+
+export type BatchRenderRequest<D extends BatchDocument> = {
+  target: RenderTarget;
+  documents: readonly D[];
+  persist: boolean;
+  requestId: string;
+  /** Asks the render service for one document (the caller knows where the document's data is). */
+  render: (document: D, output: BatchDocumentOutput) => Promise<RenderDocumentResult>;
+};
+
+/** What happened to the documents of one request. */
+export type BatchRenderResult = {
+  requestedCount: number;
+  /** By documentIndex. */
+  rendered: RenderedDocument[];
+  /** Every issue, each with its documentIndex, by documentIndex. */
+  issues: RenderIssue[];
+  /** Documents not rendered because of blocking issues. */
+  blockedCount: number;
+  /** Documents whose render failed (timeout, render service error). */
+  failedCount: number;
+  /** The first failure of a failed document, for the summary (e.g. RenderTimeout). */
+  firstFailure: { code: string; message: string } | null;
+  /** Page credit ran out: the batch stopped and the documents not rendered count as missing. */
+  creditStopped: boolean;
+};
+
+export type RenderBatchPorts = {
+  store: RenderedDocumentStore;
+  credit: CreditGauge;
+  pdfs: PdfDiscarder;
+  /** Documents of one request in flight at once (RENDER_API_BATCH_CONCURRENCY). */
+  concurrency: number;
+};
+
+/**
+ * The sync batch use case (spec 4.2, 4.3): renders the documents of one request in parallel through the render
+ * service, which decides blocking by environment.
+ * - a document nesting deeper than 32 levels is a DangerousContent issue and is never sent (spec 8);
+ * - each rendered document is paid for and recorded (RenderedDocumentRecorder): in production it takes its pages of
+ *   credit atomically, with a persisted document's row in the same statement; when they do not fit, its PDF is
+ *   deleted and the batch stops: documents not yet started are not rendered and those in flight are discarded
+ *   (spec 3.1 rule 3, an outcome, not an error). Test keys take no credit;
+ * - persist=true stores the document (metadata row, PDF at organisations/<org>/documents/<id>.pdf);
+ * - a document that ends without a PDF always carries an Error issue with its documentIndex (spec 3.1 rule 2); when no
+ *   document rendered because the blob store was down, the request fails with 500 ExternalServiceError (spec 7.2).
+ * The HTTP answer (status, envelope, PDF/zip/JSON) is the gateway's.
+ */
+export class RenderBatch {
+  private readonly recorder: RenderedDocumentRecorder;
+
+  constructor(private readonly ports: RenderBatchPorts) {
+    this.recorder = new RenderedDocumentRecorder(ports.store);
+  }
+
+  async render<D extends BatchDocument>(request: BatchRenderRequest<D>): Promise<BatchRenderResult> {
+    const { target, documents } = request;
+    if (request.persist && target.source === null) throw new Error('a stateless render cannot be persisted');
+    const result: BatchRenderResult = {
+      requestedCount: documents.length,
+      rendered: [],
+      issues: [],
+      blockedCount: 0,
+      failedCount: 0,
+      firstFailure: null,
+      creditStopped: false,
+    };
+    try {
+      // A production batch first checks that credit is left, so a batch at zero credit renders nothing; a single
+      // document is simply checked when it is paid for (saving the queries on the common path).
+      const creditStopped = target.environment === Environment.Production && documents.length > 1 && !(await this.hasCreditLeft(target.organisationId));
+      const run = await renderWhileCreditLasts(documents, { concurrency: this.ports.concurrency, creditStopped }, (document, run) => this.renderOne(request, document, result, run));
+      result.creditStopped = run.creditStopped;
+    } catch (error) {
+      await this.discard(result.rendered.filter((d) => d.transient));
+      throw error;
+    }
+    if (result.rendered.length === 0 && result.firstFailure?.code === ErrorCode.ExternalServiceError) {
+      // Spec 7.2: nothing rendered because a dependency (the blob store) was down for the whole budget: an outage
+      // the client retries (500 ExternalServiceError with Retry-After), not a render outcome.
+      throw new DomainError(ErrorCode.ExternalServiceError, `the documents could not be rendered now: ${result.firstFailure.message}; retry later`);
+    }
+    result.rendered.sort((a, b) => a.documentIndex - b.documentIndex);
+    result.issues.sort((a, b) => (a.documentIndex ?? -1) - (b.documentIndex ?? -1));
+    return result;
+  }
+
+  /** Deletes the PDFs of transient documents of a request that failed. */
+  private async discard(documents: readonly Pick<RenderedDocument, 'pdfBlobKey'>[]): Promise<void> {
+    await Promise.all(documents.map((d) => this.ports.pdfs.delete(d.pdfBlobKey)));
+  }
+
+  private async hasCreditLeft(organisationId: string): Promise<boolean> {
+    const usage = await this.ports.credit.getUsage(organisationId);
+    return usage.pagesUsed < usage.includedPagesPerMonth;
+  }
+
+  private async renderOne<D extends BatchDocument>(request: BatchRenderRequest<D>, document: D, result: BatchRenderResult, run: CreditRun): Promise<void> {
+    const { target, persist } = request;
+    const index = document.index;
+    if (document.depth > Limits.maxNestingDepth) {
+      result.blockedCount++;
+      result.issues.push(nestingTooDeepIssue({ levels: document.depth }, index));
+      return;
+    }
+    const documentId = persist ? randomUUID() : null;
+    const outputBlobKey = syncDocumentPdfBlobKey(target.organisationId, request.requestId, index, documentId);
+    const reply = await request.render(document, { outputBlobKey, requestId: `${request.requestId}:${index}` });
+    const { pdf, ...outcome } = documentOutcomeOf(reply);
+    const issues = outcome.issues.map((issue) => ({ ...issue, documentIndex: index }));
+    if (pdf === null) {
+      result.issues.push(...issues);
+      if (outcome.outcome === 'blocked') {
+        result.blockedCount++;
+      } else {
+        result.failedCount++;
+        result.firstFailure ??= reply.failure;
+      }
+      return;
+    }
+    const renderedAt = new Date();
+    const facts = { documentId, source: target.source, language: target.language, documentName: reply.documentName, pdf, renderDurationMs: reply.renderDurationMs, renderedAt };
+    if (run.creditStopped || !(await this.recorder.record(target, facts))) {
+      run.creditStopped = true;
+      await this.ports.pdfs.delete(pdf.blobKey);
+      return;
+    }
+    result.issues.push(...issues);
+    result.rendered.push(renderedDocument(reply, pdf, index, documentId, renderedAt, issues));
+  }
+}
+
+function renderedDocument(reply: RenderDocumentResult, pdf: RenderedPdf, documentIndex: number, id: string | null, renderedAt: Date, issues: RenderIssue[]): RenderedDocument {
+  return {
+    documentIndex,
+    id,
+    documentName: reply.documentName,
+    pageCount: pdf.pageCount,
+    fileSizeBytes: pdf.fileSizeBytes,
+    renderDurationMs: reply.renderDurationMs,
+    renderedAt,
+    pdfBlobKey: pdf.blobKey,
+    inlinePdf: pdf.inlineBase64 === undefined ? null : Buffer.from(pdf.inlineBase64, 'base64'),
+    transient: id === null,
+    issues,
+  };
+}
