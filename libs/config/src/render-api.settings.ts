@@ -46,7 +46,7 @@ export const renderApiSettings = {
   ),
   replyGraceMs: setting.int(
     'RENDER_API_REPLY_GRACE_MS',
-    "How long past a document's render budget the gateway still waits for the render service's reply before it reports RenderTimeout itself.",
+    "How long past the render budget the gateway still waits for the render service's reply: to a document before it reports RenderTimeout itself, to a template preview before it answers ExternalServiceError.",
     5_000,
     { min: 0, max: 600_000 },
   ),
