@@ -69,12 +69,11 @@ function killAll(pids: readonly number[]): number {
  * page); once a fresh renderer is busy printing the retry, every renderer is killed again. Resolves with the number
  * of processes killed (0 when nothing printed within `timeoutMs`).
  */
-export async function crashTwice(ancestor: number, timeoutMs = 60_000): Promise<number> {
-  // 30 ticks: 0.3 s of CPU, more than an idle page uses
-  if (!(await rendererAtWork(ancestor, [], 30, timeoutMs))) return 0;
+export async function crashTwice(ancestor: number, busyTicks = 30, timeoutMs = 60_000): Promise<number> {
+  if (!(await rendererAtWork(ancestor, [], busyTicks, timeoutMs))) return 0;
   const first = rendererProcessesUnder(ancestor);
   let kills = killAll(first);
-  if (!(await rendererAtWork(ancestor, first, 30, timeoutMs))) return kills;
+  if (!(await rendererAtWork(ancestor, first, busyTicks, timeoutMs))) return kills;
   kills += killAll(rendererProcessesUnder(ancestor));
   return kills;
 }
