@@ -7,6 +7,11 @@ import { documentOutcomeOf, type RenderedPdf } from './render-command';
 import { RenderedDocumentRecorder, type RenderedDocumentStore } from './rendered-document';
 import type { RenderTarget } from './render-target';
 
+/** True when a document nests deeper than spec 8 allows (a DangerousContent issue; the document is not parsed or sent). */
+export function tooDeep(document: { depth: number }): boolean {
+  return document.depth > Limits.maxNestingDepth;
+}
+
 /** Whether a run of documents has stopped because the organisation's page credit ran out (spec 3.1 rule 3). */
 export type CreditRun = { creditStopped: boolean };
 
@@ -157,7 +162,7 @@ export class RenderBatch {
   private async renderOne<D extends BatchDocument>(request: BatchRenderRequest<D>, document: D, result: BatchRenderResult, run: CreditRun): Promise<void> {
     const { target, persist } = request;
     const index = document.index;
-    if (document.depth > Limits.maxNestingDepth) {
+    if (tooDeep(document)) {
       result.blockedCount++;
       result.issues.push(nestingTooDeepIssue({ levels: document.depth }, index));
       return;

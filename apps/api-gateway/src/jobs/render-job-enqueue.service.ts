@@ -15,10 +15,10 @@ import type { Logger } from '@docrender/observability';
 import { Database, type RunJobOutbox } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl';
-import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver } from '@docrender/rendering';
+import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver, tooDeep } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { Caller } from '../auth';
-import { textOf, tooDeep, type EnqueueBody } from '../render/body/render-body.binder';
+import { textOf, type EnqueueBody } from '../render/body/render-body.binder';
 import { checkCallbackUrl } from './callback-url';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 

@@ -1,7 +1,7 @@
 import { renderIssue, RenderIssueType, type RenderIssue } from '@docrender/contracts';
 import { nestingTooDeepIssue, validateDocument, validateTemplate } from '@docrender/template-dsl';
-import { textOf, tooDeep, type ValidateBody } from './body/render-body.binder';
-import type { RenderTarget } from '@docrender/rendering';
+import { textOf, type ValidateBody } from './body/render-body.binder';
+import { tooDeep, type RenderTarget } from '@docrender/rendering';
 
 /** What validation needs of a render target (it travels to a worker thread). */
 export type ValidationTarget = Pick<

@@ -8,8 +8,8 @@ import {
   bindValidateBody,
   DOCUMENTS_MEMBER,
   textOf,
-  tooDeep,
 } from './render-body.binder';
+import { tooDeep } from '@docrender/rendering';
 
 const raw = (text: string): Buffer => Buffer.from(text, 'utf8');
 const render = (text: string) => bindRenderBody(raw(text), scanJsonBody(raw(text), [DOCUMENTS_MEMBER]));

@@ -160,8 +160,3 @@ export function bindStatelessRenderBody(raw: Buffer, scan: JsonBodyScan): Statel
 export function textOf(raw: Buffer, slice: Pick<DocumentSlice, 'start' | 'end'>): string {
   return raw.toString('utf8', slice.start, slice.end);
 }
-
-/** True when a slice nests deeper than spec 8 allows (a DangerousContent issue; the document is not parsed). */
-export function tooDeep(slice: Pick<DocumentSlice, 'depth'>): boolean {
-  return slice.depth > Limits.maxNestingDepth;
-}
