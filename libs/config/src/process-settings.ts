@@ -1,4 +1,13 @@
-import { ConfigOf, loadSettings, SettingsSpec } from './setting';
+import { ConfigError, ConfigOf, loadSettings, SettingsSpec } from './setting';
+
+/**
+ * Settings that were renamed, with the name that replaced them. Still set, they would be ignored without a word (an
+ * operator's 30 s budget silently back at 60 s), so a process that finds one refuses to start and names the new one.
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  RENDER_TIMEOUT_MS: 'RENDER_BUDGET_MS',
+  RENDER_API_RENDER_BUDGET_MS: 'RENDER_BUDGET_MS',
+};
 
 /**
  * The settings one process runs with: the specs its apps declare, read from its environment once, at start (the
@@ -10,6 +19,9 @@ export class Settings {
 
   /** Reads every spec of `specs` from `env` now. */
   static load(specs: Iterable<SettingsSpec>, env: NodeJS.ProcessEnv): Settings {
+    for (const [retired, replacement] of Object.entries(RETIRED_SETTINGS)) {
+      if (env[retired] !== undefined) throw new ConfigError(retired, `no longer read; set ${replacement} instead (one render budget for every service)`);
+    }
     const loaded = new Map<SettingsSpec, unknown>();
     for (const spec of specs) if (!loaded.has(spec)) loaded.set(spec, loadSettings(spec, env));
     return new Settings(loaded);
