@@ -88,7 +88,7 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
     const settings = processSettings.get(standaloneSettings);
     const db = processSettings.get(databaseSettings);
     const port = processSettings.get(gatewaySettings).port;
-    const tracing = startTracing('standalone', otlpTracesUrl(processSettings.get(tracingSettings)));
+    const tracing = startTracing('standalone', otlpTracesUrl(processSettings.get(tracingSettings)), logger);
     if (tracing !== null) closers.push(() => tracing.shutdown());
 
     const database = await locateDatabase({ ...db, embeddedDataDir: path.resolve(db.embeddedDataDir) }, { logger });

@@ -1,9 +1,11 @@
 import { trace, type ProxyTracerProvider } from '@opentelemetry/api';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { ExportResultCode } from '@opentelemetry/core';
+import { InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { otlpTracesUrl } from '@docrender/config';
-import { JsonLogger } from './logger';
-import { currentTraceIds, inSpan, SpanKind, startTracing, traceCarrier, withTraceCarrier, type Tracing } from './tracing';
+import { JsonLogger, type Logger } from './logger';
+import { currentTraceIds, inSpan, ReportingExporter, SpanKind, startTracing, traceCarrier, withTraceCarrier, type Tracing } from './tracing';
 
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 const delegateOf = () => (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().constructor.name;
 
 describe('tracing (issue 22 item 5): on with an OTLP endpoint, off otherwise', () => {
@@ -11,7 +13,7 @@ describe('tracing (issue 22 item 5): on with an OTLP endpoint, off otherwise', (
     const url = otlpTracesUrl({ otlpEndpoint: undefined, otlpTracesEndpoint: undefined });
     expect(url).toBeUndefined();
     const exporters: string[] = [];
-    expect(startTracing('api-gateway', url, (u) => (exporters.push(u), new InMemorySpanExporter()))).toBeNull();
+    expect(startTracing('api-gateway', url, silent, (u) => (exporters.push(u), new InMemorySpanExporter()))).toBeNull();
     expect(exporters).toEqual([]);
     expect(delegateOf()).toBe('NoopTracerProvider');
     expect(trace.getTracer('t').startSpan('s').isRecording()).toBe(false);
@@ -41,7 +43,7 @@ describe('tracing (issue 22 item 5): on with an OTLP endpoint, off otherwise', (
 
     beforeAll(() => {
       const url = otlpTracesUrl({ otlpEndpoint: 'http://collector:4318', otlpTracesEndpoint: undefined });
-      tracing = startTracing('job-worker', url, (u) => (exporters.push(u), exported));
+      tracing = startTracing('job-worker', url, silent, (u) => (exporters.push(u), exported));
     });
     afterAll(async () => {
       await tracing?.shutdown();
@@ -77,5 +79,39 @@ describe('tracing (issue 22 item 5): on with an OTLP endpoint, off otherwise', (
       expect(delegateOf()).toBe('NoopTracerProvider');
       expect(traceCarrier()).toBeNull();
     });
+  });
+});
+
+describe('tracing: an export that fails is said, not dropped without a word (nothing fails silently)', () => {
+  /** An exporter whose receiver refuses every export, as an OTLP endpoint that is down does. */
+  const refusing: SpanExporter = {
+    export: (_spans, done) => done({ code: ExportResultCode.FAILED, error: new Error('connect ECONNREFUSED 127.0.0.1:4318') }),
+    shutdown: () => Promise.resolve(),
+  };
+  const spans = (n: number) => Array.from({ length: n }, () => ({}) as ReadableSpan);
+
+  it('logs the first failure at once with the spans lost, then at most one line a minute counting the spans lost since', () => {
+    const warnings: { message: string; fields: unknown }[] = [];
+    const logger: Logger = { ...silent, warn: (message, fields) => warnings.push({ message, fields }) };
+    let now = 1_000_000;
+    const exporter = new ReportingExporter(refusing, logger, 'http://collector:4318/v1/traces', () => now);
+    const results: number[] = [];
+    exporter.export(spans(3), (r) => results.push(r.code));
+    now += 30_000;
+    exporter.export(spans(2), (r) => results.push(r.code));
+    now += 30_000;
+    exporter.export(spans(4), (r) => results.push(r.code));
+    expect(results).toEqual([ExportResultCode.FAILED, ExportResultCode.FAILED, ExportResultCode.FAILED]);
+    expect(warnings).toEqual([
+      { message: 'traces could not be exported; these spans are lost', fields: { url: 'http://collector:4318/v1/traces', spansLost: 3, reason: 'connect ECONNREFUSED 127.0.0.1:4318' } },
+      { message: 'traces could not be exported; these spans are lost', fields: { url: 'http://collector:4318/v1/traces', spansLost: 6, reason: 'connect ECONNREFUSED 127.0.0.1:4318' } },
+    ]);
+  });
+
+  it('a successful export logs nothing', () => {
+    const warnings: string[] = [];
+    const exporter = new ReportingExporter(new InMemorySpanExporter(), { ...silent, warn: (message) => warnings.push(message) }, 'http://collector:4318/v1/traces');
+    exporter.export(spans(1), () => undefined);
+    expect(warnings).toEqual([]);
   });
 });

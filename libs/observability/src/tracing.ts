@@ -1,10 +1,11 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { Logger } from './logger';
 
 export { SpanKind, type Attributes } from '@opentelemetry/api';
 
@@ -24,17 +25,19 @@ let enabled = false;
  * `otlpTracesUrl` in @docrender/config): spans of `serviceName` are batched and posted to it as OTLP JSON, the
  * active span follows async calls (AsyncLocalStorage), and context crosses processes as W3C `traceparent` /
  * `tracestate`. Without a URL nothing is registered and null is returned: no exporter, no context manager, and the
- * helpers of this file cost one boolean test each. `createExporter` is for tests (an in-memory exporter).
+ * helpers of this file cost one boolean test each. An export that fails (receiver down, refused) is logged on
+ * `logger` (ReportingExporter). `createExporter` is for tests (an in-memory exporter).
  */
 export function startTracing(
   serviceName: string,
   exportUrl: string | undefined,
+  logger: Logger,
   createExporter: (url: string) => SpanExporter = (url) => new OTLPTraceExporter({ url }),
 ): Tracing | null {
   if (exportUrl === undefined) return null;
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: createExporter(exportUrl), scheduledDelayMillis: 1_000 })],
+    spanProcessors: [new BatchSpanProcessor({ exporter: new ReportingExporter(createExporter(exportUrl), logger, exportUrl), scheduledDelayMillis: 1_000 })],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -50,6 +53,47 @@ export function startTracing(
       context.disable();
     },
   };
+}
+
+/**
+ * An exporter that says when exporting fails: the SDK hands a failed export only to OpenTelemetry's diagnostics
+ * logger, which nothing reads, so spans would be lost without a word. The first failure is logged at once, then at
+ * most one line a minute with the spans lost since the last line.
+ */
+export class ReportingExporter implements SpanExporter {
+  private lost = 0;
+  private lastReport: number | null = null;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly logger: Logger,
+    private readonly url: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code !== ExportResultCode.SUCCESS) this.failed(spans.length, result.error);
+      done(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+
+  private failed(spans: number, error: Error | undefined): void {
+    this.lost += spans;
+    const now = this.now();
+    if (this.lastReport !== null && now - this.lastReport < 60_000) return;
+    this.logger.warn('traces could not be exported; these spans are lost', { url: this.url, spansLost: this.lost, reason: error?.message ?? 'unknown' });
+    this.lost = 0;
+    this.lastReport = now;
+  }
 }
 
 /** The active trace context as W3C headers; null when tracing is off or no span is active. */

@@ -138,7 +138,7 @@ export async function startService(definition: ServiceDefinition, env: NodeJS.Pr
   refuseDevelopmentSecrets(env, (variable) => settings.reads(variable));
   const log = logger ?? createLogger(definition.name, settings.get(platformSettings).logLevel);
   const port = definition.port(settings);
-  const tracing = startTracing(definition.name, otlpTracesUrl(settings.get(tracingSettings)));
+  const tracing = startTracing(definition.name, otlpTracesUrl(settings.get(tracingSettings)), log);
   const common = { service: definition.name, logger: log, settings, requireBroker: (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name) };
   let infrastructure: Connections | undefined;
   let app: INestApplication | undefined;

@@ -142,7 +142,7 @@ describe('async job persistence against PostgreSQL', () => {
 
   it('issue 22: a stored message keeps the trace context it was stored in, and the relay publishes it inside that context (none: a trace of its own)', async () => {
     await publishEverything();
-    const tracing = startTracing('job-worker', 'http://collector.invalid/v1/traces', () => new InMemorySpanExporter());
+    const tracing = startTracing('job-worker', 'http://collector.invalid/v1/traces', silent, () => new InMemorySpanExporter());
     try {
       const payload = (jobId: string) => ({ deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 });
       const jobId = await queuedJob();
