@@ -18,7 +18,9 @@
  *   - sync batches of BENCH_BATCH_SIZE documents (POST /v1/render/{id}, JSON envelope), 2 batches in flight;
  *   - one async job of all the run's documents, from the enqueue request to the completion callback's arrival.
  * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), and the CPU each process used
- * per document over all rounds (/proc/<pid>/stat; Chromium counted apart from the render service's Node process).
+ * per document over all rounds (/proc/<pid>/stat; Chromium counted apart from the render service's Node process;
+ * PostgreSQL's and RabbitMQ's processes are the machine's, so their columns count whatever else used them meanwhile:
+ * read them on a quiet machine).
  * Then memory: RSS of each process (PSS for Chromium's processes) every BENCH_MEMORY_EVERY documents, over
  * BENCH_MEMORY_DOCUMENTS single requests (2 in flight) and then an async job of as many. Then scaling out: sync
  * batches with 1, 2, 4 render-service processes (BENCH_RENDER_SERVICES), each against the raw runs around it.
@@ -38,7 +40,7 @@ import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
-import { cpuMs, rssMb, treePssMb, TreeCpuMeter } from './proc-stats';
+import { cpuMs, rssMb, treePssMb, CpuMeter } from './proc-stats';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -171,10 +173,14 @@ async function main(): Promise<void> {
     /** Starts counting each process's CPU time; the returned function stops and adds what they used to `into`. */
     const countCpu = (): ((into: Cpu) => void) => {
       const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) };
-      const trees: Record<string, TreeCpuMeter> = { 'raw Chromium': new TreeCpuMeter(rawBrowserPid).start() };
+      const trees: Record<string, CpuMeter> = {
+        'raw Chromium': CpuMeter.tree(rawBrowserPid).start(),
+        PostgreSQL: CpuMeter.named(/^postgres$/).start(),
+        RabbitMQ: CpuMeter.named(/^(beam\.smp|erl_child_setup|epmd)$/).start(),
+      };
       for (const [name, child] of processes()) {
         own[name] = cpuMs(child.pid);
-        if (name === 'render-service') trees['render-service Chromium'] = new TreeCpuMeter(child.pid).start();
+        if (name === 'render-service') trees['render-service Chromium'] = CpuMeter.tree(child.pid).start();
       }
       const pids: Record<string, number> = { 'raw Chromium': rawBrowserPid, ...Object.fromEntries(processes().map(([name, child]) => [name, child.pid])) };
       return (into) => {
@@ -281,7 +287,8 @@ const latency = (runs: Run[]): string => {
 
 function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured>, rawRuns: Map<number, Run[]>, rawCpu: Record<number, Measured>): void {
   const rate = (runs: Run[]): number => median(runs.map((r) => DOCUMENTS / r.seconds));
-  const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'raw Chromium'];
+  // PostgreSQL and RabbitMQ are the machine's: their columns count everything they did meanwhile (quiet machine only)
+  const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'PostgreSQL', 'RabbitMQ', 'raw Chromium'];
   const cpuCells = (m: Measured): string[] => cpuColumns.map((c) => f((m.cpu[c] ?? 0) / m.documents, 1));
   console.log(`\nThroughput (PDFs/s, median of ${ROUNDS} rounds), ratio to raw (each run against the raw runs just before and after it, median over the rounds), latency p50 / p95 ms, CPU ms per document:`);
   const lines: string[][] = [];
@@ -347,7 +354,7 @@ async function measureScaling(stack: AsyncStack, batch: () => Promise<void>, bat
       let chromiumCpu = 0;
       let before = await rawRun();
       for (let round = 0; round < ROUNDS; round++) {
-        const cpuBefore = services.map((s) => ({ own: cpuMs(s.pid), tree: new TreeCpuMeter(s.pid).start() }));
+        const cpuBefore = services.map((s) => ({ own: cpuMs(s.pid), tree: CpuMeter.tree(s.pid).start() }));
         const run = await closedLoop(batches, 2, batch);
         services.forEach((s, i) => {
           serviceCpu += cpuMs(s.pid) - cpuBefore[i].own;

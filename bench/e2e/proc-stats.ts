@@ -47,23 +47,47 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
+/** Every live process whose command name (/proc/<pid>/stat field 2, e.g. "postgres", "beam.smp") matches. */
+export function processesNamed(name: RegExp): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (name.test(text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
 /**
- * Measures the CPU time of the descendants of a process (a render service's or the bench's Chromium) from `start()`
- * to `stop()`, looking at them every `everyMs`: a browser the render service replaces meanwhile is counted up to its
- * last look (at most `everyMs` of its time is missed), and one started meanwhile from its start.
+ * Measures the CPU time of a changing set of processes from `start()` to `stop()`, looking at them every `everyMs`:
+ * the descendants of a process (a render service's or the bench's Chromium: `CpuMeter.tree`), or the machine's
+ * processes of one name (PostgreSQL's backends, RabbitMQ's VM: `CpuMeter.named`). A process that ends meanwhile is
+ * counted up to its last look (at most `everyMs` of its time is missed), and one started meanwhile from its start.
  */
-export class TreeCpuMeter {
+export class CpuMeter {
   private readonly base = new Map<number, number>();
   private readonly last = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly root: number,
+    private readonly pids: () => number[],
     private readonly everyMs = 500,
   ) {}
 
+  static tree(root: number): CpuMeter {
+    return new CpuMeter(() => descendants(root));
+  }
+
+  static named(name: RegExp): CpuMeter {
+    return new CpuMeter(() => processesNamed(name));
+  }
+
   start(): this {
-    for (const pid of descendants(this.root)) {
+    for (const pid of this.pids()) {
       const used = cpuMs(pid);
       this.base.set(pid, used);
       this.last.set(pid, used);
@@ -83,7 +107,7 @@ export class TreeCpuMeter {
   }
 
   private look(): void {
-    for (const pid of descendants(this.root)) {
+    for (const pid of this.pids()) {
       const used = cpuMs(pid);
       if (used > 0) this.last.set(pid, used);
     }

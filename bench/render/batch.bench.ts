@@ -28,7 +28,7 @@ import { printBatchOnPage } from '../../apps/render-service/src/chromium/batch-p
 import { printPdfOnPage } from '../../apps/render-service/src/chromium/page-printer';
 import { withPdfMetadata } from '../../apps/render-service/src/pdf/pdf-metadata';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
-import { TreeCpuMeter } from '../e2e/proc-stats';
+import { CpuMeter } from '../e2e/proc-stats';
 import { closedLoop, launchRaw, loadExample, median, rawPrint, repositoryRoot } from '../shared/bench-kit';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       await rawPrint(raw.pages[slot], take(1)[0]);
     };
     const timed = async (units: number, job: (slot: number) => Promise<void>): Promise<{ seconds: number; chromiumMs: number; nodeMs: number }> => {
-      const meter = new TreeCpuMeter(process.pid).start();
+      const meter = CpuMeter.tree(process.pid).start();
       const node = process.cpuUsage();
       const { seconds } = await closedLoop(units, CONCURRENCY, job);
       const used = process.cpuUsage(node);
