@@ -14,6 +14,12 @@ describe('laidOutForPrintOnly: the rule that keeps a printed document off the sc
     expect(laidOutForPrintOnly('<html><HEAD></HEAD ><body>x</body></html>')).toBe(`<html><HEAD>${RULE}</HEAD ><body>x</body></html>`);
   });
 
+  it('goes before the first closing head tag, past other closing tags and before a later one in another case', () => {
+    expect(laidOutForPrintOnly('<html><head><title>a</title><style>b</style></Head\n><body><p>x</p></head></body></html>')).toBe(
+      `<html><head><title>a</title><style>b</style>${RULE}</Head\n><body><p>x</p></head></body></html>`,
+    );
+  });
+
   it('goes right after the doctype of a document without a head, so the document stays in standards mode', () => {
     expect(laidOutForPrintOnly('  <!doctype html><p>Render B</p>')).toBe(`  <!doctype html>${RULE}<p>Render B</p>`);
   });

@@ -162,11 +162,26 @@ export const LOAD_EVERY_FONT = 'Promise.all(Array.from(document.fonts, (face) =>
  * document would be laid out in quirks mode.
  */
 export function laidOutForPrintOnly(html: string): string {
-  const headEnd = html.search(/<\/head\s*>/i);
+  const headEnd = headEndOf(html);
   if (headEnd >= 0) return `${html.slice(0, headEnd)}${NOT_ON_SCREEN}${html.slice(headEnd)}`;
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const at = doctype === null ? 0 : doctype[0].length;
   return `${html.slice(0, at)}${NOT_ON_SCREEN}${html.slice(at)}`;
+}
+
+const CLOSING_HEAD_TAG = /<\/head\s*>/iy;
+
+/**
+ * Where the first closing head tag (any case, spaces before the `>`) starts, or -1. Only where a closing tag starts
+ * (`</`, found by a plain substring search) is the tag itself matched: a case-insensitive search of the whole document
+ * walks the head's 64 kB of font data character by character for every document (1.9 % of the render service's CPU).
+ */
+function headEndOf(html: string): number {
+  for (let at = html.indexOf('</'); at >= 0; at = html.indexOf('</', at + 2)) {
+    CLOSING_HEAD_TAG.lastIndex = at;
+    if (CLOSING_HEAD_TAG.test(html)) return at;
+  }
+  return -1;
 }
 
 /** One DevTools session of our own per page, opened at its first print and kept while the page lives. */
