@@ -38,6 +38,13 @@ describe('FilesystemBlobStore', () => {
     await expect(access(path.join(root, 'org-1', 'odd.pdf.content-type'))).rejects.toThrow();
   });
 
+  it('a put whose stale content-type file cannot be removed (a directory has that name) fails and leaves no temporary file', async () => {
+    await store.put('org-3/odd.pdf.content-type/inner.bin', Buffer.from('x'), 'application/octet-stream');
+    await expect(store.put('org-3/odd.pdf', Buffer.from('%PDF'), 'application/pdf')).rejects.toThrow();
+    expect(await store.stat('org-3/odd.pdf')).toBeNull();
+    expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
+  });
+
   it('a directory deleted from outside after the store wrote into it is created again by the next put', async () => {
     await store.put('org-2/documents/a.pdf', Buffer.from('a'), 'application/pdf');
     await rm(path.join(root, 'org-2'), { recursive: true });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidBlobKeyError, assertValidBlobKey } from '../blob-key';
@@ -65,7 +65,7 @@ export class FilesystemBlobStore implements BlobStore {
     const [bodyWrite, typeWrite] = await Promise.allSettled([
       this.writeFlushed(body),
       // a content-type file left by an earlier put of the key with another type would now be wrong
-      typeImplied ? rm(typeFile, { force: true }).then(() => null) : this.writeFlushed(Buffer.from(contentType, 'utf8')),
+      typeImplied ? removeFile(typeFile).then(() => null) : this.writeFlushed(Buffer.from(contentType, 'utf8')),
     ]);
     const temporaries = [bodyWrite, typeWrite].flatMap((w) => (w.status === 'fulfilled' && w.value !== null ? [w.value] : []));
     try {
@@ -185,6 +185,18 @@ export class FilesystemBlobStore implements BlobStore {
       await rm(temporary, { force: true });
       throw error;
     }
+  }
+}
+
+/**
+ * Removes a file that may not exist: one unlink (rm with force takes two lstat calls and its recursive machinery before
+ * it, and this runs for every PDF stored).
+ */
+async function removeFile(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
   }
 }
 
