@@ -1,9 +1,10 @@
 import bwipjs from 'bwip-js';
-import { withBestMask } from './qr-mask';
+import QRCode from 'qrcode';
 
 /**
- * Every code (QR, DataMatrix, PDF417, Aztec and the linear barcodes) is drawn by bwip-js, as inline SVG in the
- * current text colour, with the quiet zone its standard asks for (docs/decisions/0013-output-features.md).
+ * Every code is drawn as inline SVG in the current text colour, with the quiet zone its standard asks for: QR codes
+ * by `qrcode`, DataMatrix, PDF417, Aztec and the linear barcodes by bwip-js (docs/decisions/0013-output-features.md,
+ * 0019-qr-codes-by-qrcode.md).
  */
 
 export type CodeOutcome = { ok: true; svg: string } | { ok: false; reason: string };
@@ -131,18 +132,41 @@ export function codeSvg(format: CodeFormat, value: string, options: CodeOptions)
   }
 }
 
+/** A module matrix: `pixs` row-major, one entry per module (1 dark), `pixx` wide; a PDF417 row is several entries high. */
+type Matrix = { pixs: ArrayLike<number>; pixx: number; pixy: number };
+
+/** A UTF-16 surrogate without its other half: it has no UTF-8 form (it becomes U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
- * A 2D code from bwip-js' module matrix (`raw`: one pixel per module, PDF417 rows as several pixels), drawn as one
- * path of row runs with the quiet zone around it. Drawing the matrix ourselves takes a fraction of the time of
- * bwip-js' SVG outline tracing, which dominated the cost of a QR code.
+ * A QR code by `qrcode` (decision 0019): the shortest segmentation into numeric, alphanumeric and byte (UTF-8)
+ * segments, the smallest version that holds it at the level asked for, the mask of lowest ISO/IEC 18004 penalty.
+ * No Kanji mode: the text is UTF-8 throughout, as scanners expect it without an ECI marker.
+ */
+function qrMatrix(value: string, options: CodeOptions): Matrix {
+  const level = options.errorCorrection ?? 'M';
+  let symbol: QRCode.QRCode;
+  try {
+    symbol = QRCode.create(value.replace(LONE_SURROGATE, '\uFFFD'), { errorCorrectionLevel: level });
+  } catch (error) {
+    if (error instanceof Error && /too big/.test(error.message)) throw new Error(`it does not fit in a QR code at error correction level ${level}`);
+    throw error;
+  }
+  const { modules } = symbol;
+  return { pixs: modules.data, pixx: modules.size, pixy: modules.size };
+}
+
+/** The other 2D codes from bwip-js' module matrix (`raw`: one pixel per module, PDF417 rows as several pixels). */
+function bwipMatrix(rule: FormatRule, value: string): Matrix | undefined {
+  return (bwipjs.raw({ bcid: rule.bcid, text: value }) as Matrix[])[0];
+}
+
+/**
+ * A 2D code drawn from its module matrix as one path of row runs with the quiet zone around it (bwip-js' own SVG
+ * outline tracing took more time than the encoding).
  */
 function matrixSvg(format: CodeFormat, rule: FormatRule, value: string, options: CodeOptions): CodeOutcome {
-  // bwip-js passes unknown options (eclevel) on to BWIPP
-  const bwipOptions: bwipjs.RawOptions & { eclevel?: string; mask?: number } = { bcid: rule.bcid, text: value };
-  // QR: bwip-js draws mask 1 and withBestMask makes BWIPP's own choice of mask from it, in a fraction of the time
-  if (format === 'qr') Object.assign(bwipOptions, { eclevel: options.errorCorrection ?? 'M', mask: 1 });
-  const [symbol] = bwipjs.raw(bwipOptions) as { pixs: number[]; pixx: number; pixy: number }[];
-  if (symbol && format === 'qr') symbol.pixs = withBestMask(symbol.pixs, symbol.pixx);
+  const symbol = format === 'qr' ? qrMatrix(value, options) : bwipMatrix(rule, value);
   // pixs holds one entry per module of each row; a PDF417 row is several modules high (pixy / rows)
   const rows = symbol ? symbol.pixs.length / symbol.pixx : 0;
   const rowHeight = symbol ? symbol.pixy / rows : 0;

@@ -173,7 +173,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
     color: ref('colour'),
     backgroundColor: ref('colour'),
   }, ['value']),
-  barcodeElement: element('barcode', 'A barcode or 2D code, drawn by bwip-js with its quiet zone.', {
+  barcodeElement: element('barcode', 'A barcode or 2D code, drawn with its quiet zone.', {
     format: { enum: ['qr', 'datamatrix', 'pdf417', 'aztec', 'code128', 'gs1-128', 'code39', 'ean8', 'ean13', 'upca', 'upce', 'itf14'] },
     value: text('Encoded text, usually a binding.'),
     height: ref('length'),
