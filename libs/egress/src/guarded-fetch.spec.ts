@@ -5,9 +5,10 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { TLSSocket } from 'node:tls';
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo } from 'node:net';
 import { EgressFailedError, EgressFailure, EgressRefusal, EgressRefusedError } from './egress.error';
 import { guardedFetch, GuardedFetchOptions } from './guarded-fetch';
+import { PinnedConnections } from './pinned-connections';
 
 type Seen = { method: string; url: string; host: string; body: string; contentLength: string | undefined };
 
@@ -28,10 +29,14 @@ async function startServer(handler: http.RequestListener, host = '127.0.0.1', po
       handler(req, res);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address() as AddressInfo;
   return {
     seen,
+    /** TCP connections accepted so far. */
+    connections: () => connections,
     port: address.port,
     url: `http://${host}:${address.port}`,
     close: () =>
@@ -254,9 +259,99 @@ describe('guardedFetch', () => {
       expect(error.message).toMatch(/other\.test|altnames/);
     });
 
+    it('a kept-alive connection verified for one host name never serves another name at the same address', async () => {
+      const pool = new PinnedConnections({ idleTimeoutMs: 5000, maxIdlePerDestination: 4 });
+      try {
+        const tls = { policy: { allowHttp: false, allowPrivate: true }, ca: cert, connections: pool };
+        expect((await guardedFetch(`https://pinned.test:${port}/`, options(tls))).body.toString()).toBe(`host=pinned.test:${port}`);
+        const error = await failureOf(guardedFetch(`https://other.test:${port}/`, options(tls)));
+        expect(error.message).toMatch(/other\.test|altnames/);
+        expect(servernames).toEqual(['pinned.test']);
+      } finally {
+        pool.close();
+      }
+    });
+
     it('verifies the certificate: an untrusted issuer fails (default CA list)', async () => {
       const error = await failureOf(guardedFetch(`https://pinned.test:${port}/`, options({ policy: { allowHttp: false, allowPrivate: true } })));
       expect(error.reason).toBe(EgressFailure.ConnectionFailed);
+    });
+  });
+
+  describe('with kept-alive connections (PinnedConnections)', () => {
+    let pool: PinnedConnections;
+    beforeEach(() => {
+      pool = new PinnedConnections({ idleTimeoutMs: 5000, maxIdlePerDestination: 4 });
+    });
+    afterEach(() => pool.close());
+    const pooled = (extra: Partial<GuardedFetchOptions> = {}) => options({ connections: pool, ...extra });
+
+    it('requests to the same destination reuse one connection', async () => {
+      const server = await serve((_req, res) => res.writeHead(204).end());
+      for (let i = 0; i < 3; i++) expect((await guardedFetch(`${server.url}/hook`, pooled({ method: 'POST', body: `{"n":${i}}` }))).status).toBe(204);
+      expect(server.seen.map((r) => r.body)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}']);
+      expect(server.connections()).toBe(1);
+    });
+
+    it('every request is checked again: a destination refused now is refused although a connection to it is open', async () => {
+      const server = await serve((_req, res) => res.end('reached'));
+      expect((await guardedFetch(server.url, pooled())).body.toString()).toBe('reached');
+      const error: unknown = await guardedFetch(server.url, pooled({ policy: { allowHttp: true, allowPrivate: false } })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EgressRefusedError);
+      expect(server.seen).toHaveLength(1);
+    });
+
+    it('a connection opened to an address checked earlier never serves a request whose check answered another (DNS rebinding)', async () => {
+      const first = await serve((_req, res) => res.end('first address'), '127.0.0.1');
+      const second = await serve((_req, res) => res.end('second address'), '127.0.0.2', first.port);
+      let lookups = 0;
+      const fake = async (host: string) => {
+        if (host !== 'rebind.test') throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+        return [{ address: lookups++ === 0 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
+      };
+      jest.spyOn(dnsPromises, 'lookup').mockImplementation(fake as unknown as typeof dnsPromises.lookup);
+      const url = `http://rebind.test:${first.port}/`;
+      expect((await guardedFetch(url, pooled())).body.toString()).toBe('first address');
+      expect((await guardedFetch(url, pooled())).body.toString()).toBe('second address');
+      expect([first.seen.length, second.seen.length]).toEqual([1, 1]);
+    });
+
+    it('a kept-alive connection the server closed while idle: the request goes once more over a new connection', async () => {
+      // A raw server: answers the first request of a connection with keep-alive, resets the connection on the second
+      // (as a server whose idle timeout fired just as the request was written), answers on a new connection.
+      let accepted = 0;
+      const requests: number[] = [];
+      const raw = net.createServer((socket) => {
+        const connection = ++accepted;
+        let buffered = '';
+        let answered = 0;
+        socket.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString('latin1');
+          while (buffered.includes('\r\n\r\n')) {
+            buffered = buffered.slice(buffered.indexOf('\r\n\r\n') + 4);
+            requests.push(connection);
+            if (answered++ === 0) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+            else socket.resetAndDestroy();
+          }
+        });
+      });
+      await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+        expect((await guardedFetch(url, pooled())).status).toBe(200);
+        expect((await guardedFetch(url, pooled())).body.toString()).toBe('ok');
+        expect(requests).toEqual([1, 1, 2]);
+      } finally {
+        await new Promise<void>((resolve) => raw.close(() => resolve()));
+      }
+    });
+
+    it('a request that fails on a new connection is not sent again', async () => {
+      const server = await serve((_req, res) => res.end());
+      const url = server.url;
+      await server.close();
+      servers.splice(servers.indexOf(server), 1);
+      expect((await failureOf(guardedFetch(url, pooled()))).reason).toBe(EgressFailure.ConnectionFailed);
     });
   });
 

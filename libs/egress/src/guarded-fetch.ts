@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { inSpan, SpanKind, type Attributes } from '@docrender/observability';
 import { EgressFailedError, EgressFailure } from './egress.error';
+import type { PinnedConnections, PinnedRequestOptions } from './pinned-connections';
 import { CheckedUrl, checkUrl, EgressPolicy, hostOf, originOf } from './url-check';
 
 export type GuardedFetchOptions = {
@@ -19,6 +20,8 @@ export type GuardedFetchOptions = {
   body?: string | Buffer;
   /** TLS trust anchors replacing Node's bundled CA list (a private PKI, tests). The certificate is always verified. */
   ca?: string | Buffer | (string | Buffer)[];
+  /** Kept-alive connections to reuse (pooled by destination and checked addresses); default a new connection each time. */
+  connections?: PinnedConnections;
 };
 
 export type GuardedResponse = {
@@ -31,8 +34,9 @@ export type GuardedResponse = {
  * One HTTP(S) request to a destination that passed `checkUrl`, connecting ONLY to the addresses that were checked:
  * the socket's host-name lookup is replaced by the checked list, so a DNS answer that changes between check and
  * connect (DNS rebinding) cannot redirect the request. The URL's host name is kept for the Host header, TLS SNI and
- * certificate verification. Redirects are never followed: a 3xx comes back as is. No connection reuse, no
- * decompression, no proxy.
+ * certificate verification. Redirects are never followed: a 3xx comes back as is. No decompression, no proxy. A
+ * connection is reused only through `options.connections`, and only for the same origin and checked addresses; a
+ * request that finds its reused connection closed by the server before any answer is sent once more on a new one.
  * @throws EgressRefusedError the policy refuses the destination (nothing is sent)
  * @throws EgressFailedError DnsLookupFailed, ConnectionFailed, Timeout or ResponseTooLarge
  */
@@ -73,48 +77,73 @@ async function fetchChecked(url: string | URL, options: GuardedFetchOptions): Pr
   }
 }
 
-function send(checked: CheckedUrl, options: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedResponse> {
+/** Error codes of a kept-alive connection the server closed while it was idle (the request never reached it). */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+async function send(checked: CheckedUrl, options: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedResponse> {
+  const pool = options.connections?.agentFor(checked.url.protocol);
+  if (pool === undefined) return exchange(checked, options, signal, false);
+  try {
+    return await exchange(checked, options, signal, pool);
+  } catch (error) {
+    if (!(error instanceof StaleConnection) || signal.aborted) throw error;
+    return exchange(checked, options, signal, false);
+  }
+}
+
+/** A request written to a reused connection that the server had closed (no answer came): safe to send again. */
+class StaleConnection extends EgressFailedError {}
+
+function exchange(checked: CheckedUrl, options: GuardedFetchOptions, signal: AbortSignal, agent: http.Agent | false): Promise<GuardedResponse> {
   const { url } = checked;
   const target = originOf(url);
   return new Promise<GuardedResponse>((resolve, reject) => {
     const failed = (reason: EgressFailure, detail: string, cause?: unknown) => reject(new EgressFailedError(reason, target, detail, { cause }));
-    const request = (url.protocol === 'https:' ? https : http).request(
-      {
-        protocol: url.protocol,
-        hostname: hostOf(url),
-        port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        lookup: pinnedLookup(checked.addresses),
-        agent: false,
-        ca: options.ca,
-        signal,
-      },
-      (response) => {
-        const declared = Number(response.headers['content-length']);
-        const hasBody = request.method !== 'HEAD';
-        if (hasBody && Number.isFinite(declared) && declared > options.maxBytes) {
-          failed(EgressFailure.ResponseTooLarge, `Content-Length ${declared} exceeds the limit of ${options.maxBytes} bytes`);
+    const requestOptions: PinnedRequestOptions = {
+      protocol: url.protocol,
+      hostname: hostOf(url),
+      port: url.port === '' ? undefined : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      lookup: pinnedLookup(checked.addresses),
+      // The pool of kept-alive connections is keyed on the checked addresses (see PinnedConnections).
+      pinnedAddresses: checked.addresses.join(','),
+      agent,
+      ca: options.ca,
+      signal,
+    };
+    let answered = false;
+    const request = (url.protocol === 'https:' ? https : http).request(requestOptions, (response) => {
+      answered = true;
+      const declared = Number(response.headers['content-length']);
+      const hasBody = request.method !== 'HEAD';
+      if (hasBody && Number.isFinite(declared) && declared > options.maxBytes) {
+        failed(EgressFailure.ResponseTooLarge, `Content-Length ${declared} exceeds the limit of ${options.maxBytes} bytes`);
+        request.destroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > options.maxBytes) {
+          failed(EgressFailure.ResponseTooLarge, `body exceeds the limit of ${options.maxBytes} bytes`);
           request.destroy();
           return;
         }
-        const chunks: Buffer[] = [];
-        let received = 0;
-        response.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > options.maxBytes) {
-            failed(EgressFailure.ResponseTooLarge, `body exceeds the limit of ${options.maxBytes} bytes`);
-            request.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-        response.on('error', (error) => failed(EgressFailure.ConnectionFailed, `response interrupted: ${error.message}`, error));
-      },
-    );
-    request.on('error', (error) => failed(EgressFailure.ConnectionFailed, error.message, error));
+        chunks.push(chunk);
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', (error) => failed(EgressFailure.ConnectionFailed, `response interrupted: ${error.message}`, error));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (request.reusedSocket && !answered && STALE_CONNECTION.has(error.code ?? '')) {
+        reject(new StaleConnection(EgressFailure.ConnectionFailed, target, error.message, { cause: error }));
+        return;
+      }
+      failed(EgressFailure.ConnectionFailed, error.message, error);
+    });
     request.end(options.body);
   });
 }
