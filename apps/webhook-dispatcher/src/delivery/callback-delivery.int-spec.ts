@@ -255,7 +255,7 @@ describe('webhook dispatcher (spec part 6) against PostgreSQL, RabbitMQ and a re
       {
         bus: h.bus,
         deliveries: deliveries(),
-        secrets: async () => ({ active: h.secret }),
+        firstSecrets: async () => ({ active: h.secret }),
         send: guardedFetch,
         logger,
       },

@@ -8,6 +8,7 @@ import { CallbackDeliveryService, type CallbackDeliveryOptions, type DeliveryRec
 
 const SECRET = 'whsec_active_secret_for_tests';
 const PREVIOUS = 'whsec_previous_secret_for_tests';
+const FIRST = 'whsec_first_secret_for_tests';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
@@ -31,7 +32,8 @@ class FakeRecords implements DeliveryRecords {
   finished: { attempt: number; result: AttemptResult; state: WebhookDeliveryState }[] = [];
   dropped: string[] = [];
   async claimAttempt(): Promise<AttemptClaim> {
-    return this.claims.shift() ?? { kind: 'claimed' };
+    // Rotated a minute ago: the previous secret is still in its grace.
+    return this.claims.shift() ?? { kind: 'claimed', secrets: { active: SECRET, previous: PREVIOUS, rotatedAt: new Date(Date.now() - 60_000) } };
   }
   async finishAttempt(_deliveryId: string, attempt: number, result: AttemptResult, state: Exclude<WebhookDeliveryState, 'dropped'>): Promise<void> {
     const failure = this.finishFailures.shift();
@@ -59,7 +61,7 @@ function setup(answer: (url: string, options: GuardedFetchOptions) => Promise<Gu
     {
       bus,
       deliveries: records,
-      secrets: async () => ({ active: SECRET, previous: PREVIOUS }),
+      firstSecrets: async () => ({ active: FIRST }),
       send: async (url, options) => {
         sent.push({ url, options });
         return answer(url, options);
@@ -103,6 +105,15 @@ describe('CallbackDeliveryService', () => {
     }
     expect(records.finished).toEqual([{ attempt: 1, state: 'delivered', result: expect.objectContaining({ outcome: 'delivered', httpStatus: 204, error: null }) }]);
     expect(published).toEqual([]);
+  });
+
+  it('6.4: an organisation without a stored secret gets its first one, which signs the attempt', async () => {
+    const { service, sent, records } = setup(status(204));
+    records.claims.push({ kind: 'claimed', secrets: null });
+    await service.handle(command());
+    const signature = sent[0].options.headers?.['X-Service-Signature'] ?? '';
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(() => new WebhookVerifier().verify({ rawBody: command().body, signatureHeader: signature, secrets: FIRST })).not.toThrow();
   });
 
   it('6.3: a non-2xx answer is retried after 2 s, then 4, 8, 16 s; the 5th failure abandons', async () => {

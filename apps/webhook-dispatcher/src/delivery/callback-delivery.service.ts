@@ -4,15 +4,18 @@ import { EgressFailedError, EgressRefusedError, type GuardedFetchOptions, type G
 import { dependencyOutageOf, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import type { AttemptResult, WebhookDeliveryRef, WebhookDeliveryRepository, WebhookDeliveryState } from '@docrender/persistence';
-import { deliveryHeaders, retryDelaySeconds, WebhookSigner, type SigningSecrets } from '@docrender/webhooks';
+import { deliveryHeaders, retryDelaySeconds, signingSecretsAt, WebhookSigner, type SigningSecrets, type StoredSigningSecrets } from '@docrender/webhooks';
 import { dispatcherMetrics } from './dispatcher-metrics';
 import { callbackHostOf, callbackOriginOf, DeliverySlots } from './host-slots';
 
 /** What the service needs of the delivery records (WebhookDeliveryRepository provides it). */
 export type DeliveryRecords = Pick<WebhookDeliveryRepository, 'claimAttempt' | 'finishAttempt' | 'markDropped'>;
 
-/** The signing secrets of an organisation for an attempt made at `now` (active first; previous during the grace). */
-export type SigningSecretsSource = (organisationId: string, now: Date) => Promise<SigningSecrets>;
+/**
+ * The signing secrets of an organisation that has none stored yet, for an attempt made at `now` (its first secret
+ * is created). An organisation's stored secrets come with the claim of the attempt.
+ */
+export type FirstSigningSecrets = (organisationId: string, now: Date) => Promise<SigningSecrets>;
 
 /** One HTTP exchange through the egress guard (`guardedFetch`). */
 export type CallbackSender = (url: string, options: GuardedFetchOptions) => Promise<GuardedResponse>;
@@ -36,8 +39,9 @@ const LEASE_MARGIN_MS = 5_000;
 
 /**
  * Delivers one callback attempt (spec 6.2–6.4): claims the attempt (a duplicate message does not call the receiver
- * again), signs it afresh with the organisation's secrets, POSTs the exact body through the egress guard (no
- * redirects: a 3xx is a failure; private targets refused unless allowed), records the attempt, and on a non-2xx,
+ * again; the claim reads the organisation's current secrets with it), signs it afresh with them, POSTs the exact body
+ * through the egress guard (no redirects: a 3xx is a failure; private targets refused unless allowed; connections
+ * reused only as the guard allows), records the attempt, and on a non-2xx,
  * timeout or error schedules the next attempt durably (a delayed webhook.deliver message) after 2, 4, 8, 16 s, until
  * 5 attempts in all. At most `inFlight` deliveries run at once, one host included; a host is held to its share only
  * while other hosts' callbacks wait (DeliverySlots), and waiting happens in memory, not through the broker.
@@ -50,7 +54,7 @@ export class CallbackDeliveryService {
     private readonly deps: {
       bus: MessageBus;
       deliveries: DeliveryRecords;
-      secrets: SigningSecretsSource;
+      firstSecrets: FirstSigningSecrets;
       send: CallbackSender;
       logger: Logger;
       now?: () => Date;
@@ -99,7 +103,7 @@ export class CallbackDeliveryService {
           return;
         }
         case 'claimed':
-          await this.attempt(command, fields, leaseEnds);
+          await this.attempt(command, fields, leaseEnds, claim.secrets);
           return;
       }
     } finally {
@@ -124,9 +128,14 @@ export class CallbackDeliveryService {
     );
   }
 
-  private async attempt(command: DeliverWebhookCommand, fields: Record<string, string | number>, leaseEnds: number): Promise<void> {
+  private async attempt(
+    command: DeliverWebhookCommand,
+    fields: Record<string, string | number>,
+    leaseEnds: number,
+    stored: StoredSigningSecrets | null,
+  ): Promise<void> {
     const signedAt = this.now();
-    const secrets = await this.deps.secrets(command.organisationId, signedAt);
+    const secrets = stored === null ? await this.deps.firstSecrets(command.organisationId, signedAt) : signingSecretsAt(stored, signedAt);
     const signature = this.signer.sign(command.body, secrets, Math.floor(signedAt.getTime() / 1000));
     const started = Date.now();
     let result: AttemptResult;

@@ -32,7 +32,7 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
       {
         bus,
         deliveries: database.webhookDeliveries,
-        secrets: async (organisationId, now) => signingSecretsAt((await secrets.find(organisationId)) ?? (await secrets.ensure(organisationId, now)), now),
+        firstSecrets: async (organisationId, now) => signingSecretsAt(await secrets.ensure(organisationId, now), now),
         send: guardedFetch,
         logger,
       },

@@ -170,12 +170,12 @@ describe('async job persistence against PostgreSQL', () => {
       const repo = new WebhookDeliveryRepository(db.dataSource.manager);
       const r = ref('00000000-0000-4000-8000-000000000101', jobId);
       const t0 = new Date('2026-11-21T10:00:00Z');
-      expect(await repo.claimAttempt(r, 1, 35_000, t0)).toEqual({ kind: 'claimed' });
+      expect(await repo.claimAttempt(r, 1, 35_000, t0)).toMatchObject({ kind: 'claimed' });
       expect(await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 1000))).toEqual({ kind: 'in-flight', leaseUntil: new Date(t0.getTime() + 35_000) });
       await repo.finishAttempt(r.deliveryId, 1, { outcome: 'failed', httpStatus: 500, error: 'HTTP 500', durationMs: 12 }, 'pending', new Date(t0.getTime() + 2000));
       const again = await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 3000));
       expect(again).toMatchObject({ kind: 'already-made', nextAttemptStarted: false, attempt: { outcome: 'failed', httpStatus: 500 } });
-      expect(await repo.claimAttempt(r, 2, 35_000, new Date(t0.getTime() + 4000))).toEqual({ kind: 'claimed' });
+      expect(await repo.claimAttempt(r, 2, 35_000, new Date(t0.getTime() + 4000))).toMatchObject({ kind: 'claimed' });
       expect(await repo.claimAttempt(r, 1, 35_000, new Date(t0.getTime() + 5000))).toMatchObject({ kind: 'already-made', nextAttemptStarted: true });
       await repo.finishAttempt(r.deliveryId, 2, { outcome: 'delivered', httpStatus: 200, error: null, durationMs: 8 }, 'delivered', new Date(t0.getTime() + 6000));
       expect(await repo.claimAttempt(r, 3, 35_000)).toEqual({ kind: 'settled', state: 'delivered' });
@@ -187,13 +187,34 @@ describe('async job persistence against PostgreSQL', () => {
       expect((await repo.listByJob(jobId)).map((d) => d.deliveryId)).toEqual([r.deliveryId]);
     });
 
+    it('6.4: the claim of an attempt brings the signing secrets of the organisation, the previous one with its rotation time', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const t0 = new Date('2026-11-21T10:00:00Z');
+      const stored = await db.database.webhookSecrets.setActive(organisationId, 'whsec_claim_first', t0);
+      const first = await repo.claimAttempt(ref('00000000-0000-4000-8000-000000000106', jobId), 1, 35_000, t0);
+      expect(first).toEqual({ kind: 'claimed', secrets: { active: 'whsec_claim_first', previous: stored.previous, rotatedAt: stored.rotatedAt } });
+      const t1 = new Date(t0.getTime() + 60_000);
+      await db.database.webhookSecrets.setActive(organisationId, 'whsec_claim_second', t1);
+      const second = await repo.claimAttempt(ref('00000000-0000-4000-8000-000000000107', jobId), 1, 35_000, t1);
+      expect(second).toEqual({ kind: 'claimed', secrets: { active: 'whsec_claim_second', previous: 'whsec_claim_first', rotatedAt: t1 } });
+    });
+
+    it('6.4: the claim of an attempt of an organisation without a stored secret says so (the dispatcher creates one)', async () => {
+      const jobId = await queuedJob();
+      const repo = new WebhookDeliveryRepository(db.dataSource.manager);
+      const stranger = '00000000-0000-4000-8000-0000000000ff';
+      const claim = await repo.claimAttempt({ deliveryId: '00000000-0000-4000-8000-000000000108', jobId, organisationId: stranger, event: WebhookEvent.Progress }, 1, 35_000);
+      expect(claim).toEqual({ kind: 'claimed', secrets: null });
+    });
+
     it('6.3: an attempt whose dispatcher died is taken over once its lease ran out', async () => {
       const jobId = await queuedJob();
       const repo = new WebhookDeliveryRepository(db.dataSource.manager);
       const r = ref('00000000-0000-4000-8000-000000000102', jobId);
       const t0 = new Date('2026-11-21T10:00:00Z');
       await repo.claimAttempt(r, 1, 1000, t0);
-      expect(await repo.claimAttempt(r, 1, 1000, new Date(t0.getTime() + 1500))).toEqual({ kind: 'claimed' });
+      expect(await repo.claimAttempt(r, 1, 1000, new Date(t0.getTime() + 1500))).toMatchObject({ kind: 'claimed' });
     });
 
     it('6.3: concurrent duplicates of one attempt: exactly one claims it', async () => {

@@ -34,14 +34,22 @@ export type WebhookAttemptRecord = {
 
 /** What the dispatcher should do with a message for attempt n of a delivery. */
 export type AttemptClaim =
-  /** Make the attempt: it is claimed (leased) for this caller. */
-  | { kind: 'claimed' }
+  /** Make the attempt: it is claimed (leased) for this caller. `secrets`: the organisation's, null when it has none yet. */
+  | { kind: 'claimed'; secrets: StoredWebhookSecrets | null }
   /** The delivery is over (delivered, abandoned or dropped): nothing to send. */
   | { kind: 'settled'; state: Exclude<WebhookDeliveryState, 'pending'> }
   /** This attempt was already made (a duplicate message): see whether its retry was scheduled. */
   | { kind: 'already-made'; attempt: WebhookAttemptRecord; nextAttemptStarted: boolean }
   /** Another dispatcher holds this attempt until `leaseUntil` (or held it and died): try again after it. */
   | { kind: 'in-flight'; leaseUntil: Date };
+
+/** An organisation's signing secrets as stored (the shape `signingSecretsAt` of @docrender/webhooks takes). */
+export type StoredWebhookSecrets = {
+  active: string;
+  previous: string | null;
+  /** When `previous` stopped being the active secret; null when there is no previous secret. */
+  rotatedAt: Date | null;
+};
 
 /**
  * A delivery the reaper found without news for too long: still `pending` (or published by the outbox and never
@@ -87,6 +95,14 @@ type AttemptRow = {
   duration_ms: number | null;
 };
 
+type ClaimRow = {
+  state: WebhookDeliveryState;
+  claimed: boolean;
+  active_secret: string | null;
+  previous_secret: string | null;
+  rotated_at: Date | null;
+};
+
 /** Longest stored error text (receiver-controlled text must not bloat the table). */
 const MAX_ERROR_LENGTH = 500;
 
@@ -99,53 +115,49 @@ export class WebhookDeliveryRepository {
   constructor(private readonly manager: EntityManager) {}
 
   /**
-   * Claims attempt `attempt` of the delivery (creating the delivery record on its first message). A claim whose
-   * lease ran out (its dispatcher died mid-attempt) is taken over.
+   * Claims attempt `attempt` of the delivery (creating the delivery record on its first message) and reads the
+   * organisation's signing secrets with it. A claim whose lease ran out (its dispatcher died mid-attempt) is taken
+   * over. One statement in the usual case: the delivery row is locked (so the state seen is the one the claim is
+   * made under), the attempt row is inserted, or its expired lease taken over, only while the delivery is pending.
+   * A claim that loses (a duplicate message) looks at the attempt with a second statement.
    */
   async claimAttempt(ref: WebhookDeliveryRef, attempt: number, leaseMs: number, now: Date = new Date()): Promise<AttemptClaim> {
-    return this.manager.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5) ON CONFLICT (delivery_id) DO NOTHING`,
-        [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now],
-      );
-      const [delivery] = (await m.query(`SELECT state FROM webhook_deliveries WHERE delivery_id = $1 FOR UPDATE`, [ref.deliveryId])) as {
-        state: WebhookDeliveryState;
-      }[];
-      if (delivery.state !== 'pending') return { kind: 'settled', state: delivery.state };
-      const leaseUntil = new Date(now.getTime() + leaseMs);
-      const existing = (await m.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 AND attempt = $2`, [
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    for (;;) {
+      const [claim] = (await this.manager.query(
+        `WITH delivery AS (
+           INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5)
+           ON CONFLICT (delivery_id) DO UPDATE SET state = webhook_deliveries.state
+           RETURNING state
+         ), claimed AS (
+           INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, lease_until)
+           SELECT $1, $6::integer, $5, $7::timestamptz FROM delivery WHERE delivery.state = 'pending'
+           ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = EXCLUDED.started_at, lease_until = EXCLUDED.lease_until
+            WHERE webhook_delivery_attempts.finished_at IS NULL AND webhook_delivery_attempts.lease_until <= EXCLUDED.started_at
+           RETURNING 1
+         )
+         SELECT delivery.state, EXISTS (SELECT 1 FROM claimed) AS claimed, s.active_secret, s.previous_secret, s.rotated_at
+           FROM delivery LEFT JOIN webhook_secrets s ON s.organisation_id = $3`,
+        [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now, attempt, leaseUntil],
+      )) as ClaimRow[];
+      if (claim.state !== 'pending') return { kind: 'settled', state: claim.state };
+      if (claim.claimed) return { kind: 'claimed', secrets: storedSecrets(claim) };
+      // The attempt row exists (the insert met it): made, or held by another dispatcher whose lease still runs.
+      const rows = (await this.manager.query(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1 AND attempt IN ($2, $2 + 1)`, [
         ref.deliveryId,
         attempt,
       ])) as AttemptRow[];
-      if (existing.length === 0) {
-        await m.query(
-          `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, lease_until) VALUES ($1, $2, $3, $4)`,
-          [ref.deliveryId, attempt, now, leaseUntil],
-        );
-        return { kind: 'claimed' };
-      }
-      const row = existing[0];
-      if (row.finished_at !== null) {
-        const next = (await m.query(`SELECT 1 FROM webhook_delivery_attempts WHERE delivery_id = $1 AND attempt = $2`, [
-          ref.deliveryId,
-          attempt + 1,
-        ])) as unknown[];
-        return { kind: 'already-made', attempt: toAttempt(row), nextAttemptStarted: next.length > 0 };
-      }
-      if (row.lease_until.getTime() > now.getTime()) return { kind: 'in-flight', leaseUntil: row.lease_until };
-      await m.query(`UPDATE webhook_delivery_attempts SET started_at = $3, lease_until = $4 WHERE delivery_id = $1 AND attempt = $2`, [
-        ref.deliveryId,
-        attempt,
-        now,
-        leaseUntil,
-      ]);
-      return { kind: 'claimed' };
-    });
+      const row = rows.find((r) => r.attempt === attempt);
+      if (row === undefined) continue; // deleted in between (an operator's cleanup): claim afresh
+      if (row.finished_at !== null) return { kind: 'already-made', attempt: toAttempt(row), nextAttemptStarted: rows.length > 1 };
+      return { kind: 'in-flight', leaseUntil: row.lease_until };
+    }
   }
 
   /**
-   * Records how a claimed attempt ended and where the delivery now stands (`pending` while a retry follows).
+   * Records how a claimed attempt ended and where the delivery now stands (`pending` while a retry follows), in one
+   * statement (both rows or neither).
    */
   async finishAttempt(
     deliveryId: string,
@@ -155,20 +167,17 @@ export class WebhookDeliveryRepository {
     now: Date = new Date(),
   ): Promise<void> {
     const error = result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH);
-    await this.manager.transaction(async (m) => {
-      await m.query(
-        `UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
-          WHERE delivery_id = $1 AND attempt = $2`,
-        [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs))],
-      );
-      await m.query(
-        `UPDATE webhook_deliveries
-            SET state = CASE WHEN state = 'pending' THEN $2 ELSE state END,
-                attempts = GREATEST(attempts, $3), last_http_status = $4, last_error = $5, updated_at = $6
-          WHERE delivery_id = $1`,
-        [deliveryId, deliveryState, attempt, result.httpStatus, error, now],
-      );
-    });
+    await this.manager.query(
+      `WITH attempt AS (
+         UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
+          WHERE delivery_id = $1 AND attempt = $2
+       )
+       UPDATE webhook_deliveries
+          SET state = CASE WHEN state = 'pending' THEN $8 ELSE state END,
+              attempts = GREATEST(attempts, $2), last_http_status = $5, last_error = $6, updated_at = $3
+        WHERE delivery_id = $1`,
+      [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs)), deliveryState],
+    );
   }
 
   /** Records a delivery dropped before it was delivered (overload: the queue discarded its oldest callbacks). */
@@ -250,6 +259,11 @@ export class WebhookDeliveryRepository {
     ])) as AttemptRow[];
     return rows.map(toAttempt);
   }
+}
+
+function storedSecrets(row: ClaimRow): StoredWebhookSecrets | null {
+  if (row.active_secret === null) return null;
+  return { active: row.active_secret, previous: row.previous_secret, rotatedAt: row.previous_secret === null ? null : row.rotated_at };
 }
 
 function toDelivery(row: DeliveryRow): WebhookDeliveryRecord {
