@@ -1,13 +1,19 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
 import { type ConfigOf, egressSettings, Settings, webhookSettings } from '@docrender/config';
-import { guardedFetch } from '@docrender/egress';
+import { guardedFetch, PinnedConnections } from '@docrender/egress';
 import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { Database } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { signingSecretsAt } from '@docrender/webhooks';
 import { CallbackDeliveryService } from './callback-delivery.service';
+
+/**
+ * How long a connection to a receiver stays open after its last callback (less when the receiver's Keep-Alive header
+ * says so). Short: below the idle timeouts common servers close on (Node's 5 s), long enough for a job's progress.
+ */
+const CONNECTION_IDLE_MS = 4_000;
 
 /**
  * Consumes webhook.deliver with WEBHOOK_IN_FLIGHT deliveries in flight (spec 6.3: 16; the consumer holds twice as
@@ -18,6 +24,8 @@ import { CallbackDeliveryService } from './callback-delivery.service';
 export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly settings: ConfigOf<typeof webhookSettings>;
   private readonly delivery: CallbackDeliveryService;
+  /** Kept-alive connections to the receivers: a stream of callbacks to one receiver does not open one per callback. */
+  private readonly connections: PinnedConnections;
   private subscriptions: Subscription[] = [];
 
   constructor(
@@ -28,12 +36,14 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   ) {
     this.settings = settings.get(webhookSettings);
     const secrets = database.webhookSecrets;
+    this.connections = new PinnedConnections({ idleTimeoutMs: CONNECTION_IDLE_MS, maxIdlePerDestination: this.settings.inFlight });
+    const connections = this.connections;
     this.delivery = new CallbackDeliveryService(
       {
         bus,
         deliveries: database.webhookDeliveries,
         firstSecrets: async (organisationId, now) => signingSecretsAt(await secrets.ensure(organisationId, now), now),
-        send: guardedFetch,
+        send: (url, options) => guardedFetch(url, { ...options, connections }),
         logger,
       },
       { ...this.settings, policy: settings.get(egressSettings) },
@@ -55,5 +65,6 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   async onModuleDestroy(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.cancel()));
     this.subscriptions = [];
+    this.connections.close();
   }
 }
