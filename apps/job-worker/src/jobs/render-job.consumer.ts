@@ -13,11 +13,10 @@ import { OutageDetector } from './outage';
 import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
 
 /**
- * How long the relay waits after a progress callback is stored before it publishes: the progress callbacks of
- * documents that finish close together then go out in one relay pass (one transaction) instead of one pass each.
- * A completion callback is published at once.
+ * The job worker publishes each callback itself once its transaction committed (no relay transaction per callback);
+ * the relay leaves callbacks this young to it and publishes the ones a failed publish or a crash left.
  */
-const PROGRESS_PUBLISH_DELAY_MS = 50;
+const CALLBACK_HEAD_START_MS = 5_000;
 const FIRST_OUTAGE_PAUSE_MS = 500;
 const LONGEST_OUTAGE_PAUSE_MS = 10_000;
 
@@ -31,7 +30,8 @@ const LONGEST_OUTAGE_PAUSE_MS = 10_000;
  *   dead-lettered, and the dead-letter consumer ends the job (failed, with the reason);
  * - a second delivery of a job this process is running (RabbitMQ redelivered it after a connection loss) waits for
  *   the first run and then finds the job finished.
- * It also runs the outbox relay that publishes the callbacks the jobs store (webhook.deliver).
+ * It publishes the callbacks the jobs store (webhook.deliver) once their transactions committed, and runs the outbox
+ * relay that publishes the ones a failed publish or a crash left.
  */
 @Injectable()
 export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -43,7 +43,6 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   private readonly running = new Map<string, Promise<void>>();
   private subscriptions: Subscription[] = [];
   private stopping = false;
-  private progressPublish: NodeJS.Timeout | null = null;
 
   constructor(
     database: Database,
@@ -59,6 +58,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
       {
         messageNames: [MessageName.DeliverWebhook],
         pollIntervalMs: this.settings.outboxPollMs,
+        minAgeMs: CALLBACK_HEAD_START_MS,
         keepPublishedMs: this.settings.outboxKeepHours * 3_600_000,
         // no database transaction waits for a broker that is away (decision 0010)
         ready: () => bus.ping(),
@@ -76,7 +76,8 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         bus,
         logger,
         viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
-        messagesStored: (callback) => (callback === 'completion' ? this.relay.kick() : this.publishProgressSoon()),
+        callbackStored: (callback) =>
+          this.relay.publishCommitted({ id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() }),
         isStopping: () => this.stopping,
       },
       { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(settings.get(renderBudgetSettings).renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },
@@ -96,19 +97,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
     this.stopping = true;
     await Promise.all(this.subscriptions.map((s) => s.cancel()));
     this.subscriptions = [];
-    if (this.progressPublish) {
-      clearTimeout(this.progressPublish);
-      this.progressPublish = null;
-      this.relay.kick();
-    }
     await this.relay.stop();
-  }
-
-  private publishProgressSoon(): void {
-    this.progressPublish ??= setTimeout(() => {
-      this.progressPublish = null;
-      this.relay.kick();
-    }, PROGRESS_PUBLISH_DELAY_MS);
   }
 
   private async handle(jobId: string): Promise<void> {

@@ -5,6 +5,8 @@ import {
   JobState,
   RenderIssueType,
   RenderStatus,
+  WebhookEvent,
+  type DeliverWebhookCommand,
   type RenderDocumentCommand,
   type RenderDocumentResult,
 } from '@docrender/contracts';
@@ -58,6 +60,8 @@ const target: RenderTarget = {
  */
 class FakeJobStore {
   readonly results = new Map<number, JobDocumentEntry>();
+  /** The callbacks the recordings stored in the outbox, in order. */
+  readonly callbacks: DeliverWebhookCommand[] = [];
   ended: JobCompletion | null = null;
   pagesLeft = 100;
   constructor(public job: RenderJobRecord) {}
@@ -70,6 +74,7 @@ class FakeJobStore {
       this.pagesLeft -= payment.pages;
     }
     this.results.set(entry.documentIndex, entry);
+    if (entry.progress) this.callbacks.push(entry.progress(this.results.size));
     if (entry.outcome === 'rendered') this.job = { ...this.job, renderedCount: this.job.renderedCount + 1 };
     return 'recorded';
   }
@@ -79,10 +84,11 @@ class FakeJobStore {
   async listDocumentResults(): Promise<JobDocumentResult[]> {
     return [...this.results.values()].map((e) => ({ jobId: e.jobId, documentIndex: e.documentIndex, outcome: e.outcome, documentId: null, issues: [...e.issues], createdAt: e.recordedAt }));
   }
-  async finish<T extends { completion: JobCompletion }>(_jobId: string, decide: (job: RenderJobRecord, results: JobDocumentResult[]) => T | null): Promise<T | null> {
+  async finish<T extends { completion: JobCompletion; callback: DeliverWebhookCommand }>(_jobId: string, decide: (job: RenderJobRecord, results: JobDocumentResult[]) => T | null): Promise<T | null> {
     if (this.ended !== null) return null;
     const decided = decide(this.job, await this.listDocumentResults());
     this.ended = decided?.completion ?? null;
+    if (decided) this.callbacks.push(decided.callback);
     return decided;
   }
 }
@@ -90,6 +96,7 @@ class FakeJobStore {
 function handler(store: FakeJobStore, options: { targetFails?: boolean } = {}) {
   const blobStore = new MemoryBlobStore();
   const sent: RenderDocumentCommand[] = [];
+  const published: DeliverWebhookCommand[] = [];
   const reply = (command: RenderDocumentCommand): RenderDocumentResult => ({
     outcome: 'rendered',
     issues: [],
@@ -120,18 +127,18 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean } = {}) {
       },
       logger,
       viewUrl: { sign: (id: string) => `https://docs.example.com/${id}` },
-      messagesStored: () => undefined,
+      callbackStored: (callback: DeliverWebhookCommand) => void published.push(callback),
       isStopping: () => false,
     },
     { renderConcurrency: 1, budget: new RenderBudget(60_000), renderReplyGraceMs: 0 },
   );
-  return { renderJobs, sent, blobStore };
+  return { renderJobs, sent, blobStore, published };
 }
 
 describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1)', () => {
-  it('3.1: every document is rendered from its input blob, paid for and recorded once; the job completes ok', async () => {
+  it('3.1: every document is rendered from its input blob, paid for and recorded once; the job completes ok; every stored callback is published once', async () => {
     const store = new FakeJobStore(job());
-    const { renderJobs, sent } = handler(store);
+    const { renderJobs, sent, published } = handler(store);
     await renderJobs.run('job-1');
     expect(sent.map((c) => c.data)).toEqual([0, 1, 2, 3].map((i) => ({ blobKey: `jobs/job-1/input/${i}.json` })));
     expect(store.pagesLeft).toBe(92);
@@ -140,17 +147,21 @@ describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1
       expect(JSON.parse(entry.progress!(entry.documentIndex + 1).body)).toMatchObject({ jobId: 'job-1', documentIndex: entry.documentIndex, processed: entry.documentIndex + 1 });
     }
     expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.Ok });
+    expect(store.callbacks.map((c) => c.event)).toEqual([...Array(4).fill(WebhookEvent.Progress), WebhookEvent.Completed]);
+    expect(published).toEqual(store.callbacks);
   });
 
-  it('3.1 rule 3: credit running out stops the job: the unpaid PDF is deleted, later documents are not rendered', async () => {
+  it('3.1 rule 3: credit running out stops the job: the unpaid PDF is deleted, later documents are not rendered, no callback of it is published', async () => {
     const store = new FakeJobStore(job());
     store.pagesLeft = 3;
-    const { renderJobs, sent, blobStore } = handler(store);
+    const { renderJobs, sent, blobStore, published } = handler(store);
     await renderJobs.run('job-1');
     expect(sent).toHaveLength(2);
     expect([...store.results.keys()]).toEqual([0]);
     expect(await blobStore.stat(sent[1].outputBlobKey)).toBeNull();
     expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.InsufficientCredit });
+    expect(published.map((c) => [c.event, c.deliveryId])).toEqual(store.callbacks.map((c) => [c.event, c.deliveryId]));
+    expect(published).toHaveLength(2);
   });
 
   it('idempotent: a run resumed after a crash renders only the documents not recorded', async () => {

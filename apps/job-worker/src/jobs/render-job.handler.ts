@@ -7,6 +7,7 @@ import {
   RenderIssueType,
   renderStatusOf,
   RenderStatus,
+  type DeliverWebhookCommand,
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { MessageBus } from '@docrender/messaging';
@@ -56,10 +57,10 @@ export type RenderJobHandlerDependencies = {
   logger: Logger;
   viewUrl: Pick<ViewUrlSigner, 'sign'>;
   /**
-   * Called after a transaction stored an outbox message (a document's progress callback or the job's completion
-   * callback), so the relay publishes it soon.
+   * Called after a transaction stored a callback in the outbox (a document's progress callback or the job's
+   * completion callback) with that callback, so that it is published at once.
    */
-  messagesStored: (callback: 'progress' | 'completion') => void;
+  callbackStored: (callback: DeliverWebhookCommand) => void;
   /** True once the process is shutting down: a running job stops starting documents and returns to the queue. */
   isStopping: () => boolean;
 };
@@ -204,13 +205,15 @@ export class RenderJobHandler {
     const documentBase64 = needsBytes ? (await this.deps.blobStore.get(pdf.blobKey)).toString('base64') : null;
     const renderedAt = new Date();
     const renderDurationMs = Math.round(reply.renderDurationMs);
+    // The callback the recording transaction stored (built in it: `processed` counts what was recorded before).
+    const stored: { callback?: DeliverWebhookCommand } = {};
     const recording = await this.deps.documents.recordRendered(
       { organisationId: job.organisationId, environment: job.environment, jobId: job.id },
       documentIndex,
       { documentId, source: target.source, language: job.language, documentName: reply.documentName, pdf, renderDurationMs, renderedAt },
       result.issues,
       (processed) =>
-        progressCallback(job, documentIndex, processed, {
+        (stored.callback = progressCallback(job, documentIndex, processed, {
           id: documentId,
           documentName: reply.documentName,
           pageCount: pdf.pageCount,
@@ -219,12 +222,12 @@ export class RenderJobHandler {
           renderDurationMs,
           viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
           documentBase64,
-        }),
+        })),
     );
     switch (recording) {
       case 'recorded':
         jobMetrics.documents.inc({ outcome: 'rendered' });
-        this.deps.messagesStored('progress');
+        if (stored.callback) this.deps.callbackStored(stored.callback);
         if (!job.persist) await this.deleteQuietly(pdf.blobKey);
         return;
       case 'duplicate':
@@ -264,7 +267,7 @@ export class RenderJobHandler {
     });
     if (ended === null) return;
     const { outcome } = ended;
-    this.deps.messagesStored('completion');
+    this.deps.callbackStored(ended.callback);
     jobMetrics.jobs.inc({ state: outcome.state, status: outcome.status });
     this.deps.logger.info('job finished', { jobId: job.id, state: outcome.state, status: outcome.status, renderedCount: outcome.renderedCount, requestedCount: outcome.requestedCount });
     await this.deleteJobBlobs(job);

@@ -104,6 +104,37 @@ describe('async job persistence against PostgreSQL', () => {
     expect(new Set(published).size).toBe(6);
   });
 
+  it('2.10 / 4.5: a writer publishes its committed messages itself and the relay marks them; one whose publish fails is left to a later pass', async () => {
+    await publishEverything();
+    const jobId = await queuedJob();
+    await publishEverything();
+    const stored: OutboxMessage[] = [];
+    for (let i = 0; i < 3; i++) {
+      const payload = { deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 };
+      await db.database.outbox.add(MessageName.DeliverWebhook, payload, { id: payload.deliveryId });
+      stored.push({ id: payload.deliveryId, name: MessageName.DeliverWebhook, payload, createdAt: new Date() });
+    }
+    const seen: string[] = [];
+    const relay = relayOf(
+      async (m) => {
+        seen.push(m.id);
+        if (m.id === stored[1].id) throw new Error('broker away');
+      },
+      [MessageName.DeliverWebhook],
+      60_000,
+    );
+    relay.start();
+    for (const message of stored) relay.publishCommitted(message);
+    // stop() waits for the publishes and writes their marks.
+    await relay.stop();
+    expect(seen).toEqual(stored.map((m) => m.id));
+    const pending = (await db.dataSource.query(`SELECT id FROM outbox WHERE published_at IS NULL`)) as { id: string }[];
+    expect(pending.map((r) => r.id)).toEqual([stored[1].id]);
+    const later: string[] = [];
+    expect(await relayOf(async (m) => void later.push(m.id), [MessageName.DeliverWebhook]).publishPending()).toBe(1);
+    expect(later).toEqual([stored[1].id]);
+  });
+
   it('4.5: the enqueue locks its own job.run message; a withdrawn job leaves neither job nor message', async () => {
     await publishEverything();
     const jobId = await queuedJob();

@@ -14,7 +14,10 @@ export type OutboxRelayOptions = {
   messageNames: readonly EventMessageName[];
   /** How often to look for unpublished messages besides `kick()`. */
   pollIntervalMs: number;
-  /** Messages younger than this are left alone (the code that stored them publishes them itself at once). Default 0. */
+  /**
+   * Messages younger than this are left alone (the code that stored them publishes them itself at once, e.g. with
+   * `publishCommitted`); keep it well above a publish's confirm. Default 0.
+   */
   minAgeMs?: number;
   /** Messages published per transaction. Default 100. */
   batchSize?: number;
@@ -30,6 +33,8 @@ export type OutboxRelayOptions = {
 type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date; trace_context: unknown };
 
 const CLEANUP_EVERY_MS = 60_000;
+/** How long the marks of messages published by their writer are gathered before one statement writes them. */
+const MARK_DELAY_MS = 100;
 
 /**
  * The publishing half of the transactional outbox: messages stored in the same PostgreSQL transaction as the state
@@ -49,6 +54,12 @@ export class OutboxRelay {
   private lastCleanup = 0;
   /** A pass failed and no pass has succeeded since (a failure is logged once per streak, not on every poll). */
   private failing = false;
+  /** Publishes of `publishCommitted` not yet confirmed or failed. */
+  private readonly publishing = new Set<Promise<void>>();
+  /** Ids of messages `publishCommitted` published that are not yet marked. */
+  private confirmed: string[] = [];
+  private markTimer: NodeJS.Timeout | null = null;
+  private marking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,12 +93,40 @@ export class OutboxRelay {
     });
   }
 
-  /** Stops polling and waits for a pass in progress. */
+  /** Stops polling and waits for a pass in progress, for the publishes of `publishCommitted` and for their marks. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.pass;
+    await Promise.all(this.publishing);
+    await this.writeMarks();
+  }
+
+  /**
+   * Publishes a message its writer has just committed, without a pass (no transaction, no select): the passes leave
+   * it alone for `minAgeMs`. Once confirmed it is marked published, with the other messages confirmed within
+   * MARK_DELAY_MS, in one statement. A publish that fails (or a crash before the mark) leaves the message to a later
+   * pass, which publishes it (again: consumers are idempotent by message id).
+   */
+  publishCommitted(message: OutboxMessage): void {
+    if (this.stopped) return;
+    // Published in the caller's trace (the job or request that stored it).
+    const publishing: Promise<void> = Promise.resolve()
+      .then(() => this.publish(message))
+      .then(
+        () => {
+          this.confirmed.push(message.id);
+          this.markTimer ??= setTimeout(() => void this.writeMarks(), MARK_DELAY_MS);
+        },
+        (error: unknown) =>
+          this.logger.debug('a message its writer published was not confirmed; a later relay pass publishes it', {
+            messageId: message.id,
+            errorMessage: error instanceof Error ? error.message : String(error),
+          }),
+      )
+      .finally(() => this.publishing.delete(publishing));
+    this.publishing.add(publishing);
   }
 
   /**
@@ -157,6 +196,26 @@ export class OutboxRelay {
       return done.length;
     });
     return { published, taken, failure };
+  }
+
+  /** Marks the messages `publishCommitted` published; one write at a time, each taking every mark gathered before it. */
+  private writeMarks(): Promise<void> {
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = null;
+    this.marking = this.marking.then(async () => {
+      const ids = this.confirmed;
+      if (ids.length === 0) return;
+      this.confirmed = [];
+      try {
+        await this.dataSource.query(`UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL`, [ids, new Date()]);
+      } catch (error) {
+        this.logger.warn('published outbox messages could not be marked; a later relay pass publishes them again', {
+          messages: ids.length,
+          errorMessage: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
+    return this.marking;
   }
 
   private async cleanUp(): Promise<void> {
