@@ -34,7 +34,7 @@ type Row = { id: string; message_name: EventMessageName; payload: unknown; creat
 
 const CLEANUP_EVERY_MS = 60_000;
 /** How long the marks of messages published by their writer are gathered before one statement writes them. */
-const MARK_DELAY_MS = 100;
+const MARK_DELAY_MS = 250;
 
 /**
  * The publishing half of the transactional outbox: messages stored in the same PostgreSQL transaction as the state
