@@ -53,6 +53,15 @@ describe('FilesystemBlobStore', () => {
     expect(await readdir(path.join(root, '.incoming'))).toEqual([]);
   });
 
+  it('remembers a bounded number of directories (one per transient render would grow without end), and a forgotten one is written into again', async () => {
+    const bounded = await FilesystemBlobStore.open(path.join(parent, 'bounded'), { rememberedDirectories: 2 });
+    for (const request of ['r1', 'r2', 'r3']) await bounded.put(`org-1/transient/${request}/0.pdf`, Buffer.from(request), 'application/pdf');
+    expect(bounded.knownDirectoryCount).toBe(2);
+    await bounded.put('org-1/transient/r1/1.pdf', Buffer.from('again'), 'application/pdf');
+    expect((await bounded.get('org-1/transient/r1/1.pdf')).toString()).toBe('again');
+    expect(bounded.knownDirectoryCount).toBe(2);
+  });
+
   it('path escapes write nothing outside the root', async () => {
     for (const key of ['../outside', 'a/../../outside', '/tmp/outside', '..\\outside']) {
       await expect(store.put(key, Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(InvalidBlobKeyError);

@@ -18,6 +18,9 @@ const IMPLIED_CONTENT_TYPES = new Map([
   ['.json', 'application/json'],
 ]);
 
+/** Directories a store remembers as existing unless told otherwise (a few hundred kB of paths at most). */
+const REMEMBERED_DIRECTORIES = 4096;
+
 /** The key (or a prefix of it) names something that is not a file: ENOENT, ENOTDIR, or a directory. */
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
@@ -36,16 +39,31 @@ function isMissing(error: unknown): boolean {
  * (a file cannot also be a directory); directories emptied by delete are left in place.
  */
 export class FilesystemBlobStore implements BlobStore {
-  /** Directories this store has created or written into: a put into one of them does not create it again. */
+  /**
+   * Directories this store has created or written into: a put into one of them does not create it again. At most
+   * `rememberedDirectories`, the oldest forgotten first: keys may name a new directory per request (a transient PDF's
+   * `transient/<requestId>/`), and a forgotten directory costs only its creation again.
+   */
   private readonly knownDirectories = new Set<string>();
 
-  private constructor(private readonly root: string) {}
+  private constructor(
+    private readonly root: string,
+    private readonly rememberedDirectories: number,
+  ) {}
 
-  /** Opens (creating if needed) the store rooted at `rootDir`, resolved against the working directory. */
-  static async open(rootDir: string): Promise<FilesystemBlobStore> {
+  /**
+   * Opens (creating if needed) the store rooted at `rootDir`, resolved against the working directory;
+   * `rememberedDirectories` bounds the directories it remembers as existing.
+   */
+  static async open(rootDir: string, options: { rememberedDirectories?: number } = {}): Promise<FilesystemBlobStore> {
     const root = path.resolve(rootDir);
     await mkdir(path.join(root, INCOMING_DIR), { recursive: true });
-    return new FilesystemBlobStore(root);
+    return new FilesystemBlobStore(root, options.rememberedDirectories ?? REMEMBERED_DIRECTORIES);
+  }
+
+  /** How many directories the store remembers as existing (see knownDirectories). */
+  get knownDirectoryCount(): number {
+    return this.knownDirectories.size;
   }
 
   /**
@@ -162,6 +180,10 @@ export class FilesystemBlobStore implements BlobStore {
   private async createDirectory(directory: string): Promise<string[]> {
     const created = await mkdir(directory, { recursive: true });
     this.knownDirectories.add(directory);
+    if (this.knownDirectories.size > this.rememberedDirectories) {
+      const oldest = this.knownDirectories.values().next();
+      if (oldest.done !== true) this.knownDirectories.delete(oldest.value);
+    }
     const changed = [directory];
     if (created !== undefined) {
       for (let d = directory; d !== path.dirname(created); d = path.dirname(d)) changed.push(path.dirname(d));
