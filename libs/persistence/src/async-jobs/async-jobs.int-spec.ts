@@ -7,7 +7,7 @@ import { provisionOrganisation } from '../provisioning/organisation-provisioning
 import type { OutboxMessage } from '../repositories/outbox.repository';
 import { RenderJobRepository } from '../repositories/render-job.repository';
 import { OutboxRelay } from './outbox-relay';
-import { countRecordedDocuments, RunJobOutbox } from './run-job-outbox';
+import { RunJobOutbox } from './run-job-outbox';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
@@ -164,11 +164,19 @@ describe('async job persistence against PostgreSQL', () => {
     expect(await db.database.renderJobs.findAnyById(published)).not.toBeNull();
   });
 
-  it('2.10: processed counts every recorded document outcome of the job', async () => {
+  it('2.10: processed counts every recorded document outcome of the job, and the progress callback is stored with the outcome', async () => {
     const jobId = await queuedJob();
     const jobs = new RenderJobRepository(db.dataSource.manager);
     await jobs.recordDocumentResult({ jobId, documentIndex: 1, outcome: 'blocked', documentId: null, issues: [] });
-    expect(await countRecordedDocuments(db.dataSource.manager, jobId)).toBe(1);
+    const deliveryId = randomUUID();
+    const progress = (processed: number) => ({ deliveryId, jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: JSON.stringify({ processed }), attempt: 1 });
+    const entry = { jobId, documentIndex: 0, outcome: 'rendered' as const, issues: [], rendered: { payment: null, document: null, renderedAt: new Date() }, progress, recordedAt: new Date() };
+    expect(await db.database.renderJobLedger.record(entry)).toBe('recorded');
+    expect(await db.database.renderJobLedger.record(entry)).toBe('duplicate');
+    const stored = (await db.dataSource.query(`SELECT payload FROM outbox WHERE id = $1`, [deliveryId])) as { payload: { body: string } }[];
+    expect(stored.map((r) => JSON.parse(r.payload.body))).toEqual([{ processed: 2 }]);
+    const [job] = (await db.dataSource.query(`SELECT recorded_count, rendered_count FROM render_jobs WHERE id = $1`, [jobId])) as { recorded_count: number; rendered_count: number }[];
+    expect(job).toEqual({ recorded_count: 2, rendered_count: 1 });
   });
 
   it('issue 22: a stored message keeps the trace context it was stored in, and the relay publishes it inside that context (none: a trace of its own)', async () => {

@@ -42,10 +42,3 @@ export class RunJobOutbox {
   }
 }
 
-/** Documents of the job whose outcome is recorded (rendered, blocked or failed): the `processed` snapshot of spec 2.10. */
-export async function countRecordedDocuments(manager: EntityManager, jobId: string): Promise<number> {
-  const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM render_job_documents WHERE job_id = $1`, [jobId])) as {
-    count: number;
-  }[];
-  return count;
-}

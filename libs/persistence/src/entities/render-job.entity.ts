@@ -20,6 +20,8 @@ export class RenderJobEntity {
   @Column({ name: 'rendered_count', type: 'integer' }) renderedCount!: number;
   /** Every issue the job produced; only the first 100 are stored in render_job_issues. */
   @Column({ name: 'issue_count', type: 'integer' }) issueCount!: number;
+  /** Every recorded document outcome (rendered, blocked, failed): the `processed` of the next progress callback, less one. */
+  @Column({ name: 'recorded_count', type: 'integer' }) recordedCount!: number;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true }) startedAt!: Date | null;
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true }) completedAt!: Date | null;

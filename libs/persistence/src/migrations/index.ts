@@ -3,6 +3,7 @@ import { WebhookDeliveries1763913600000 } from './1763913600000-webhook-deliveri
 import { OrganisationSuspension1764000000000 } from './1764000000000-organisation-suspension.migration';
 import { RateLimitAcquireFunction1764003600000 } from './1764003600000-rate-limit-acquire-function.migration';
 import { OutboxTraceContext1764007200000 } from './1764007200000-outbox-trace-context.migration';
+import { RenderJobRecordedCount1764010800000 } from './1764010800000-render-job-recorded-count.migration';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
-export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000];
+export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000, RenderJobRecordedCount1764010800000];

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { MIGRATIONS_TABLE, pendingMigrations, revertMigrations, runMigrations } from '../data-source';
 import { MIGRATIONS } from './index';
 
@@ -59,6 +61,26 @@ describe('migrations', () => {
         expect.stringContaining('ON public.rate_limit_permits USING btree (organisation_id, category, permitted_at)'),
       ]),
     );
+  });
+
+  it('2.10: render_jobs.recorded_count starts as the count of the outcomes recorded before it existed', async () => {
+    expect(await revertMigrations(db.dataSource)).toBe(1);
+    const { organisation } = await db.database.transaction((r) =>
+      provisionOrganisation(r, { name: 'Counted', tier: 'pro', includedPagesPerMonth: 10, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
+    );
+    const template = await db.database.templates.create({ organisationId: organisation.id, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' });
+    const [counted, empty] = [randomUUID(), randomUUID()];
+    for (const id of [counted, empty]) {
+      await db.dataSource.query(
+        `INSERT INTO render_jobs (id, organisation_id, template_id, version_number, environment, language, persist, include_document, callback_url, input_blob_key, state, requested_count)
+         VALUES ($1, $2, $3, 1, 'test', NULL, true, false, 'https://hooks.example/cb', 'jobs/x', 'pending', 3)`,
+        [id, organisation.id, template.id],
+      );
+    }
+    await db.dataSource.query(`INSERT INTO render_job_documents (job_id, document_index, outcome) VALUES ($1, 0, 'rendered'), ($1, 2, 'blocked')`, [counted]);
+    await runMigrations(db.dataSource);
+    const rows = (await db.dataSource.query(`SELECT id, recorded_count FROM render_jobs WHERE id = ANY($1::uuid[])`, [[counted, empty]])) as { id: string; recorded_count: number }[];
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.recorded_count]))).toEqual({ [counted]: 2, [empty]: 0 });
   });
 
   it('revert fully, down to no tables, and apply again', async () => {

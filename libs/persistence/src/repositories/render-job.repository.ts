@@ -81,6 +81,7 @@ export class RenderJobRepository {
       status: null,
       renderedCount: 0,
       issueCount: 0,
+      recordedCount: 0,
       createdAt: now,
       startedAt: null,
       completedAt: null,
@@ -144,8 +145,8 @@ export class RenderJobRepository {
 
   /**
    * Records the outcome of one document once. Returns false, changing nothing, when the document was already recorded
-   * (a redelivered job). Otherwise, in one transaction: stores the result with all its issues, counts a rendered
-   * document in renderedCount, and appends the issues to the job's stored issues. Each issue's documentIndex is set
+   * (a redelivered job). Otherwise, in one transaction: stores the result with all its issues, counts it on the job
+   * (a rendered document in renderedCount too), and appends the issues to the job's stored issues. Each issue's documentIndex is set
    * to `documentIndex`.
    */
   async recordDocumentResult(
@@ -162,9 +163,11 @@ export class RenderJobRepository {
         [input.jobId, input.documentIndex, input.outcome, input.documentId, JSON.stringify(issues), now],
       )) as unknown[];
       if (inserted.length === 0) return false;
-      if (input.outcome === 'rendered') {
-        await m.query(`UPDATE render_jobs SET rendered_count = rendered_count + 1, updated_at = $2 WHERE id = $1`, [input.jobId, now]);
-      }
+      await m.query(`UPDATE render_jobs SET rendered_count = rendered_count + $3, recorded_count = recorded_count + 1, updated_at = $2 WHERE id = $1`, [
+        input.jobId,
+        now,
+        input.outcome === 'rendered' ? 1 : 0,
+      ]);
       await new RenderJobRepository(m).appendIssues(input.jobId, issues, now);
       return true;
     });

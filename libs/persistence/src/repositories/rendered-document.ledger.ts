@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { traceCarrier } from '@docrender/observability';
 import { JobState, Limits, MessageName, type DeliverWebhookCommand, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
 import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
@@ -55,10 +56,10 @@ class NotRecorded extends Error {
 /**
  * Records the documents of async jobs, each once, in one transaction per document: it locks the job row (so the
  * results of one job queue instead of deadlocking, and `processed` counts every result committed before), pays and
- * stores a rendered document, stores the outcome with the first 100 issues of the job and counts it on the job in
- * one statement, and stores the progress callback in the outbox. Nothing of it exists twice: a document recorded by
+ * stores a rendered document, and stores the outcome with the first 100 issues of the job and the progress callback
+ * (in the outbox) and counts them on the job in one statement. Nothing of it exists twice: a document recorded by
  * another run of the job (or one whose pages do not fit) rolls the transaction back.
- * Statements per rendered document: BEGIN, the lock, the payment and row, the outcome, the outbox message, COMMIT.
+ * Statements per rendered document: BEGIN, the lock, the payment and row, the outcome with its callback, COMMIT.
  */
 export class RenderJobLedger {
   constructor(private readonly manager: EntityManager) {}
@@ -66,20 +67,18 @@ export class RenderJobLedger {
   async record(entry: JobDocumentEntry): Promise<JobDocumentRecording> {
     try {
       return await this.manager.transaction(async (m) => {
+        // The row returned once the lock is taken is the job's latest (the counts include every result committed
+        // before); `recorded` may be older when the lock was waited for: recordOutcome's insert decides then.
         const [job] = (await m.query(
-          `SELECT j.issue_count, EXISTS (SELECT 1 FROM render_job_documents d WHERE d.job_id = j.id AND d.document_index = $2) AS recorded
+          `SELECT j.issue_count, j.recorded_count, EXISTS (SELECT 1 FROM render_job_documents d WHERE d.job_id = j.id AND d.document_index = $2) AS recorded
              FROM render_jobs j WHERE j.id = $1 FOR NO KEY UPDATE OF j`,
           [entry.jobId, entry.documentIndex],
-        )) as { issue_count: number; recorded: boolean }[];
+        )) as { issue_count: number; recorded_count: number; recorded: boolean }[];
         if (job === undefined) throw new Error(`render job ${entry.jobId} not found`);
         if (job.recorded) return 'duplicate';
         if (entry.rendered !== null && !(await payAndStore(m, entry.rendered))) throw new NotRecorded('no-credit');
-        const processed = await recordOutcome(m, entry, job.issue_count);
-        if (processed === null) throw new NotRecorded('duplicate');
-        if (entry.progress !== null) {
-          const callback = entry.progress(processed);
-          await new OutboxRepository(m).add(MessageName.DeliverWebhook, callback, { id: callback.deliveryId, now: entry.recordedAt });
-        }
+        const callback = entry.progress === null ? null : entry.progress(job.recorded_count + 1);
+        if (!(await recordOutcome(m, entry, job.issue_count, callback))) throw new NotRecorded('duplicate');
         return 'recorded';
       });
     } catch (error) {
@@ -125,12 +124,13 @@ async function payAndStore(manager: EntityManager, { payment, document, rendered
 
 /**
  * In one statement: stores the document's outcome (nothing when it is recorded already), the issues that fit in the
- * job's first 100 (spec 4.6), and counts both on the job. Returns the job's recorded documents with this one (the
- * `processed` of spec 2.10), or null when the document was recorded already. The job row is locked by the caller.
+ * job's first 100 (spec 4.6), its progress callback in the outbox, and counts them on the job. False when the
+ * document was recorded already. The job row is locked by the caller.
  */
-async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, issueCount: number): Promise<number | null> {
+async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, issueCount: number, callback: DeliverWebhookCommand | null): Promise<boolean> {
   const issues = entry.issues.map((issue) => ({ ...issue, documentIndex: entry.documentIndex }));
   const stored = Math.min(issueCount, Limits.jobIssuesStored);
+  const trace = callback === null ? null : traceCarrier();
   const updated = (await manager.query(
     `WITH recorded AS (
        INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
@@ -139,10 +139,14 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, is
        INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
        SELECT recorded.job_id, $7 + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $2
          FROM recorded, jsonb_array_elements($8::jsonb) WITH ORDINALITY AS i(issue, n)
+     ), callback AS (
+       INSERT INTO outbox (id, message_name, payload, created_at, published_at, trace_context)
+       SELECT $11::uuid, $12::text, $13::jsonb, $6, NULL, $14::jsonb FROM recorded WHERE $11::uuid IS NOT NULL
      )
-     UPDATE render_jobs j SET rendered_count = j.rendered_count + $9, issue_count = j.issue_count + $10, updated_at = $6
+     UPDATE render_jobs j
+        SET rendered_count = j.rendered_count + $9, issue_count = j.issue_count + $10, recorded_count = j.recorded_count + 1, updated_at = $6
        FROM recorded WHERE j.id = recorded.job_id
-     RETURNING (SELECT count(*)::int FROM render_job_documents d WHERE d.job_id = j.id) + 1 AS processed`,
+     RETURNING j.id`,
     [
       entry.jobId,
       entry.documentIndex,
@@ -154,8 +158,11 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, is
       JSON.stringify(issues.slice(0, Limits.jobIssuesStored - stored)),
       entry.outcome === 'rendered' ? 1 : 0,
       issues.length,
+      callback?.deliveryId ?? null,
+      MessageName.DeliverWebhook,
+      callback === null ? null : JSON.stringify(callback),
+      trace === null ? null : JSON.stringify(trace),
     ],
-  )) as [{ processed: number }[], number];
-  const [returned] = updated;
-  return returned.length > 0 ? returned[0].processed : null;
+  )) as [unknown[], number];
+  return updated[0].length > 0;
 }
