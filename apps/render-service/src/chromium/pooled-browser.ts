@@ -1,4 +1,5 @@
 import type { Logger } from '@docrender/observability';
+import { builtinFontFile } from '@docrender/template-dsl';
 import puppeteer, { Browser, BrowserContext, HTTPRequest, Page, ProtocolError } from 'puppeteer';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { RenderTimeoutError } from './render-timeout.error';
@@ -93,16 +94,29 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /**
- * Every request a page makes is refused except inline `data:` resources. A navigation (meta refresh, a script
- * setting location, a frame) is answered "204 No Content", which makes Chromium stay on the current document
- * instead of replacing it with an error page. This is the second layer: the browser is also launched with no route
- * out (chromium-flags.ts), which covers what interception does not see.
+ * How a built-in font file is answered (decision 0020): from memory, cacheable for a year, so Blink's memory cache
+ * keeps the decoded face for every later document on the page and asks again only on a new Document. The font is
+ * fetched in CORS mode from an opaque origin (setContent on about:blank), hence the allow-origin header.
+ */
+const BUILTIN_FONT_RESPONSE_HEADERS = { 'Cache-Control': 'public, max-age=31536000, immutable', 'Access-Control-Allow-Origin': '*' };
+
+/**
+ * Every request a page makes is refused except inline `data:` resources and the built-in font files, which are
+ * answered from memory (builtinFontFile: a file of the bundled font packages, nothing else; documents compiled with
+ * `builtinFonts: 'served'` name them). A navigation (meta refresh, a script setting location, a frame) is answered
+ * "204 No Content", which makes Chromium stay on the current document instead of replacing it with an error page.
+ * This is the second layer: the browser is also launched with no route out (chromium-flags.ts), which covers what
+ * interception does not see.
  */
 function blockEveryRequest(request: HTTPRequest): void {
   let handled: Promise<void>;
   if (request.url().startsWith('data:')) handled = request.continue();
   else if (request.isNavigationRequest()) handled = request.respond({ status: 204, body: '' });
-  else handled = request.abort('blockedbyclient');
+  else {
+    const font = request.method() === 'GET' ? builtinFontFile(request.url()) : null;
+    if (font === null) handled = request.abort('blockedbyclient');
+    else handled = request.respond({ status: 200, headers: BUILTIN_FONT_RESPONSE_HEADERS, contentType: 'font/woff2', body: font });
+  }
   handled.catch(() => undefined);
 }
 

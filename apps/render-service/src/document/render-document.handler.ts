@@ -131,6 +131,8 @@ export class RenderDocumentHandler {
         documentNameTemplate: command.documentNameTemplate,
         fallbackDocumentName: command.fallbackDocumentName,
         allowHttpImages,
+        // the pool's pages serve the built-in faces, each decoded once per page rather than once per document (0020)
+        builtinFonts: 'served',
       });
       issues = compiled.issues;
       const documentName = compiled.documentName;

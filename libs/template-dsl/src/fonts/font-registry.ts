@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -138,10 +138,23 @@ function subsetsFor(family: BuiltinFamily, codePoints: ReadonlySet<number>): Set
 const ruleCache = new Map<string, string>();
 
 /**
+ * Where a printer that serves the built-in faces (the render service's pages, decision 0020) answers for them:
+ * `${BUILTIN_FONT_ORIGIN}/<file>.woff2`, a name under the reserved `.invalid` domain that no resolver answers for.
+ */
+export const BUILTIN_FONT_ORIGIN = 'https://builtin-fonts.docrender.invalid';
+
+/**
+ * How a built-in face's file reaches the document: `inline` as a data URI (every printer), `served` as a
+ * BUILTIN_FONT_ORIGIN URL, for a printer that serves them (builtinFontFile) and so loads and decodes each file once
+ * per page instead of once per document (decision 0020).
+ */
+export type BuiltinFontSource = 'inline' | 'served';
+
+/**
  * @font-face rules of a built-in face under `cssFamily` (normally the family's own name; another name to
  * stand in for a family that could not be resolved), with the subsets the text's code points need.
  */
-export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<number>, cssFamily: string = face.family): string {
+export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<number>, cssFamily: string = face.family, source: BuiltinFontSource = 'inline'): string {
   const family = builtinFamily(face.family);
   const weight = nearestWeight(family.weights, face.weight);
   const style: FontStyle = family.styles.includes(face.style) ? face.style : 'normal';
@@ -149,19 +162,47 @@ export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<nu
   let css = '';
   for (const subset of family.subsets) {
     if (!wanted.has(subset.name)) continue;
-    const file = path.join(family.packageDir, 'files', `${family.fileStem}-${subset.name}-${weight}-${style}.woff2`);
-    const key = `${file}\u0000${cssFamily}\u0000${face.weight}\u0000${face.style}`;
+    const fileName = `${family.fileStem}-${subset.name}-${weight}-${style}.woff2`;
+    const file = path.join(family.packageDir, 'files', fileName);
+    const key = `${file}\u0000${cssFamily}\u0000${face.weight}\u0000${face.style}\u0000${source}`;
     let rule = ruleCache.get(key);
     if (rule === undefined) {
+      const url = source === 'served' ? `${BUILTIN_FONT_ORIGIN}/${fileName}` : `data:font/woff2;base64,${fileBase64(file)}`;
       rule =
         `@font-face{font-family:${cssString(cssFamily)};font-style:${face.style};font-weight:${face.weight};font-display:block;` +
-        `src:url(data:font/woff2;base64,${fileBase64(file)}) format('woff2');unicode-range:${subset.unicodeRange}}\n`;
+        `src:url(${url}) format('woff2');unicode-range:${subset.unicodeRange}}\n`;
       if (ruleCache.size > 500) ruleCache.clear();
       ruleCache.set(key, rule);
     }
     css += rule;
   }
   return css;
+}
+
+const SERVED_FILE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*\.woff2$/;
+const servedFiles = new Map<string, Buffer | null>();
+
+/**
+ * The bytes of the built-in font file a `served` face names (`${BUILTIN_FONT_ORIGIN}/<file>.woff2`), or null for any
+ * other URL: a name that is not a WOFF2 file of a built-in family's package (no path, no query) is never read.
+ */
+export function builtinFontFile(url: string): Buffer | null {
+  if (!url.startsWith(`${BUILTIN_FONT_ORIGIN}/`)) return null;
+  const name = url.slice(BUILTIN_FONT_ORIGIN.length + 1);
+  if (!SERVED_FILE_NAME.test(name)) return null;
+  const known = servedFiles.get(name);
+  if (known !== undefined) return known;
+  let bytes: Buffer | null = null;
+  for (const familyName of BUILTIN_FONT_FAMILIES) {
+    const family = builtinFamily(familyName);
+    if (!name.startsWith(`${family.fileStem}-`)) continue;
+    const file = path.join(family.packageDir, 'files', name);
+    if (existsSync(file)) bytes = readFileSync(file);
+  }
+  // bounded: the names cached are those that passed SERVED_FILE_NAME and began with a family's file stem
+  if (servedFiles.size > 1000) servedFiles.clear();
+  servedFiles.set(name, bytes);
+  return bytes;
 }
 
 /** Font formats recognised from the first bytes of a font file. */

@@ -7,6 +7,8 @@ import { documentNameFor } from '../document-name/document-name';
 import {
   BUILTIN_FONT_FAMILIES,
   builtinFontFaceCss,
+  BUILTIN_FONT_ORIGIN,
+  BuiltinFontSource,
   codePointsBeyondLatin1,
   CustomFontFile,
   customFontFaceCss,
@@ -44,12 +46,20 @@ export interface CompileInput {
   documentNameTemplate?: string | null;
   fallbackDocumentName?: string;
   allowHttpImages?: boolean;
+  /**
+   * `served`: the document names the built-in faces its bands do not use by BUILTIN_FONT_ORIGIN URLs instead of
+   * inlining them, for a printer that serves those (the render service, decision 0020); default `inline`.
+   */
+  builtinFonts?: BuiltinFontSource;
 }
 
-export type ValidateInput = Omit<CompileInput, 'watermark'>;
+export type ValidateInput = Omit<CompileInput, 'watermark' | 'builtinFonts'>;
 
 export interface CompiledDocument {
-  /** The self-contained document: fonts, images and SVG inlined; no script; nothing loads from anywhere. */
+  /**
+   * The self-contained document: fonts, images and SVG inlined (built-in faces by BUILTIN_FONT_ORIGIN URLs when
+   * compiled with `builtinFonts: 'served'`); no script; nothing else loads from anywhere.
+   */
   html: string;
   /**
    * Chromium `headerTemplate` (page.pdf with displayHeaderFooter), or null when the template has no header. When the
@@ -156,12 +166,13 @@ function fontFaceCss(
   text: ReadonlySet<number>,
   issues: IssueCollector,
   mode: CompileMode,
+  sourceOf: (face: UsedFace) => BuiltinFontSource = () => 'inline',
 ): string {
   let css = '';
   const declared = new Set<CustomFontFile>();
   for (const face of faces) {
     if (BUILTIN_FONT_FAMILIES.includes(face.family)) {
-      if (mode === 'render') css += builtinFontFaceCss(face, text);
+      if (mode === 'render') css += builtinFontFaceCss(face, text, face.family, sourceOf(face));
       continue;
     }
     const wanted = face.family.toLowerCase();
@@ -172,7 +183,7 @@ function fontFaceCss(
         `The font family "${face.family}" is neither built in (${BUILTIN_FONT_FAMILIES.join(', ')}) nor a custom family of the organisation; ${DEFAULT_FONT_FAMILY} is used instead.`,
         face.elementId,
       );
-      if (mode === 'render') css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family);
+      if (mode === 'render') css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family, sourceOf(face));
       continue;
     }
     let file = files.find((f) => f.weight === face.weight && f.style === face.style);
@@ -197,7 +208,7 @@ function fontFaceCss(
         `The file of "${face.family}" ${file.weight} ${file.style} is not a font (WOFF2, WOFF, TrueType or OpenType data URI); ${DEFAULT_FONT_FAMILY} is used instead.`,
         face.elementId,
       );
-      css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family);
+      css += builtinFontFaceCss({ ...face, family: DEFAULT_FONT_FAMILY }, text, face.family, sourceOf(face));
     }
   }
   return css;
@@ -393,7 +404,11 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     ...bandFaces('header'),
     ...bandFaces('footer'),
   ].filter((face, i, all) => all.findIndex((f) => f.family === face.family && f.weight === face.weight && f.style === face.style) === i);
-  const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode);
+  // served faces: only those no band uses — a band cannot load a URL (Chromium fails the print) and draws only faces
+  // the document loaded from the very same URL, so its faces stay inline in the document as in the band
+  const inBand = new Set([...bandFaces('header'), ...bandFaces('footer')].map((f) => `${f.family}|${f.weight}|${f.style}`));
+  const bodySource = (face: UsedFace): BuiltinFontSource => (input.builtinFonts === 'served' && !inBand.has(`${face.family}|${face.weight}|${face.style}`) ? 'served' : 'inline');
+  const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode, bodySource);
   const hasBand = (region: 'header' | 'footer'): boolean => page?.[region] !== undefined;
   const headerFonts = hasBand('header') ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
   const footerFonts = hasBand('footer') ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode) : '';
@@ -423,10 +438,13 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     (watermark ? watermarkCss(watermark, prepared.base.font.family) : '') +
     watermarks.map((w) => w.css).join('') +
     prepared.registries.body.css();
+  // the built-in font origin is allowed whether or not this document names it: a page that documents are written
+  // into (setContent) keeps the policies of every earlier one, so a document that refused it would refuse it to the
+  // served documents after it on the same page
   result.html =
     '<!DOCTYPE html>\n' +
     `<html lang="${lang}"><head><meta charset="utf-8">\n` +
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'">\n` +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data: ${BUILTIN_FONT_ORIGIN}; style-src 'unsafe-inline'">\n` +
     `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style>${prepared.pagesDiffer ? `<style id="${PAGE_STYLE_ID}"></style>` : ''}</head>\n` +
     `<body>${watermark ? `<div class="wm">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}${body}</body></html>\n`;
   const bandHtml = (fonts: string, band: BandOutput | null): string | null => (band ? `<style>\n${fonts}${band.style}</style>${band.markup}` : null);
