@@ -14,8 +14,14 @@ export function toNumber(value: unknown): number | null {
   return null;
 }
 
+/** Below this an integer has at most 15 digits, so rounding it to 15 significant digits gives it back unchanged. */
+const EXACT_INTEGER = 1e15;
+
 /** Removes binary floating-point noise from a computed number (0.1 + 0.2 is 0.3, 19.99 * 3 is 59.97). */
 export function cleanNumber(n: number): number {
+  // most results are integers (counts, indexes, sums of whole amounts): no text round trip for them; -0 becomes 0,
+  // as through the text
+  if (Number.isInteger(n) && Math.abs(n) < EXACT_INTEGER) return n === 0 ? 0 : n;
   return Number.isFinite(n) ? Number(n.toPrecision(15)) : n;
 }
 
