@@ -1,5 +1,7 @@
 import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
+import { fromString, rawSplit } from 'qrcode/lib/core/segments';
+import { getBestVersionForData } from 'qrcode/lib/core/version';
 
 /**
  * Every code is drawn as inline SVG in the current text colour, with the quiet zone its standard asks for: QR codes
@@ -138,21 +140,24 @@ type Matrix = { pixs: ArrayLike<number>; pixx: number; pixy: number };
 /** A UTF-16 surrogate without its other half: it has no UTF-8 form (it becomes U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** QR error correction levels, lowest first. */
+const QR_LEVELS = ['L', 'M', 'Q', 'H'] as const;
+
 /**
  * A QR code by `qrcode` (decision 0019): the shortest segmentation into numeric, alphanumeric and byte (UTF-8)
- * segments, the smallest version that holds it at the level asked for, the mask of lowest ISO/IEC 18004 penalty.
- * No Kanji mode: the text is UTF-8 throughout, as scanners expect it without an ECI marker.
+ * segments, the smallest version that holds it at the level asked for, the highest level that still fits that
+ * version (as BWIPP did: more error correction at no cost in size), the mask of lowest
+ * ISO/IEC 18004 penalty. These are `qrcode.create`'s own steps, with the level raised between them. No Kanji mode:
+ * the text is UTF-8 throughout, as scanners expect it without an ECI marker.
  */
 function qrMatrix(value: string, options: CodeOptions): Matrix {
-  const level = options.errorCorrection ?? 'M';
-  let symbol: QRCode.QRCode;
-  try {
-    symbol = QRCode.create(value.replace(LONE_SURROGATE, '\uFFFD'), { errorCorrectionLevel: level });
-  } catch (error) {
-    if (error instanceof Error && /too big/.test(error.message)) throw new Error(`it does not fit in a QR code at error correction level ${level}`);
-    throw error;
-  }
-  const { modules } = symbol;
+  const asked = options.errorCorrection ?? 'M';
+  const text = value.replace(LONE_SURROGATE, '\uFFFD');
+  const segments = fromString(text, getBestVersionForData(rawSplit(text), asked) ?? 40);
+  const version = getBestVersionForData(segments, asked);
+  if (version === undefined) throw new Error(`it does not fit in a QR code at error correction level ${asked}`);
+  const level = QR_LEVELS.findLast((l) => getBestVersionForData(segments, l) === version) ?? asked;
+  const { modules } = QRCode.create(segments, { version, errorCorrectionLevel: level });
   return { pixs: modules.data, pixx: modules.size, pixy: modules.size };
 }
 

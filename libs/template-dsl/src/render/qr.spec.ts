@@ -43,21 +43,34 @@ function read(svg: string): string {
   return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(pixels, side, side))), hints).getText();
 }
 
-/** The error correction level written in a symbol's format information (first copy, ISO/IEC 18004 7.9). */
-function levelOf(svg: string): Level {
-  const { size, dark } = modulesOf(svg);
+/** The error correction level written in a symbol's format information (first copy, ISO/IEC 18004 7.9), `dark(row, column)`. */
+function formatLevel(dark: (i: number, j: number) => number): Level {
   let bits = 0;
   for (let bit = 0; bit < 15; bit++) {
     const [i, j] = bit <= 5 ? [bit, 8] : bit === 6 ? [7, 8] : bit === 7 ? [8, 8] : bit === 8 ? [8, 7] : [8, 14 - bit];
-    bits |= dark[i * size + j] << bit;
+    bits |= dark(i, j) << bit;
   }
   return (['M', 'L', 'H', 'Q'] as const)[(bits ^ 0x5412) >> 13];
 }
 
-/** The version bwip-js (BWIPP's segmentation), which drew QR codes before decision 0019, chooses for the value. */
+function levelOf(svg: string): Level {
+  const { size, dark } = modulesOf(svg);
+  return formatLevel((i, j) => dark[i * size + j]);
+}
+
+/** The symbol bwip-js (BWIPP), which drew QR codes before decision 0019, draws for the value. */
+function bwipSymbol(value: string, level: Level): { pixs: number[]; pixx: number } {
+  return (bwipjs.raw({ bcid: 'qrcode', text: value, eclevel: level } as bwipjs.RawOptions) as { pixs: number[]; pixx: number }[])[0];
+}
+
 function bwipVersion(value: string, level: Level): number {
-  const [symbol] = bwipjs.raw({ bcid: 'qrcode', text: value, eclevel: level } as bwipjs.RawOptions) as { pixx: number }[];
-  return (symbol.pixx - 17) / 4;
+  return (bwipSymbol(value, level).pixx - 17) / 4;
+}
+
+/** The level bwip-js printed (BWIPP raised the level asked for when a higher one fitted the same version). */
+function bwipLevel(value: string, level: Level): Level {
+  const { pixs, pixx } = bwipSymbol(value, level);
+  return formatLevel((i, j) => pixs[i * pixx + j]);
 }
 
 /** Template values: digits (numeric segments), upper-case text (alphanumeric), mixed text, non-ASCII and astral characters. */
@@ -88,15 +101,20 @@ describe('QR codes by qrcode (decision 0019; issue 23: CPU per document)', () =>
     );
   });
 
-  it('the level printed is the level asked for, also where a higher one would fit the same version (bwip-js raised it there)', () => {
+  it('the level printed is the highest that fits the smallest symbol for the level asked for: never lower than asked, never lower than bwip-js printed', () => {
+    const rank = (level: Level): number => LEVELS.indexOf(level);
     fc.assert(
       fc.property(values, fc.constantFrom(...LEVELS), (value, level) => {
-        expect(levelOf(draw(value, level))).toBe(level);
+        const svg = draw(value, level);
+        const printed = levelOf(svg);
+        expect(rank(printed)).toBeGreaterThanOrEqual(Math.max(rank(level), rank(bwipLevel(value, level))));
+        const higher = LEVELS[rank(printed) + 1];
+        if (higher) expect(modulesOf(draw(value, higher)).size).toBeGreaterThan(modulesOf(svg).size);
       }),
-      { numRuns: 100 },
+      { numRuns: 200 },
     );
-    // "A" fits version 1 at H: bwip-js printed H for every level asked for
-    for (const level of LEVELS) expect(levelOf(draw('A', level))).toBe(level);
+    // "A" fits version 1 at H, whatever level is asked for
+    for (const level of LEVELS) expect(levelOf(draw('A', level))).toBe('H');
   });
 
   it('the invoice payment code (EPC) decodes to its payload at every level', () => {
