@@ -71,9 +71,13 @@ async function fetchChecked(url: string | URL, options: GuardedFetchOptions): Pr
       return send(checked, options, abort.signal);
     });
     return await Promise.race([exchange, timedOut]);
+  } catch (error) {
+    // Whatever failed, nothing of the exchange goes on. (A complete exchange has nothing left to stop: its response
+    // was read to the end.)
+    abort.abort();
+    throw error;
   } finally {
     clearTimeout(timer);
-    abort.abort();
   }
 }
 
