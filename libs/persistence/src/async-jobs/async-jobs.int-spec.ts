@@ -247,6 +247,21 @@ describe('async job persistence against PostgreSQL', () => {
       expect(claim).toEqual({ kind: 'claimed', secrets: null });
     });
 
+    it('a claim and a record made through the repositories of a transaction are part of that transaction', async () => {
+      const jobId = await queuedJob();
+      const r = ref('00000000-0000-4000-8000-000000000109', jobId);
+      const rolledBack = new Error('roll back');
+      const outcome = await db.database
+        .transaction(async (repositories) => {
+          expect(await repositories.webhookDeliveries.claimAttempt(r, 1, 35_000)).toMatchObject({ kind: 'claimed' });
+          await repositories.webhookDeliveries.finishAttempt(r.deliveryId, 1, { outcome: 'delivered', httpStatus: 204, error: null, durationMs: 1 }, 'delivered');
+          throw rolledBack;
+        })
+        .catch((error: unknown) => error);
+      expect(outcome).toBe(rolledBack);
+      expect(await new WebhookDeliveryRepository(db.dataSource.manager).findDelivery(r.deliveryId)).toBeNull();
+    });
+
     it('6.3: an attempt whose dispatcher died is taken over once its lease ran out', async () => {
       const jobId = await queuedJob();
       const repo = new WebhookDeliveryRepository(db.dataSource.manager);

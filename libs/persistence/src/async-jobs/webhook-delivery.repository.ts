@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { WebhookEvent } from '@docrender/contracts';
 
 /** Where a logical delivery stands: still being tried, answered with a 2xx, given up, or dropped under overload. */
@@ -103,6 +105,41 @@ type ClaimRow = {
   rotated_at: Date | null;
 };
 
+/**
+ * Claims an attempt and reads the organisation's signing secrets: the delivery row is upserted (created on the first
+ * message, locked either way), the attempt inserted or its expired lease taken over only while the delivery is pending.
+ */
+const CLAIM_ATTEMPT = {
+  name: 'webhook-delivery-claim-attempt',
+  text: `WITH delivery AS (
+           INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5)
+           ON CONFLICT (delivery_id) DO UPDATE SET state = webhook_deliveries.state
+           RETURNING state
+         ), claimed AS (
+           INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, lease_until)
+           SELECT $1, $6::integer, $5, $7::timestamptz FROM delivery WHERE delivery.state = 'pending'
+           ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = EXCLUDED.started_at, lease_until = EXCLUDED.lease_until
+            WHERE webhook_delivery_attempts.finished_at IS NULL AND webhook_delivery_attempts.lease_until <= EXCLUDED.started_at
+           RETURNING 1
+         )
+         SELECT delivery.state, EXISTS (SELECT 1 FROM claimed) AS claimed, s.active_secret, s.previous_secret, s.rotated_at
+           FROM delivery LEFT JOIN webhook_secrets s ON s.organisation_id = $3`,
+};
+
+/** Records how an attempt ended and where its delivery stands: both rows in one statement. */
+const FINISH_ATTEMPT = {
+  name: 'webhook-delivery-finish-attempt',
+  text: `WITH attempt AS (
+           UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
+            WHERE delivery_id = $1 AND attempt = $2
+         )
+         UPDATE webhook_deliveries
+            SET state = CASE WHEN state = 'pending' THEN $8 ELSE state END,
+                attempts = GREATEST(attempts, $2), last_http_status = $5, last_error = $6, updated_at = $3
+          WHERE delivery_id = $1`,
+};
+
 /** Longest stored error text (receiver-controlled text must not bloat the table). */
 const MAX_ERROR_LENGTH = 500;
 
@@ -124,23 +161,7 @@ export class WebhookDeliveryRepository {
   async claimAttempt(ref: WebhookDeliveryRef, attempt: number, leaseMs: number, now: Date = new Date()): Promise<AttemptClaim> {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     for (;;) {
-      const [claim] = (await this.manager.query(
-        `WITH delivery AS (
-           INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5)
-           ON CONFLICT (delivery_id) DO UPDATE SET state = webhook_deliveries.state
-           RETURNING state
-         ), claimed AS (
-           INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, lease_until)
-           SELECT $1, $6::integer, $5, $7::timestamptz FROM delivery WHERE delivery.state = 'pending'
-           ON CONFLICT (delivery_id, attempt) DO UPDATE SET started_at = EXCLUDED.started_at, lease_until = EXCLUDED.lease_until
-            WHERE webhook_delivery_attempts.finished_at IS NULL AND webhook_delivery_attempts.lease_until <= EXCLUDED.started_at
-           RETURNING 1
-         )
-         SELECT delivery.state, EXISTS (SELECT 1 FROM claimed) AS claimed, s.active_secret, s.previous_secret, s.rotated_at
-           FROM delivery LEFT JOIN webhook_secrets s ON s.organisation_id = $3`,
-        [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now, attempt, leaseUntil],
-      )) as ClaimRow[];
+      const [claim] = await this.prepared<ClaimRow>(CLAIM_ATTEMPT, [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now, attempt, leaseUntil]);
       if (claim.state !== 'pending') return { kind: 'settled', state: claim.state };
       if (claim.claimed) return { kind: 'claimed', secrets: storedSecrets(claim) };
       // The attempt row exists (the insert met it): made, or held by another dispatcher whose lease still runs.
@@ -167,17 +188,17 @@ export class WebhookDeliveryRepository {
     now: Date = new Date(),
   ): Promise<void> {
     const error = result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH);
-    await this.manager.query(
-      `WITH attempt AS (
-         UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
-          WHERE delivery_id = $1 AND attempt = $2
-       )
-       UPDATE webhook_deliveries
-          SET state = CASE WHEN state = 'pending' THEN $8 ELSE state END,
-              attempts = GREATEST(attempts, $2), last_http_status = $5, last_error = $6, updated_at = $3
-        WHERE delivery_id = $1`,
-      [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs)), deliveryState],
-    );
+    await this.prepared(FINISH_ATTEMPT, [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs)), deliveryState]);
+  }
+
+  /**
+   * Runs one of the statements every callback runs as a named prepared statement: each pooled connection parses and
+   * plans it once, not once per callback. Inside a transaction (a manager with its own query runner) it runs there.
+   */
+  private async prepared<T>(statement: { name: string; text: string }, values: unknown[]): Promise<T[]> {
+    if (this.manager.queryRunner !== undefined) return (await this.manager.query(statement.text, values)) as T[];
+    const pool = (this.manager.connection.driver as PostgresDriver).master as Pool;
+    return (await pool.query({ name: statement.name, text: statement.text, values })).rows as T[];
   }
 
   /** Records a delivery dropped before it was delivered (overload: the queue discarded its oldest callbacks). */
