@@ -8,10 +8,17 @@ function request(slots: DeliverySlots, host: string, count: number, grants: Arra
 }
 
 describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', () => {
+  // Callbacks a test leaves waiting are abandoned after it (their park timers would outlive the test run).
+  let leftWaiting: AbortController;
+  beforeEach(() => {
+    leftWaiting = new AbortController();
+  });
+  afterEach(() => leftWaiting.abort());
+
   it('6.3: one host alone gets every slot, not only its per-host share', async () => {
     const slots = new DeliverySlots({ total: 16, perHost: 4, parkAfterMs: 60_000 });
     const grants: Array<[string, SlotGrant]> = [];
-    request(slots, 'slow.example', 20, grants);
+    request(slots, 'slow.example', 20, grants, leftWaiting.signal);
     await tick();
     expect(grants).toHaveLength(16);
     expect(slots.inFlightTo('slow.example')).toBe(16);
@@ -24,10 +31,10 @@ describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', 
   it('6.3: while other hosts wait, a freed slot goes to a host below its share before a host above it', async () => {
     const slots = new DeliverySlots({ total: 4, perHost: 2, parkAfterMs: 60_000 });
     const grants: Array<[string, SlotGrant]> = [];
-    request(slots, 'a', 6, grants);
+    request(slots, 'a', 6, grants, leftWaiting.signal);
     await tick();
     expect(grants).toHaveLength(4);
-    request(slots, 'b', 3, grants);
+    request(slots, 'b', 3, grants, leftWaiting.signal);
     await tick();
     slots.release('a');
     slots.release('a');
