@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -237,6 +239,30 @@ describe('webhook dispatcher (spec part 6) against PostgreSQL, RabbitMQ and a re
     app = await h.start();
     await waitFor('the retry after the restart', async () => ((await deliveries().findDelivery(id))?.state === 'delivered' ? true : undefined));
     expect(receivedFor(id)).toHaveLength(2);
+  });
+
+  it('issue 23: callbacks one after another to one receiver go over one kept-alive connection', async () => {
+    let connections = 0;
+    const paths: string[] = [];
+    const receiver = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume().on('end', () => res.writeHead(204).end());
+    });
+    receiver.on('connection', () => connections++);
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/kept-alive`;
+      for (let i = 0; i < 3; i++) {
+        const id = newDeliveryId();
+        await h.bus.publish(MessageName.DeliverWebhook, callback(h, id, url));
+        await waitFor('delivered', async () => ((await deliveries().findDelivery(id))?.state === 'delivered' ? true : undefined));
+      }
+      expect(paths).toEqual(['/kept-alive', '/kept-alive', '/kept-alive']);
+      expect(connections).toBe(1);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('6.2: a duplicate message of a delivered callback does not reach the receiver again', async () => {
