@@ -52,8 +52,11 @@ export type RenderedDocument = {
   renderDurationMs: number;
   renderedAt: Date;
   pdfBlobKey: string;
-  /** The PDF itself when it came back inside the render reply (small enough, and the caller asked for bytes). */
-  inlinePdf: Buffer | null;
+  /**
+   * The PDF itself, base64 as the render reply carried it, when it came back inline (small enough, and the caller
+   * asked for bytes): decoded once for a raw PDF answer, or put into an envelope's documentBase64 as it is.
+   */
+  inlinePdfBase64: string | null;
   /** True when the PDF is not kept (persist=false): the caller deletes it once it has been read. */
   transient: boolean;
   /** Its non-blocking issues, with documentIndex. */
@@ -204,7 +207,7 @@ function renderedDocument(reply: RenderDocumentResult, pdf: RenderedPdf, documen
     renderDurationMs: reply.renderDurationMs,
     renderedAt,
     pdfBlobKey: pdf.blobKey,
-    inlinePdf: pdf.inlineBase64 === undefined ? null : Buffer.from(pdf.inlineBase64, 'base64'),
+    inlinePdfBase64: pdf.inlineBase64 ?? null,
     transient: id === null,
     issues,
   };

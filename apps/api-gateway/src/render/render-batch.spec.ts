@@ -233,22 +233,22 @@ describe('RenderBatch through the gateway', () => {
     const result = await render(Environment.Test, [{ pages: 2 }], true, true);
     const [document] = result.rendered;
     expect(commands[0].inlinePdfMaxBytes).toBe(1000);
-    expect(document.inlinePdf).toEqual(blobStore.blobs.get(document.pdfBlobKey));
-    expect(document.inlinePdf?.toString()).toBe('%PDF request-1:0');
+    expect(document.inlinePdfBase64).toBe(blobStore.blobs.get(document.pdfBlobKey)?.toString('base64'));
+    expect(Buffer.from(document.inlinePdfBase64 ?? '', 'base64').toString()).toBe('%PDF request-1:0');
   });
 
   it('render.document inlinePdfMaxBytes: a PDF above the cap comes back by blob key only', async () => {
     settings.inlinePdfMaxBytes = 5;
     const result = await render(Environment.Test, [{}], true, true);
     expect(commands[0].inlinePdfMaxBytes).toBe(5);
-    expect(result.rendered[0].inlinePdf).toBeNull();
+    expect(result.rendered[0].inlinePdfBase64).toBeNull();
     expect(blobStore.blobs.has(result.rendered[0].pdfBlobKey)).toBe(true);
   });
 
   it('render.document inlinePdfMaxBytes: a render answered without the PDF (stored, JSON envelope) does not ask for the bytes', async () => {
     const result = await render(Environment.Test, [{}], true, false);
     expect(commands[0]).not.toHaveProperty('inlinePdfMaxBytes');
-    expect(result.rendered[0].inlinePdf).toBeNull();
+    expect(result.rendered[0].inlinePdfBase64).toBeNull();
   });
 
   it('documents larger than RENDER_API_INLINE_DATA_MAX_BYTES reach the render service through the blob store', async () => {

@@ -67,7 +67,7 @@ export class RenderEnvelopePresenter {
     if (source === null) throw new Error('a stateless render has no documents in an envelope');
     let documentBase64: string | null = null;
     if (includeDocument || document.transient) {
-      documentBase64 = (await this.pdfs.read(document)).toString('base64');
+      documentBase64 = await this.pdfs.readBase64(document);
     }
     return {
       id: document.id,
