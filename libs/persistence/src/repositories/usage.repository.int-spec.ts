@@ -98,4 +98,17 @@ describe('UsageRepository', () => {
     expect(await db.database.usage.tryConsumePages(id, 3, nextPeriod)).toBe(true);
     expect(await db.database.usage.getUsage(id, nextPeriod)).toMatchObject({ periodStart: new Date('2026-09-15T00:00:00Z'), pagesUsed: 3 });
   });
+
+  it('2.12: usage read after the stored period ended shows the new, empty period (reading rolls the period over too)', async () => {
+    const id = await organisationWith(5, new Date('2026-08-15T00:00:00Z'));
+    expect(await db.database.usage.tryConsumePages(id, 4, new Date('2026-08-20T00:00:00Z'))).toBe(true);
+    expect(await db.database.usage.getUsage(id, new Date('2026-09-14T23:59:59Z'))).toMatchObject({ periodStart: new Date('2026-08-15T00:00:00Z'), pagesUsed: 4 });
+    expect(await db.database.usage.getUsage(id, new Date('2026-09-15T00:00:00Z'))).toMatchObject({
+      periodStart: new Date('2026-09-15T00:00:00Z'),
+      periodEnd: new Date('2026-10-15T00:00:00Z'),
+      includedPagesPerMonth: 5,
+      pagesUsed: 0,
+    });
+    expect((await db.database.organisations.findById(id))?.billingPeriodStart).toEqual(new Date('2026-09-15T00:00:00Z'));
+  });
 });

@@ -22,6 +22,20 @@ export const CONSUME_PAGES_OF_CURRENT_PERIOD = `UPDATE usage_periods u SET pages
    WHERE o.id = $1 AND u.organisation_id = o.id AND u.period_start = o.billing_period_start
      AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month`;
 
+type UsageRow = { included_pages_per_month: number; included_tokens_per_month: number; pages_used: number; tokens_used: number };
+
+function usageSnapshot(organisationId: string, period: BillingPeriod, row: UsageRow): UsageSnapshot {
+  return {
+    organisationId,
+    periodStart: period.start,
+    periodEnd: period.end,
+    includedPagesPerMonth: row.included_pages_per_month,
+    pagesUsed: row.pages_used,
+    includedTokensPerMonth: row.included_tokens_per_month,
+    tokensUsed: row.tokens_used,
+  };
+}
+
 export class UsageRepository {
   constructor(private readonly manager: EntityManager) {}
 
@@ -47,24 +61,30 @@ export class UsageRepository {
     return result[1] === 1;
   }
 
-  /** Allowance and use of the current period (rolled over first when the stored one has ended). */
+  /**
+   * Allowance and use of the current period (rolled over first when the stored one has ended). One round trip while
+   * the stored period is current and its usage row exists (a sync batch's credit check, a job's, the stats); the
+   * roll-over path otherwise.
+   */
   async getUsage(organisationId: string, now: Date = new Date()): Promise<UsageSnapshot> {
+    const current = (await this.manager.query(
+      `SELECT o.billing_period_start, o.billing_period_end, o.included_pages_per_month, o.included_tokens_per_month, u.pages_used, u.tokens_used
+         FROM organisations o JOIN usage_periods u ON u.organisation_id = o.id AND u.period_start = o.billing_period_start
+        WHERE o.id = $1 AND $2 < o.billing_period_end`,
+      [organisationId, now],
+    )) as (UsageRow & { billing_period_start: Date; billing_period_end: Date })[];
+    if (current.length === 1) {
+      const [row] = current;
+      return usageSnapshot(organisationId, { start: row.billing_period_start, end: row.billing_period_end }, row);
+    }
     const period = await this.ensureCurrentPeriod(organisationId, now);
     const [row] = (await this.manager.query(
       `SELECT o.included_pages_per_month, o.included_tokens_per_month, u.pages_used, u.tokens_used
          FROM usage_periods u JOIN organisations o ON o.id = u.organisation_id
         WHERE u.organisation_id = $1 AND u.period_start = $2`,
       [organisationId, period.start],
-    )) as { included_pages_per_month: number; included_tokens_per_month: number; pages_used: number; tokens_used: number }[];
-    return {
-      organisationId,
-      periodStart: period.start,
-      periodEnd: period.end,
-      includedPagesPerMonth: row.included_pages_per_month,
-      pagesUsed: row.pages_used,
-      includedTokensPerMonth: row.included_tokens_per_month,
-      tokensUsed: row.tokens_used,
-    };
+    )) as UsageRow[];
+    return usageSnapshot(organisationId, period, row);
   }
 
   /** Sets the pages used in the current period (provisioning and seed files). */
