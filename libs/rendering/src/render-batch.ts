@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, Environment, ErrorCode, Limits, type RenderDocumentResult, type RenderIssue } from '@docrender/contracts';
-import { nestingTooDeepIssue } from '@docrender/template-dsl';
+import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';
 import { syncDocumentPdfBlobKey } from './blob-keys';
 import { mapWithConcurrency } from './map-with-concurrency';
 import { documentOutcomeOf, type RenderedPdf } from './render-command';

@@ -1,6 +1,6 @@
 import { DomainError, ErrorCode, type CustomFontRef, type Environment } from '@docrender/contracts';
 import type { RenderableTemplate } from '@docrender/persistence';
-import { languagesOf } from '@docrender/template-dsl';
+import { languagesOf } from '@docrender/template-dsl/checks';
 import { ParsedJsonCache } from './parsed-json.cache';
 
 /** Who renders: the organisation and the environment of its key (test: watermark, no credit; production: credit). */

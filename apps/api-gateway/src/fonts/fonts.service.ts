@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FontSource, type FontFamilyDto, type FontVariantDto, type ListQuery, type PagedResult } from '@docrender/contracts';
 import { FontRepository } from '@docrender/persistence';
-import { BUILTIN_FONT_FAMILIES, builtinVariants } from '@docrender/template-dsl';
+import { BUILTIN_FONT_FAMILIES, builtinVariants } from '@docrender/template-dsl/checks';
 import type { Caller } from '../auth/caller';
 import { listInMemory, type ListingValue } from '../listing/in-memory-listing';
 

@@ -14,7 +14,7 @@ import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messagi
 import type { Logger } from '@docrender/observability';
 import { Database, type RunJobOutbox } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
-import { nestingTooDeepIssue } from '@docrender/template-dsl';
+import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';
 import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver, tooDeep } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { Caller } from '../auth';

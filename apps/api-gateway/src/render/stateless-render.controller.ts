@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
-import { validateTemplate } from '@docrender/template-dsl';
+import { validateTemplate } from '@docrender/template-dsl/checks';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { RenderBodyParser } from './body/render-body.parser';
