@@ -106,6 +106,20 @@ export default [
     },
   },
   {
+    // The gateway's event loop (and the render use case it drives) never compiles a document: it imports the DSL's
+    // checks, not its compiler, whose heap every full GC of the gateway would mark again. The validation worker
+    // (render-validation*.ts, run on worker threads) compiles. Repeats the raw-connection rule above (a later block
+    // replaces a rule's options for the files it matches).
+    files: ['apps/api-gateway/src/**/*.ts', 'libs/rendering/src/**/*.ts'],
+    ignores: [...testFiles, 'apps/api-gateway/src/render/render-validation.ts', 'apps/api-gateway/src/render/render-validation.worker.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [
+        { name: '@docrender/persistence/internal', message: 'The raw connection is for libs/testing and tests: reach PostgreSQL through Database (@docrender/persistence).' },
+        { name: '@docrender/template-dsl', allowTypeImports: true, message: 'The gateway does not compile documents on its event loop: import @docrender/template-dsl/checks (the compiler stays on the validation workers).' },
+      ] }],
+    },
+  },
+  {
     // Chromium is the render service's business alone.
     files: ['**/*.ts'],
     ignores: ['apps/render-service/**', 'bench/**'],

@@ -1,8 +1,9 @@
 // Shows that each module-boundary rule of eslint.config.mjs rejects a file breaking it (issue 19): writes one probe
 // file per rule into the project it constrains, lints the probes with the workspace's ESLint configuration, deletes
 // them, and fails unless every probe meant to be rejected is rejected by its rule (@nx/enforce-module-boundaries, or
-// @typescript-eslint/no-restricted-imports for the raw connection's entry) and every probe meant to pass (a test file
-// importing libs/testing, pg or the raw connection, persistence importing typeorm) passes.
+// @typescript-eslint/no-restricted-imports for the raw connection's entry and the DSL's compiler on the gateway) and
+// every probe meant to pass (a test file importing libs/testing, pg or the raw connection, persistence importing
+// typeorm, the gateway importing the DSL's checks) passes.
 // Run: `node tools/lint-probes.mjs` (docs/testing.md).
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ const pgImport = "import { Client } from 'pg';\nexport const probe = Client;\n";
 // The raw connection's narrow entry of libs/persistence.
 const internalImport = "import { connectDataSource } from '@docrender/persistence/internal';\nexport const probe = connectDataSource;\n";
 const restrictedImports = '@typescript-eslint/no-restricted-imports';
+// The DSL with its compiler (echarts, bwip-js, layout).
+const dslImport = "import { compileDocument } from '@docrender/template-dsl';\nexport const probe = compileDocument;\n";
 
 /** [file, content, rejected?, rule (default @nx/enforce-module-boundaries)] */
 const probes = [
@@ -47,6 +50,12 @@ const probes = [
   ['libs/platform/src/lint-probe-internal.ts', internalImport, true, restrictedImports],
   ['libs/testing/src/lint-probe-internal.ts', internalImport, false, restrictedImports],
   ['apps/job-worker/src/lint-probe-internal.int-spec.ts', internalImport, false, restrictedImports],
+  // The gateway's event loop and the render use case import the DSL's checks, not its compiler; the job worker may.
+  ['apps/api-gateway/src/lint-probe-dsl.ts', dslImport, true, restrictedImports],
+  ['libs/rendering/src/lint-probe-dsl.ts', dslImport, true, restrictedImports],
+  ['apps/api-gateway/src/lint-probe-internal-dsl.ts', internalImport, true, restrictedImports],
+  ['apps/api-gateway/src/lint-probe-checks.ts', "import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';\nexport const probe = nestingTooDeepIssue;\n", false, restrictedImports],
+  ['apps/job-worker/src/lint-probe-dsl.ts', dslImport, false, restrictedImports],
 ];
 
 execFileSync('npx', ['nx', 'show', 'projects'], { cwd: root, stdio: 'ignore' });
