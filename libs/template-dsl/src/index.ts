@@ -2,7 +2,7 @@ export * from './model/template.types';
 export { templateJsonSchema } from './schema/template-json-schema';
 export { validateTemplate, TemplateError, TemplateValidation } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
-export { checkData, nestingTooDeepIssue } from './data/check-data';
+export { checkData, inspectData, nestingTooDeepIssue } from './data/check-data';
 export { BUILTIN_FONT_FAMILIES, BUILTIN_FONT_ORIGIN, builtinFontFile, BuiltinFontSource, builtinVariants, CustomFontFile, FontFaceRef, FontStyle } from './fonts/font-registry';
 export { ImageResolution } from './render/images';
 export { InvalidTemplateError } from './render/prepared-template';

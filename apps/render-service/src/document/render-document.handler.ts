@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import { counter, histogram, inSpan, Logger, withLogFields } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
+import { compileDocument, imageReferencesOf, inspectData, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
@@ -108,12 +108,13 @@ export class RenderDocumentHandler {
       });
     try {
       const raw = await storage('reading the document data', () => this.sources.readData(command.data));
-      issues = checkData(raw);
+      // the check parses JSON text once and hands back the value it walked
+      const inspection = inspectData(raw);
+      issues = inspection.issues;
       if (hasBlockingIssue(issues, command.environment)) {
         return reply({ outcome: 'blocked', issues, documentName: command.fallbackDocumentName, pdf: null, failure: null });
       }
-      // checkData accepted it: JSON text is valid and within the nesting limit, so it is parsed once here
-      const data = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+      const data = inspection.value;
       const template = this.templates.canonical(command.template) as Template;
       const allowHttpImages = this.options.allowHttpImages;
       const [images, customFonts] = await Promise.all([
