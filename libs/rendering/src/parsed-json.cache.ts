@@ -4,29 +4,35 @@
  * the values of the last `maxEntries` texts of at most `maxTextLength` characters (least recently used dropped
  * first), so memory stays bounded. A value is shared by every render that parses the same text: nothing modifies
  * templates or translations (they are serialised into render commands, which copies them).
+ * Entries are found by the caller's key (which version, which text of it) and used only when the text is the one
+ * parsed: the text comes fresh from the database for every render, and looking it up by itself would hash all of it
+ * each time, where comparing it with the kept text is a plain comparison of characters.
  */
 export class ParsedJsonCache {
-  private readonly values = new Map<string, unknown>();
+  private readonly entries = new Map<string, { text: string; value: unknown }>();
 
   constructor(
     private readonly maxEntries: number,
     private readonly maxTextLength: number,
   ) {}
 
-  parse(text: string): unknown {
-    const known = this.values.get(text);
-    if (known !== undefined) {
-      this.values.delete(text);
-      this.values.set(text, known);
-      return known;
+  parse(key: string, text: string): unknown {
+    const known = this.entries.get(key);
+    if (known !== undefined && known.text === text) {
+      this.entries.delete(key);
+      this.entries.set(key, known);
+      return known.value;
     }
     const value = JSON.parse(text) as unknown;
     if (text.length <= this.maxTextLength) {
-      this.values.set(text, value);
-      if (this.values.size > this.maxEntries) {
-        const oldest = this.values.keys().next();
-        if (oldest.done !== true) this.values.delete(oldest.value);
+      this.entries.delete(key);
+      this.entries.set(key, { text, value });
+      if (this.entries.size > this.maxEntries) {
+        const oldest = this.entries.keys().next();
+        if (oldest.done !== true) this.entries.delete(oldest.value);
       }
+    } else {
+      this.entries.delete(key);
     }
     return value;
   }

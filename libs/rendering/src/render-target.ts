@@ -79,8 +79,8 @@ export class RenderTargetResolver {
     return {
       organisationId: scope.organisationId,
       environment: scope.environment,
-      template: this.parse(version.templateJson, 'the template DSL'),
-      translations: version.translations === null ? null : this.parse(version.translations, 'the translations'),
+      template: this.parse(`${template.id}:${version.versionNumber}:template`, version.templateJson, 'the template DSL'),
+      translations: version.translations === null ? null : this.parse(`${template.id}:${version.versionNumber}:translations`, version.translations, 'the translations'),
       language: 'matched' in language ? language.matched : language.requested === null ? null : definedLanguage(template.id, version, language.requested),
       documentNameTemplate: version.documentNameTemplate ?? template.documentNameTemplate,
       fallbackDocumentName: template.name,
@@ -103,9 +103,9 @@ export class RenderTargetResolver {
     };
   }
 
-  private parse(text: string, what: string): unknown {
+  private parse(key: string, text: string, what: string): unknown {
     try {
-      return this.parsed.parse(text);
+      return this.parsed.parse(key, text);
     } catch (error) {
       throw new UnreadableTemplateError(`${what} of the template version is not valid JSON: ${(error as Error).message}`);
     }
