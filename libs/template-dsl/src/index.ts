@@ -3,6 +3,7 @@ export { templateJsonSchema } from './schema/template-json-schema';
 export { validateTemplate, TemplateError, TemplateValidation } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
 export { checkData, inspectData, nestingTooDeepIssue } from './data/check-data';
+export { BandFaceSubsets } from './fonts/band-face-subsets';
 export { BUILTIN_FONT_FAMILIES, BUILTIN_FONT_ORIGIN, builtinFontFile, BuiltinFontSource, builtinVariants, CustomFontFile, FontFaceRef, FontStyle } from './fonts/font-registry';
 export { ImageResolution } from './render/images';
 export { InvalidTemplateError } from './render/prepared-template';

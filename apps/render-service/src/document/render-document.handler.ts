@@ -11,7 +11,7 @@ import {
 } from '@docrender/contracts';
 import { counter, histogram, inSpan, Logger, withLogFields } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { compileDocument, imageReferencesOf, inspectData, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
+import { BandFaceSubsets, compileDocument, imageReferencesOf, inspectData, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
@@ -49,6 +49,9 @@ const renderSeconds = histogram(
  * failed in another way), so another instance renders it.
  */
 export class RenderDocumentHandler {
+  /** The bands' faces subset to the characters they print, kept across documents (decision 0020). */
+  private readonly bandFaceSubsets = new BandFaceSubsets();
+
   constructor(
     private readonly printer: DocumentPrinter,
     private readonly blobStore: BlobStore,
@@ -134,6 +137,7 @@ export class RenderDocumentHandler {
         allowHttpImages,
         // the pool's pages serve the built-in faces, each decoded once per page rather than once per document (0020)
         builtinFonts: 'served',
+        bandFaceSubsets: this.bandFaceSubsets,
       });
       issues = compiled.issues;
       const documentName = compiled.documentName;

@@ -154,7 +154,12 @@ export type BuiltinFontSource = 'inline' | 'served';
  * @font-face rules of a built-in face under `cssFamily` (normally the family's own name; another name to
  * stand in for a family that could not be resolved), with the subsets the text's code points need.
  */
-export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<number>, cssFamily: string = face.family, source: BuiltinFontSource = 'inline'): string {
+export function builtinFontFaceCss(
+  face: FontFaceRef,
+  codePoints: ReadonlySet<number>,
+  cssFamily: string = face.family,
+  source: BuiltinFontSource | BandFaceSource = 'inline',
+): string {
   const family = builtinFamily(face.family);
   const weight = nearestWeight(family.weights, face.weight);
   const style: FontStyle = family.styles.includes(face.style) ? face.style : 'normal';
@@ -164,6 +169,10 @@ export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<nu
     if (!wanted.has(subset.name)) continue;
     const fileName = `${family.fileStem}-${subset.name}-${weight}-${style}.woff2`;
     const file = path.join(family.packageDir, 'files', fileName);
+    if (typeof source !== 'string') {
+      css += bandFaceRule(face, cssFamily, subset.unicodeRange, file, fileName, source);
+      continue;
+    }
     const key = `${file}\u0000${cssFamily}\u0000${face.weight}\u0000${face.style}\u0000${source}`;
     let rule = ruleCache.get(key);
     if (rule === undefined) {
@@ -177,6 +186,31 @@ export function builtinFontFaceCss(face: FontFaceRef, codePoints: ReadonlySet<nu
     css += rule;
   }
   return css;
+}
+
+/**
+ * A face the bands use, in a document whose bands print their faces subset to their characters (decision 0020, "Band
+ * faces subset"): `subsetOf` gives a file's subset as a data URI, or null (that file stays whole and inline, in the
+ * band and in the document). In the `band` the subset is the face; the `document` names the file by its served URL for
+ * its own text and declares the subset under a family of its own, BAND_SUBSET_FAMILY: a band draws only faces the
+ * document has loaded from the very same URL.
+ */
+export interface BandFaceSource {
+  in: 'band' | 'document';
+  subsetOf: (file: string) => string | null;
+}
+
+/** The family under which a document declares its bands' subset faces: loaded, never named by its text. */
+export const BAND_SUBSET_FAMILY = 'docrender band subset';
+
+function bandFaceRule(face: FontFaceRef, cssFamily: string, unicodeRange: string, file: string, fileName: string, source: BandFaceSource): string {
+  const subset = source.subsetOf(file);
+  const rule = (family: string, url: string, format: string): string =>
+    `@font-face{font-family:${cssString(family)};font-style:${face.style};font-weight:${face.weight};font-display:block;` +
+    `src:url(${url}) format('${format}');unicode-range:${unicodeRange}}\n`;
+  if (subset === null) return rule(cssFamily, `data:font/woff2;base64,${fileBase64(file)}`, 'woff2');
+  if (source.in === 'band') return rule(cssFamily, subset, 'truetype');
+  return rule(cssFamily, `${BUILTIN_FONT_ORIGIN}/${fileName}`, 'woff2') + rule(BAND_SUBSET_FAMILY, subset, 'truetype');
 }
 
 const SERVED_FILE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*\.woff2$/;

@@ -7,6 +7,7 @@ import { documentNameFor } from '../document-name/document-name';
 import {
   BUILTIN_FONT_FAMILIES,
   builtinFontFaceCss,
+  BandFaceSource,
   BUILTIN_FONT_ORIGIN,
   BuiltinFontSource,
   codePointsBeyondLatin1,
@@ -16,6 +17,7 @@ import {
   FontFaceRef,
   nearestWeight,
 } from '../fonts/font-registry';
+import { bandCharacters, BandFaceSubsets } from '../fonts/band-face-subsets';
 import { activeTranslations } from '../i18n/translations';
 import { IssueCollector } from '../issues/issue-collector';
 import { bandVariants, pageBackgroundsOf, Region, watermarksOf } from '../model/template-walker';
@@ -51,9 +53,14 @@ export interface CompileInput {
    * inlining them, for a printer that serves those (the render service, decision 0020); default `inline`.
    */
   builtinFonts?: BuiltinFontSource;
+  /**
+   * With `served`: the bands print their built-in faces subset to the characters they can print, from these subsets
+   * once they are made (decision 0020, "Band faces subset"); without, or until then, whole.
+   */
+  bandFaceSubsets?: BandFaceSubsets;
 }
 
-export type ValidateInput = Omit<CompileInput, 'watermark' | 'builtinFonts'>;
+export type ValidateInput = Omit<CompileInput, 'watermark' | 'builtinFonts' | 'bandFaceSubsets'>;
 
 export interface CompiledDocument {
   /**
@@ -166,7 +173,7 @@ function fontFaceCss(
   text: ReadonlySet<number>,
   issues: IssueCollector,
   mode: CompileMode,
-  sourceOf: (face: UsedFace) => BuiltinFontSource = () => 'inline',
+  sourceOf: (face: UsedFace) => BuiltinFontSource | BandFaceSource = () => 'inline',
 ): string {
   let css = '';
   const declared = new Set<CustomFontFile>();
@@ -406,12 +413,28 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   ].filter((face, i, all) => all.findIndex((f) => f.family === face.family && f.weight === face.weight && f.style === face.style) === i);
   // served faces: only those no band uses — a band cannot load a URL (Chromium fails the print) and draws only faces
   // the document loaded from the very same URL, so its faces stay inline in the document as in the band
+  // unless the bands print them subset to their characters: then the document serves them for its own text and
+  // declares the bands' subsets (a band's text is certain only when every page has the same bands)
   const inBand = new Set([...bandFaces('header'), ...bandFaces('footer')].map((f) => `${f.family}|${f.weight}|${f.style}`));
-  const bodySource = (face: UsedFace): BuiltinFontSource => (input.builtinFonts === 'served' && !inBand.has(`${face.family}|${face.weight}|${face.style}`) ? 'served' : 'inline');
+  const served = input.builtinFonts === 'served';
+  const characters = served && input.bandFaceSubsets && !prepared.pagesDiffer && inBand.size > 0 ? bandCharacters(bands.map((b) => b.markup)) : null;
+  const subsets = input.bandFaceSubsets;
+  // asked once per file and document: the document and every band print the same subset or the same whole file
+  const subsetOfFile = new Map<string, string | null>();
+  const subsetOf =
+    characters === null || !subsets
+      ? null
+      : (file: string): string | null => {
+          if (!subsetOfFile.has(file)) subsetOfFile.set(file, subsets.dataUri(file, characters));
+          return subsetOfFile.get(file) ?? null;
+        };
+  const bodySource = (face: UsedFace): BuiltinFontSource | BandFaceSource =>
+    !served ? 'inline' : !inBand.has(`${face.family}|${face.weight}|${face.style}`) ? 'served' : subsetOf ? { in: 'document', subsetOf } : 'inline';
+  const bandSource = (): BuiltinFontSource | BandFaceSource => (subsetOf ? { in: 'band', subsetOf } : 'inline');
   const bodyFonts = fontFaceCss(bodyFaces, customFonts, allText, issues, mode, bodySource);
   const hasBand = (region: 'header' | 'footer'): boolean => page?.[region] !== undefined;
-  const headerFonts = hasBand('header') ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode) : '';
-  const footerFonts = hasBand('footer') ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode) : '';
+  const headerFonts = hasBand('header') ? fontFaceCss(prepared.faces.header, customFonts, allText, issues, mode, bandSource) : '';
+  const footerFonts = hasBand('footer') ? fontFaceCss(prepared.faces.footer, customFonts, allText, issues, mode, bandSource) : '';
 
   const result: CompileOutcome = {
     html: '',

@@ -1,0 +1,122 @@
+import { compileDocument } from '../render/compile-document';
+import type { Template } from '../model/template.types';
+import { bandCharacters, BandFaceSubsets } from './band-face-subsets';
+import { BAND_SUBSET_FAMILY, BUILTIN_FONT_ORIGIN } from './font-registry';
+
+/** The code points a TrueType font maps (its Windows Unicode BMP cmap, format 4: what harfbuzz writes for the BMP). */
+function mappedCodePoints(font: Buffer): Set<number> {
+  const tables = font.readUInt16BE(4);
+  let cmap = -1;
+  for (let i = 0; i < tables; i++) if (font.toString('latin1', 12 + i * 16, 16 + i * 16) === 'cmap') cmap = font.readUInt32BE(12 + i * 16 + 8);
+  const out = new Set<number>();
+  for (let i = 0; i < font.readUInt16BE(cmap + 2); i++) {
+    const record = cmap + 4 + i * 8;
+    const sub = cmap + font.readUInt32BE(record + 4);
+    if (font.readUInt16BE(record) !== 3 || font.readUInt16BE(record + 2) !== 1 || font.readUInt16BE(sub) !== 4) continue;
+    const segments = font.readUInt16BE(sub + 6) / 2;
+    const ends = sub + 14;
+    const starts = ends + segments * 2 + 2;
+    const deltas = starts + segments * 2;
+    const offsets = deltas + segments * 2;
+    for (let s = 0; s < segments; s++) {
+      const end = font.readUInt16BE(ends + s * 2);
+      const start = font.readUInt16BE(starts + s * 2);
+      const delta = font.readUInt16BE(deltas + s * 2);
+      const offset = font.readUInt16BE(offsets + s * 2);
+      for (let c = start; c <= end && c !== 0xffff; c++) {
+        const glyph = offset === 0 ? (c + delta) & 0xffff : font.readUInt16BE(offsets + s * 2 + offset + (c - start) * 2);
+        if (glyph !== 0) out.add(c);
+      }
+    }
+  }
+  return out;
+}
+
+/** A header with data and an image's alt text, a footer with the page counters; Greek in the data. */
+const template = {
+  page: {
+    header: { elements: [{ type: 'text', id: 'h', text: '{{ seller }} & Co' }] },
+    footer: { elements: [{ type: 'text', id: 'f', text: 'Seite {{ pageNumber }} von {{ totalPages }}' }] },
+  },
+  body: [{ type: 'text', id: 'b', text: 'Body line', style: { fontWeight: 700 } }],
+} as Template;
+const data = { seller: 'Ωμέγα <Ltd>' };
+
+async function compiledWithSubsets(subsets: BandFaceSubsets): Promise<ReturnType<typeof compileDocument>> {
+  // the first document asks, the second has the subsets made; the third prints them
+  compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+  compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+  await subsets.settled();
+  return compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+}
+
+function subsetFonts(css: string): Buffer[] {
+  return [...css.matchAll(/src:url\(data:font\/ttf;base64,([A-Za-z0-9+/=]+)\)/g)].map((m) => Buffer.from(m[1], 'base64'));
+}
+
+describe('decision 0020, band faces subset: the characters a band can print', () => {
+  it('its text after the data is applied (entities decoded), the alt text of its images, the counter digits and a space', () => {
+    expect(bandCharacters(['<p class="t">Ab &amp; &lt;&#39;&#x3a9;&gt;</p><img src="data:image/png;base64,QQ==" alt="Zz">'])).toEqual(" &'0123456789<>AZbzΩ");
+  });
+
+  it('the characters of every band together, each once', () => {
+    expect(bandCharacters(['<p>ba</p>', '<p>ab</p>'])).toEqual(' 0123456789ab');
+  });
+
+  it.each([
+    ['a list (Chromium draws its markers)', '<ul><li>item</li></ul>'],
+    ['a combining mark (shaping may compose it into a glyph the text does not name)', '<p>e\u0301</p>'],
+    ['a soft hyphen (a hyphen at a break)', '<p>Donau\u00addampf</p>'],
+    ['an entity the compiler does not write', '<p>a&nbsp;b</p>'],
+  ])('none (the whole face) for %s', (_why, markup) => {
+    expect(bandCharacters([markup])).toBeNull();
+  });
+});
+
+describe('decision 0020, band faces subset: served documents print their band faces subset', () => {
+  it('without subsets (preview, validation, another printer) or before they are made, every face a band uses stays whole and inline', () => {
+    const subsets = new BandFaceSubsets();
+    for (const compiled of [compileDocument({ template, data, builtinFonts: 'served' }), compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets })]) {
+      expect(compiled.html).not.toContain(BAND_SUBSET_FAMILY);
+      expect(compiled.footerHtml).not.toContain('data:font/ttf');
+      expect(compiled.footerHtml).toContain('data:font/woff2;base64,');
+    }
+  });
+
+  it('a subset is made the second time a document asks for it, and then printed', async () => {
+    const subsets = new BandFaceSubsets();
+    compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+    await subsets.settled();
+    expect(compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets }).footerHtml).not.toContain('data:font/ttf');
+    await subsets.settled();
+    expect(compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets }).footerHtml).toContain('data:font/ttf');
+  });
+
+  it('the band names the subset; the document serves the file for its own text and declares the same subset under a family of its own', async () => {
+    const compiled = await compiledWithSubsets(new BandFaceSubsets());
+    const inBand = subsetFonts(compiled.footerHtml ?? '');
+    expect(inBand.length).toEqual(2); // latin and greek
+    expect(subsetFonts(compiled.headerHtml ?? '')).toEqual(inBand);
+    expect(subsetFonts(compiled.html)).toEqual(inBand);
+    expect(compiled.html).toContain(`font-family:'docrender band subset'`);
+    expect(compiled.html).toContain(`${BUILTIN_FONT_ORIGIN}/inter-latin-400-normal.woff2`);
+    expect(compiled.html).toContain(`${BUILTIN_FONT_ORIGIN}/inter-greek-400-normal.woff2`);
+    expect(compiled.html).not.toContain('data:font/woff2');
+  });
+
+  it('every character the bands print is in their subset faces', async () => {
+    const compiled = await compiledWithSubsets(new BandFaceSubsets());
+    const mapped = new Set(subsetFonts(compiled.footerHtml ?? '').flatMap((font) => [...mappedCodePoints(font)]));
+    const printed = `Ωμέγα <Ltd> & Co Seite von 0123456789`;
+    expect([...printed].filter((c) => !mapped.has(c.codePointAt(0) ?? 0))).toEqual([]);
+  });
+
+  it('bands whose pages differ keep their whole faces (their text is not certain from one rendering)', async () => {
+    const subsets = new BandFaceSubsets();
+    const differing = { ...template, page: { ...template.page, header: { elements: [{ type: 'text', id: 'h1', text: 'Other' }], first: { elements: [{ type: 'text', id: 'h2', text: 'First' }] } } } } as Template;
+    compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+    compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets });
+    await subsets.settled();
+    expect(compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets }).html).not.toContain(BAND_SUBSET_FAMILY);
+  });
+});
