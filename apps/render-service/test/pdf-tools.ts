@@ -74,3 +74,9 @@ export function pdfFontNames(pdf: Buffer): Promise<string[]> {
     return [...new Set(names)].sort();
   });
 }
+
+/** What a printed PDF shows: its text, its fonts and every page as pdftoppm draws it at 72 dpi (Base64 PNGs). */
+export async function printedLook(pdf: Buffer): Promise<{ text: string; fonts: string[]; pages: string[] }> {
+  const pages = await pagePngs(pdf, 72);
+  return { text: await pdfText(pdf), fonts: await pdfFontNames(pdf), pages: pages.map((png) => png.toString('base64')) };
+}

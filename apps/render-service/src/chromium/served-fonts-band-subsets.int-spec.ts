@@ -1,5 +1,5 @@
 import { BandFaceSubsets, CompiledDocument, compileDocument, Template } from '@docrender/template-dsl';
-import { pagePngs, pdfFontNames, pdfText } from '../../test/pdf-tools';
+import { printedLook } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -16,12 +16,6 @@ function compile(c: Case, bandFaceSubsets?: BandFaceSubsets): CompiledDocument {
   return bandFaceSubsets
     ? compileDocument({ template: template as Template, data: applied, translations, language: c.language, builtinFonts: 'served', bandFaceSubsets })
     : compileDocument({ template: template as Template, data: applied, translations, language: c.language });
-}
-
-/** What a printed PDF shows: its text, its fonts and every page as pdftoppm draws it. */
-async function printedLook(pdf: Buffer): Promise<{ text: string; fonts: string[]; pages: string[] }> {
-  const pages = await pagePngs(pdf, 72);
-  return { text: await pdfText(pdf), fonts: await pdfFontNames(pdf), pages: pages.map((png) => png.toString('base64')) };
 }
 
 describe('decision 0020, band faces subset: bands printing their faces subset to their characters print as with the whole faces', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CompiledDocument, compileDocument, Template } from '@docrender/template-dsl';
-import { pagePngs, pdfFontNames, pdfText } from '../../test/pdf-tools';
+import { printedLook } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -16,12 +16,6 @@ async function compiled(name: string, builtinFonts: Fonts): Promise<CompiledDocu
       ? [{ family: 'Great Vibes', weight: 400, style: 'normal' as const, dataUri: `data:font/woff2;base64,${(await readFile(path.join(EXAMPLES_DIR, 'certificate/fonts/great-vibes-latin-400-normal.woff2'))).toString('base64')}` }]
       : [];
   return compileDocument({ template: template as Template, data, translations, language: name === 'letter' ? 'de' : undefined, customFonts, builtinFonts });
-}
-
-/** What a printed PDF shows: its text, its fonts and every page as pdftoppm draws it. */
-async function printedLook(pdf: Buffer): Promise<{ text: string; fonts: string[]; pages: string[] }> {
-  const pages = await pagePngs(pdf, 72);
-  return { text: await pdfText(pdf), fonts: await pdfFontNames(pdf), pages: pages.map((png) => png.toString('base64')) };
 }
 
 describe('decision 0020: built-in faces served from memory by the pool print as the inlined faces do', () => {
