@@ -46,7 +46,7 @@ const boundariesWith = (testing) => {
       { sourceTag: 'type:usecase', onlyDependOnLibsWithTags: plus(dependencies.usecase), bannedExternalImports: ['@nestjs/*', ...infraPackages] },
       { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: plus(dependencies['data-access']) },
       { sourceTag: 'type:infra', onlyDependOnLibsWithTags: plus(dependencies.infra) },
-      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:usecase', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
       { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
       { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
       // The client SDK is published for users' apps: wire types from contracts (type-only), the shared webhook verifier.

@@ -1,21 +1,11 @@
 import { Environment, type RenderDocumentResult } from '@docrender/contracts';
 import type { RenderedDocumentEntry } from '@docrender/persistence';
 import { RenderBatch, renderWhileCreditLasts, type BatchDocument, type BatchDocumentOutput } from './render-batch';
-import type { RenderTarget } from './render-target';
+import { renderTargetFixture } from '@docrender/testing';
 
 type Doc = BatchDocument & { pages: number; delayMs: number };
 
-const target: RenderTarget = {
-  organisationId: 'org-1',
-  environment: Environment.Production,
-  template: { pages: [] },
-  translations: null,
-  language: null,
-  documentNameTemplate: null,
-  fallbackDocumentName: 'Invoice',
-  customFonts: [],
-  source: { templateId: 'template-1', versionNumber: 1 },
-};
+const target = renderTargetFixture({ template: { pages: [] } });
 
 /** Fakes of the use case's ports: a credit of `included` pages taken atomically, and a blob store that only deletes. */
 function ports(included: number, concurrency: number) {

@@ -1,18 +1,14 @@
 import { Environment, ErrorCode, IssueSeverity, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
 import { documentOutcomeOf, RenderBudget, renderCommand } from './render-command';
-import type { RenderTarget } from './render-target';
+import { renderTargetFixture } from '@docrender/testing';
 
-const target: RenderTarget = {
-  organisationId: 'org-1',
+const target = renderTargetFixture({
   environment: Environment.Test,
-  template: { body: [] },
   translations: { en: {} },
   language: 'en',
   documentNameTemplate: 'invoice',
-  fallbackDocumentName: 'Invoice',
-  customFonts: [],
   source: { templateId: 'template-1', versionNumber: 3 },
-};
+});
 
 const reply = (fields: Partial<RenderDocumentResult>): RenderDocumentResult => ({
   outcome: 'rendered',

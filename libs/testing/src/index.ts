@@ -5,3 +5,4 @@ export * from './postgres';
 export * from './processes';
 export * from './stack';
 export * from './openapi/contract-answers';
+export * from './fixtures/render-target';

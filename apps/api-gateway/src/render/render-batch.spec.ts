@@ -13,6 +13,7 @@ import { InProcessMessageBus } from '@docrender/messaging';
 import type { NewStoredDocument, RenderedDocumentEntry } from '@docrender/persistence';
 import { RenderBatch, RenderBudget, type RenderTarget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
+import { renderTargetFixture } from '@docrender/testing';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import { RenderServiceClient } from './render-service.client';
@@ -45,17 +46,8 @@ class FakeLedger {
 type FakeData = { pages?: number; warn?: boolean; error?: boolean; slowMs?: number; filler?: string; failWith?: string };
 
 const ORG = 'org-1';
-const target = (environment: Environment): RenderTarget => ({
-  organisationId: ORG,
-  environment,
-  template: { pages: [] },
-  translations: null,
-  language: null,
-  documentNameTemplate: null,
-  fallbackDocumentName: 'Invoice',
-  customFonts: [],
-  source: { templateId: 'template-1', versionNumber: 2 },
-});
+const target = (environment: Environment): RenderTarget =>
+  renderTargetFixture({ organisationId: ORG, environment, template: { pages: [] }, source: { templateId: 'template-1', versionNumber: 2 } });
 
 /** The sync batch use case (libs/rendering RenderBatch) as the gateway drives it: through RenderServiceClient and the body binder. */
 describe('RenderBatch through the gateway', () => {

@@ -1,22 +1,13 @@
-import { Environment, RenderIssueType } from '@docrender/contracts';
+import { RenderIssueType } from '@docrender/contracts';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindValidateBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
 import type { RenderTarget } from '@docrender/rendering';
+import { renderTargetFixture } from '@docrender/testing';
 import { loadSettings, renderApiSettings } from '@docrender/config';
 import { validateDocuments } from './render-validation';
 import { RenderValidationService } from './render-validation.service';
 
-const target = (template: unknown, customFonts: RenderTarget['customFonts'] = []): RenderTarget => ({
-  organisationId: 'org-1',
-  environment: Environment.Production,
-  template,
-  translations: null,
-  language: null,
-  documentNameTemplate: null,
-  fallbackDocumentName: 'Invoice',
-  customFonts,
-  source: { templateId: 'template-1', versionNumber: 1 },
-});
+const target = (template: unknown, customFonts: RenderTarget['customFonts'] = []): RenderTarget => renderTargetFixture({ template, customFonts });
 
 const body = (documents: unknown[] | string) => {
   const raw = Buffer.from(typeof documents === 'string' ? documents : JSON.stringify({ documents }));

@@ -12,8 +12,9 @@ import {
 } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
 import type { JobCompletion, JobDocumentEntry, JobDocumentRecording, JobDocumentResult, RenderJobRecord } from '@docrender/persistence';
-import { JobDocumentRecorder, RenderBudget, type RenderTarget } from '@docrender/rendering';
+import { JobDocumentRecorder, RenderBudget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
+import { renderTargetFixture } from '@docrender/testing';
 import { RenderJobHandler } from './render-job.handler';
 
 const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => logger };
@@ -42,17 +43,7 @@ const job = (fields: Partial<RenderJobRecord> = {}): RenderJobRecord => ({
   ...fields,
 });
 
-const target: RenderTarget = {
-  organisationId: 'org-1',
-  environment: Environment.Production,
-  template: { body: [] },
-  translations: null,
-  language: null,
-  documentNameTemplate: null,
-  fallbackDocumentName: 'Invoice',
-  customFonts: [],
-  source: { templateId: 'template-1', versionNumber: 1 },
-};
+const target = renderTargetFixture();
 
 /**
  * The job's stored state as the ledger keeps it: recorded outcomes, pages of credit; `finish` ends the job once.
