@@ -50,7 +50,9 @@ const renderSeconds = histogram(
  */
 export class RenderDocumentHandler {
   /** The bands' faces subset to the characters they print, kept across documents (decision 0020). */
-  private readonly bandFaceSubsets = new BandFaceSubsets();
+  private readonly bandFaceSubsets = new BandFaceSubsets((file, error) =>
+    this.logger.warn('a band face could not be subset; bands printing those characters keep the whole face', { file, reason: error instanceof Error ? error.message : String(error) }),
+  );
 
   constructor(
     private readonly printer: DocumentPrinter,

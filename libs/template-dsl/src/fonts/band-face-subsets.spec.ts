@@ -3,6 +3,11 @@ import type { Template } from '../model/template.types';
 import { bandCharacters, BandFaceSubsets } from './band-face-subsets';
 import { BAND_SUBSET_FAMILY, BUILTIN_FONT_ORIGIN } from './font-registry';
 
+/** For the cases that make subsets of real font files: a failure there is a test failure. */
+const noFailureExpected = (file: string, error: unknown): void => {
+  throw new Error(`subsetting ${file} failed: ${String(error)}`);
+};
+
 /** The code points a TrueType font maps (its Windows Unicode BMP cmap, format 4: what harfbuzz writes for the BMP). */
 function mappedCodePoints(font: Buffer): Set<number> {
   const tables = font.readUInt16BE(4);
@@ -75,7 +80,7 @@ describe('decision 0020, band faces subset: the characters a band can print', ()
 
 describe('decision 0020, band faces subset: served documents print their band faces subset', () => {
   it('without subsets (preview, validation, another printer) or before they are made, every face a band uses stays whole and inline', () => {
-    const subsets = new BandFaceSubsets();
+    const subsets = new BandFaceSubsets(noFailureExpected);
     for (const compiled of [compileDocument({ template, data, builtinFonts: 'served' }), compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets })]) {
       expect(compiled.html).not.toContain(BAND_SUBSET_FAMILY);
       expect(compiled.footerHtml).not.toContain('data:font/ttf');
@@ -84,7 +89,7 @@ describe('decision 0020, band faces subset: served documents print their band fa
   });
 
   it('a subset is made the second time a document asks for it, and then printed', async () => {
-    const subsets = new BandFaceSubsets();
+    const subsets = new BandFaceSubsets(noFailureExpected);
     compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets });
     await subsets.settled();
     expect(compileDocument({ template, data, builtinFonts: 'served', bandFaceSubsets: subsets }).footerHtml).not.toContain('data:font/ttf');
@@ -93,7 +98,7 @@ describe('decision 0020, band faces subset: served documents print their band fa
   });
 
   it('the band names the subset; the document serves the file for its own text and declares the same subset under a family of its own', async () => {
-    const compiled = await compiledWithSubsets(new BandFaceSubsets());
+    const compiled = await compiledWithSubsets(new BandFaceSubsets(noFailureExpected));
     const inBand = subsetFonts(compiled.footerHtml ?? '');
     expect(inBand.length).toEqual(2); // latin and greek
     expect(subsetFonts(compiled.headerHtml ?? '')).toEqual(inBand);
@@ -105,18 +110,33 @@ describe('decision 0020, band faces subset: served documents print their band fa
   });
 
   it('every character the bands print is in their subset faces', async () => {
-    const compiled = await compiledWithSubsets(new BandFaceSubsets());
+    const compiled = await compiledWithSubsets(new BandFaceSubsets(noFailureExpected));
     const mapped = new Set(subsetFonts(compiled.footerHtml ?? '').flatMap((font) => [...mappedCodePoints(font)]));
     const printed = `Ωμέγα <Ltd> & Co Seite von 0123456789`;
     expect([...printed].filter((c) => !mapped.has(c.codePointAt(0) ?? 0))).toEqual([]);
   });
 
   it('bands whose pages differ keep their whole faces (their text is not certain from one rendering)', async () => {
-    const subsets = new BandFaceSubsets();
+    const subsets = new BandFaceSubsets(noFailureExpected);
     const differing = { ...template, page: { ...template.page, header: { elements: [{ type: 'text', id: 'h1', text: 'Other' }], first: { elements: [{ type: 'text', id: 'h2', text: 'First' }] } } } } as Template;
     compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets });
     compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets });
     await subsets.settled();
     expect(compileDocument({ template: differing, data, builtinFonts: 'served', bandFaceSubsets: subsets }).html).not.toContain(BAND_SUBSET_FAMILY);
+  });
+
+  it('a subset that fails is reported and not tried again: the bands asking for it keep the whole face', async () => {
+    const failures: string[] = [];
+    const subsets = new BandFaceSubsets((file) => failures.push(file));
+    const notAFont = __filename;
+    const ask = async (): Promise<string | null> => {
+      const uri = subsets.dataUri(notAFont, 'abc');
+      await subsets.settled();
+      return uri;
+    };
+    expect([await ask(), await ask()]).toEqual([null, null]);
+    expect(failures).toEqual([notAFont]);
+    expect([await ask(), await ask(), await ask()]).toEqual([null, null, null]);
+    expect(failures).toEqual([notAFont]);
   });
 });

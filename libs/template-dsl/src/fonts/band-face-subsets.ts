@@ -43,14 +43,19 @@ export function bandCharacters(markups: readonly string[]): string | null {
  * Built-in font files subset to the characters bands print (decision 0020, "Band faces subset"), as TrueType data URIs,
  * made in the background and kept (bounded, least recently used out). A subset is made the second time it is asked
  * for, so bands whose text changes with every document never pay for one; until it is made, the caller uses the whole
- * face. Only for printers that lay out bands (the render service); a subset that fails is not kept (whole face).
+ * face. Only for printers that lay out bands (the render service). A subset that fails is reported to `onFailure`
+ * and not tried again for that key: those bands keep the whole face.
  */
 export class BandFaceSubsets {
   private readonly made = new Map<string, string>();
   private readonly askedOnce = new Set<string>();
   private readonly making = new Map<string, Promise<void>>();
+  private readonly failed = new Set<string>();
 
-  constructor(private readonly limit = 100) {}
+  constructor(
+    private readonly onFailure: (file: string, error: unknown) => void,
+    private readonly limit = 100,
+  ) {}
 
   /** The data URI of `file` (a built-in WOFF2 file) subset to `characters`, or null while there is none. */
   dataUri(file: string, characters: string): string | null {
@@ -61,7 +66,7 @@ export class BandFaceSubsets {
       this.made.set(key, made);
       return made;
     }
-    if (this.making.has(key)) return null;
+    if (this.making.has(key) || this.failed.has(key)) return null;
     if (!this.askedOnce.has(key)) {
       if (this.askedOnce.size >= this.limit) this.askedOnce.clear();
       this.askedOnce.add(key);
@@ -74,7 +79,11 @@ export class BandFaceSubsets {
           if (this.made.size >= this.limit) this.made.delete(this.made.keys().next().value as string);
           this.made.set(key, `data:font/ttf;base64,${bytes.toString('base64')}`);
         },
-        () => undefined,
+        (error: unknown) => {
+          if (this.failed.size >= this.limit) this.failed.clear();
+          this.failed.add(key);
+          this.onFailure(file, error);
+        },
       )
       .finally(() => this.making.delete(key));
     this.making.set(key, making);
