@@ -89,22 +89,37 @@ async function main(): Promise<void> {
     const idleStarted = performance.now();
     await sleep(5_000);
     const idlePerMs = (cpuMs(pid) - idleStart) / (performance.now() - idleStarted);
-    // the dispatcher's PostgreSQL backends (its pool's connections; the bench's own connection is left out)
-    const backends = ((await stand.infra.db.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)) as { pid: number }[]).map((r) => r.pid);
-    const postgresMs = (): number => backends.reduce((sum, p) => sum + cpuMs(p), 0);
+    // the dispatcher's PostgreSQL backends (its pool's connections, which come and go; the bench's own is left out),
+    // followed every 200 ms: a backend's CPU counts from when it is first seen to when it is last seen
+    const backendCpu = new Map<number, { first: number; last: number }>();
+    const followBackends = async (): Promise<void> => {
+      const rows = (await stand.infra.db.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)) as { pid: number }[];
+      for (const { pid: backend } of rows) {
+        const used = cpuMs(backend);
+        const seen = backendCpu.get(backend);
+        if (seen === undefined) backendCpu.set(backend, { first: used, last: used });
+        else if (used > 0) seen.last = used;
+      }
+    };
+    const postgresMs = async (): Promise<number> => {
+      await followBackends();
+      return [...backendCpu.values()].reduce((sum, b) => sum + b.last - b.first, 0);
+    };
+    const follower = setInterval(() => void followBackends(), 200);
     const perCallback: number[] = [];
     const postgresPerCallback: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const cpuBefore = cpuMs(pid);
-      const postgresBefore = postgresMs();
+      const postgresBefore = await postgresMs();
       const started = performance.now();
       await run(CALLBACKS);
       const elapsed = performance.now() - started;
       const used = cpuMs(pid) - cpuBefore;
       perCallback.push(used / CALLBACKS);
-      postgresPerCallback.push((postgresMs() - postgresBefore) / CALLBACKS);
+      postgresPerCallback.push(((await postgresMs()) - postgresBefore) / CALLBACKS);
       console.log(`round ${round + 1}: ${(used / CALLBACKS).toFixed(3)} ms per callback, its PostgreSQL backends ${postgresPerCallback[round].toFixed(3)} ms (${(elapsed / 1000).toFixed(1)} s)`);
     }
+    clearInterval(follower);
     const gross = median(perCallback);
     const idle = (idlePerMs * 1000) / RATE;
     const failures = stand.receiver.received.filter((r) => r.signatureFailure !== null).length;
