@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     const idle = (idlePerMs * 1000) / RATE;
     const failures = stand.receiver.received.filter((r) => r.signatureFailure !== null).length;
     console.log(
-      `dispatcher CPU per callback: ${gross.toFixed(3)} ms (median of ${ROUNDS} rounds of ${CALLBACKS} at ${RATE}/s), of which idle ${idle.toFixed(3)} ms (${(idlePerMs * 1000).toFixed(1)} ms/s with nothing to do); its PostgreSQL backends ${median(postgresPerCallback).toFixed(3)} ms; signature failures ${failures}`,
+      `dispatcher CPU per callback: ${gross.toFixed(3)} ms (median of ${ROUNDS} rounds of ${CALLBACKS} at ${RATE}/s), of which idle ${idle.toFixed(3)} ms (${(idlePerMs * 1000).toFixed(1)} ms/s with nothing to do); its PostgreSQL backends ${median(postgresPerCallback).toFixed(3)} ms (${backendCpu.size} backends seen); signature failures ${failures}`,
     );
     if (process.env.BENCH_OUTPUT) console.log(stand.dispatcher.output());
   } finally {
