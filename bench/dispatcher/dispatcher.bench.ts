@@ -7,7 +7,7 @@
  * burst (every event wakes a cold process), and a young process more than one that has run thousands (V8 compiles the
  * path as it gets hot): compare builds with the same settings only.
  *
- *   node tools/build.mjs --quiet && node dist/bench/dispatcher/dispatcher.bench.js
+ *   npm run bench:dispatcher
  *
  * Environment: BENCH_ROUNDS 5, BENCH_CALLBACKS 200 per round, BENCH_RATE 20 callbacks/s, BENCH_WARM_UP 100 callbacks
  * (sent at 200/s), BENCH_OUTPUT=1 prints the dispatcher's output, BENCH_APP_<SETTING>=value for the dispatcher (e.g.
