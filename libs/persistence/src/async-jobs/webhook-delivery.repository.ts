@@ -1,7 +1,6 @@
-import type { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { WebhookEvent } from '@docrender/contracts';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 
 /** Where a logical delivery stands: still being tried, answered with a 2xx, given up, or dropped under overload. */
 export type WebhookDeliveryState = 'pending' | 'delivered' | 'abandoned' | 'dropped';
@@ -109,7 +108,7 @@ type ClaimRow = {
  * Claims an attempt and reads the organisation's signing secrets: the delivery row is upserted (created on the first
  * message, locked either way), the attempt inserted or its expired lease taken over only while the delivery is pending.
  */
-const CLAIM_ATTEMPT = {
+const CLAIM_ATTEMPT: PreparedStatement = {
   name: 'webhook-delivery-claim-attempt',
   text: `WITH delivery AS (
            INSERT INTO webhook_deliveries (delivery_id, job_id, organisation_id, event, state, attempts, created_at, updated_at)
@@ -128,7 +127,7 @@ const CLAIM_ATTEMPT = {
 };
 
 /** Records how an attempt ended and where its delivery stands: both rows in one statement. */
-const FINISH_ATTEMPT = {
+const FINISH_ATTEMPT: PreparedStatement = {
   name: 'webhook-delivery-finish-attempt',
   text: `WITH attempt AS (
            UPDATE webhook_delivery_attempts SET finished_at = $3, outcome = $4, http_status = $5, error = $6, duration_ms = $7
@@ -161,7 +160,7 @@ export class WebhookDeliveryRepository {
   async claimAttempt(ref: WebhookDeliveryRef, attempt: number, leaseMs: number, now: Date = new Date()): Promise<AttemptClaim> {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     for (;;) {
-      const [claim] = await this.prepared<ClaimRow>(CLAIM_ATTEMPT, [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now, attempt, leaseUntil]);
+      const [claim] = await queryPrepared<ClaimRow>(this.manager, CLAIM_ATTEMPT, [ref.deliveryId, ref.jobId, ref.organisationId, ref.event, now, attempt, leaseUntil]);
       if (claim.state !== 'pending') return { kind: 'settled', state: claim.state };
       if (claim.claimed) return { kind: 'claimed', secrets: storedSecrets(claim) };
       // The attempt row exists (the insert met it): made, or held by another dispatcher whose lease still runs.
@@ -188,17 +187,7 @@ export class WebhookDeliveryRepository {
     now: Date = new Date(),
   ): Promise<void> {
     const error = result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH);
-    await this.prepared(FINISH_ATTEMPT, [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs)), deliveryState]);
-  }
-
-  /**
-   * Runs one of the statements every callback runs as a named prepared statement: each pooled connection parses and
-   * plans it once, not once per callback. Inside a transaction (a manager with its own query runner) it runs there.
-   */
-  private async prepared<T>(statement: { name: string; text: string }, values: unknown[]): Promise<T[]> {
-    if (this.manager.queryRunner !== undefined) return (await this.manager.query(statement.text, values)) as T[];
-    const pool = (this.manager.connection.driver as PostgresDriver).master as Pool;
-    return (await pool.query({ name: statement.name, text: statement.text, values })).rows as T[];
+    await queryPrepared(this.manager, FINISH_ATTEMPT, [deliveryId, attempt, now, result.outcome, result.httpStatus, error, Math.max(0, Math.round(result.durationMs)), deliveryState]);
   }
 
   /** Records a delivery dropped before it was delivered (overload: the queue discarded its oldest callbacks). */

@@ -4,6 +4,7 @@ import type { Environment } from '@docrender/contracts';
 import { digestsEqual, generateApiKey, hashApiKey, parseApiKey } from '../api-keys/api-key-secret';
 import { ApiKeyEntity } from '../entities';
 import { RecordConflictError } from '../persistence.error';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 
 /** A stored key, without anything secret. */
 export type ApiKeyRecord = {
@@ -28,6 +29,16 @@ export type AuthenticatedApiKey = {
   /** The organisation is suspended: it may read, but not render or write (403 Forbidden). */
   organisationSuspended: boolean;
 };
+
+/** The keys sharing a key's lookup prefix and environment, with their organisation's state (every request's first statement). */
+const KEY_CANDIDATES: PreparedStatement = {
+  name: 'api-key-candidates',
+  text: `SELECT k.id, k.organisation_id, k.key_hash, k.revoked_at, o.deleted_at IS NOT NULL AS organisation_deleted, o.suspended_at IS NOT NULL AS organisation_suspended
+           FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
+          WHERE k.lookup_prefix = $1 AND k.environment = $2`,
+};
+
+type KeyCandidateRow = { id: string; organisation_id: string; key_hash: string; revoked_at: Date | null; organisation_deleted: boolean; organisation_suspended: boolean };
 
 /**
  * API keys are stored as HMAC-SHA256(pepper, key) plus a short non-secret lookup prefix; the plaintext is returned
@@ -73,12 +84,7 @@ export class ApiKeyRepository {
   async authenticate(plaintextKey: string): Promise<AuthenticatedApiKey | null> {
     const parsed = parseApiKey(plaintextKey);
     if (!parsed) return null;
-    const candidates = (await this.manager.query(
-      `SELECT k.id, k.organisation_id, k.key_hash, k.revoked_at, o.deleted_at IS NOT NULL AS organisation_deleted, o.suspended_at IS NOT NULL AS organisation_suspended
-         FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
-        WHERE k.lookup_prefix = $1 AND k.environment = $2`,
-      [parsed.lookupPrefix, parsed.environment],
-    )) as { id: string; organisation_id: string; key_hash: string; revoked_at: Date | null; organisation_deleted: boolean; organisation_suspended: boolean }[];
+    const candidates = await queryPrepared<KeyCandidateRow>(this.manager, KEY_CANDIDATES, [parsed.lookupPrefix, parsed.environment]);
     const digest = hashApiKey(plaintextKey, this.pepper);
     // Compare against every candidate (no early exit) so timing does not depend on which one matches.
     let match: (typeof candidates)[number] | undefined;

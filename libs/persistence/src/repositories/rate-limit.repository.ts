@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { RATE_LIMIT_PER_WINDOW, RATE_LIMIT_WINDOW_SECONDS, type RateLimitCategory } from '@docrender/contracts';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 
 export type RateLimitDecision = {
   allowed: boolean;
@@ -8,6 +9,12 @@ export type RateLimitDecision = {
   remaining: number;
   /** When refused: seconds until the oldest permit in the window expires (at least 1); 0 when allowed. */
   retryAfterSeconds: number;
+};
+
+/** Takes a permit or refuses one (every limited request's statement). */
+const ACQUIRE: PreparedStatement = {
+  name: 'rate-limit-acquire',
+  text: `SELECT allowed, permits_in_window, oldest_in_window FROM rate_limit_acquire($1, $2, $3, $4, $5)`,
 };
 
 /**
@@ -28,13 +35,13 @@ export class RateLimitRepository {
     const now = options.now ?? new Date();
     const windowStart = new Date(now.getTime() - windowMs);
     // One round trip: the lock, the count and the insert run in the rate_limit_acquire function (see its migration).
-    const [row] = (await this.manager.query(`SELECT allowed, permits_in_window, oldest_in_window FROM rate_limit_acquire($1, $2, $3, $4, $5)`, [
+    const [row] = await queryPrepared<{ allowed: boolean; permits_in_window: number; oldest_in_window: Date | null }>(this.manager, ACQUIRE, [
       organisationId,
       category,
       limit,
       windowStart,
       now,
-    ])) as { allowed: boolean; permits_in_window: number; oldest_in_window: Date | null }[];
+    ]);
     if (!row.allowed) {
       const expiresAt = (row.oldest_in_window ?? now).getTime() + windowMs;
       return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((expiresAt - now.getTime()) / 1000)) };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
 import type { DocumentType, Environment } from '@docrender/contracts';
 import { StoredDocumentEntity } from '../entities';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 import { CONSUME_PAGES_OF_CURRENT_PERIOD, UsageRepository } from './usage.repository';
 
 /** Spec 2.4 with Dates and the PDF's blob key (viewUrl is made by the caller from the key). */
@@ -36,6 +37,18 @@ function rowOf(input: NewStoredDocument, now: Date): StoredDocumentEntity {
   return { ...input, id: input.id ?? randomUUID(), renderJobId: input.renderJobId ?? null, isPdfDeleted: false, createdAt: now, updatedAt: now };
 }
 
+/** Takes the pages of the current billing period and stores the paid document's row, in one statement (createPaid). */
+const CREATE_PAID: PreparedStatement = {
+  name: 'stored-document-create-paid',
+  text: `WITH paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} RETURNING u.organisation_id)
+         INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
+                                file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
+         SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
+                $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
+           FROM paid
+         RETURNING id`,
+};
+
 /** A document whose PDF retention may purge. */
 export type PurgeCandidate = { id: string; organisationId: string; pdfBlobKey: string; renderedAt: Date };
 
@@ -57,32 +70,23 @@ export class StoredDocumentRepository {
    */
   async createPaid(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord | null> {
     const row = rowOf(input, now);
-    const inserted = (await this.manager.query(
-      `WITH paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} RETURNING u.organisation_id)
-       INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
-                              file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
-       SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
-              $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
-         FROM paid
-       RETURNING id`,
-      [
-        row.organisationId,
-        row.pageCount,
-        now,
-        row.id,
-        row.templateId,
-        row.versionNumber,
-        row.environment,
-        row.language,
-        row.documentName,
-        row.documentType,
-        row.pdfBlobKey,
-        row.fileSizeBytes,
-        row.renderedAt,
-        row.renderDurationMs,
-        row.renderJobId,
-      ],
-    )) as unknown[];
+    const inserted = await queryPrepared(this.manager, CREATE_PAID, [
+      row.organisationId,
+      row.pageCount,
+      now,
+      row.id,
+      row.templateId,
+      row.versionNumber,
+      row.environment,
+      row.language,
+      row.documentName,
+      row.documentType,
+      row.pdfBlobKey,
+      row.fileSizeBytes,
+      row.renderedAt,
+      row.renderDurationMs,
+      row.renderJobId,
+    ]);
     if (inserted.length === 1) return { ...row };
     return this.manager.transaction(async (m) => {
       if (!(await new UsageRepository(m).tryConsumePages(row.organisationId, row.pageCount, now))) return null;

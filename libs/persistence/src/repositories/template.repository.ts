@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { CustomFontRef } from '@docrender/contracts';
 import { TemplateEntity } from '../entities';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 import { customFontRefsJson } from './font.repository';
 
 /** A template row as stored. */
@@ -100,6 +101,34 @@ export function toTemplateRecord(row: TemplateRecordRow): TemplateRecord {
   };
 }
 
+/** The template, the version a render addresses and the organisation's custom fonts (every render's second statement). */
+const FIND_RENDERABLE: PreparedStatement = {
+  name: 'template-find-renderable',
+  text: `SELECT t.id, t.name, t.document_name_template,
+                v.version_number, v.template_json, v.translations, v.document_name_template AS version_document_name_template,
+                ${customFontRefsJson('t.organisation_id')} AS custom_fonts
+           FROM templates t
+           LEFT JOIN LATERAL (
+             SELECT v.version_number, v.template_json, v.translations, v.document_name_template
+               FROM template_versions v
+              WHERE v.template_id = t.id AND (CASE WHEN $3::integer IS NULL THEN v.published_at IS NOT NULL ELSE v.version_number = $3 END)
+              ORDER BY v.version_number DESC
+              LIMIT 1
+           ) v ON true
+          WHERE t.organisation_id = $1 AND t.id = $2`,
+};
+
+type RenderableRow = {
+  id: string;
+  name: string;
+  document_name_template: string | null;
+  version_number: number | null;
+  template_json: string | null;
+  translations: string | null;
+  version_document_name_template: string | null;
+  custom_fonts: CustomFontRef[];
+};
+
 export class TemplateRepository {
   constructor(private readonly manager: EntityManager) {}
 
@@ -125,30 +154,7 @@ export class TemplateRepository {
    * organisation has no such template.
    */
   async findRenderable(organisationId: string, id: string, versionNumber: number | null): Promise<RenderableTemplate | null> {
-    const rows = (await this.manager.query(
-      `SELECT t.id, t.name, t.document_name_template,
-              v.version_number, v.template_json, v.translations, v.document_name_template AS version_document_name_template,
-              ${customFontRefsJson('t.organisation_id')} AS custom_fonts
-         FROM templates t
-         LEFT JOIN LATERAL (
-           SELECT v.version_number, v.template_json, v.translations, v.document_name_template
-             FROM template_versions v
-            WHERE v.template_id = t.id AND (CASE WHEN $3::integer IS NULL THEN v.published_at IS NOT NULL ELSE v.version_number = $3 END)
-            ORDER BY v.version_number DESC
-            LIMIT 1
-         ) v ON true
-        WHERE t.organisation_id = $1 AND t.id = $2`,
-      [organisationId, id, versionNumber],
-    )) as {
-      id: string;
-      name: string;
-      document_name_template: string | null;
-      version_number: number | null;
-      template_json: string | null;
-      translations: string | null;
-      version_document_name_template: string | null;
-      custom_fonts: CustomFontRef[];
-    }[];
+    const rows = await queryPrepared<RenderableRow>(this.manager, FIND_RENDERABLE, [organisationId, id, versionNumber]);
     if (rows.length === 0) return null;
     const [row] = rows;
     return {

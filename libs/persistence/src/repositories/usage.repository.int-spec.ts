@@ -46,6 +46,19 @@ describe('UsageRepository', () => {
     expect((await db.database.usage.getUsage(id, now)).pagesUsed).toBe(10);
   });
 
+  it("3.1 rule 3: inside a transaction (a job document's recording) pages are taken and refused alike, and a rollback returns them", async () => {
+    const id = await organisationWith(10);
+    expect(await db.database.transaction((r) => r.usage.tryConsumePages(id, 6, now))).toBe(true);
+    expect(await db.database.transaction((r) => r.usage.tryConsumePages(id, 5, now))).toBe(false);
+    await expect(
+      db.database.transaction(async (r) => {
+        expect(await r.usage.tryConsumePages(id, 4, now)).toBe(true);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect((await db.database.usage.getUsage(id, now)).pagesUsed).toBe(6);
+  });
+
   it('3.1 rule 3: 20 concurrent consumers at the boundary never overspend', async () => {
     const id = await organisationWith(25);
     await db.database.usage.setPagesUsed(id, 15, now);

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { currentPeriod, type BillingPeriod } from '../billing-period';
 import { RecordNotFoundError } from '../persistence.error';
+import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 
 /** The organisation's allowance and use in its current billing period (spec 2.12 without the derived fields). */
 export type UsageSnapshot = {
@@ -21,6 +22,17 @@ export const CONSUME_PAGES_OF_CURRENT_PERIOD = `UPDATE usage_periods u SET pages
     FROM organisations o
    WHERE o.id = $1 AND u.organisation_id = o.id AND u.period_start = o.billing_period_start
      AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month`;
+
+/** CONSUME_PAGES_OF_CURRENT_PERIOD on its own: a row back when the pages were taken (a production render not persisted). */
+const CONSUME_PAGES: PreparedStatement = { name: 'usage-consume-pages', text: `${CONSUME_PAGES_OF_CURRENT_PERIOD} RETURNING u.organisation_id` };
+
+/** Allowance and use of the stored billing period while it is current (a sync batch's credit check, a job's, the stats). */
+const CURRENT_USAGE: PreparedStatement = {
+  name: 'usage-current',
+  text: `SELECT o.billing_period_start, o.billing_period_end, o.included_pages_per_month, o.included_tokens_per_month, u.pages_used, u.tokens_used
+           FROM organisations o JOIN usage_periods u ON u.organisation_id = o.id AND u.period_start = o.billing_period_start
+          WHERE o.id = $1 AND $2 < o.billing_period_end`,
+};
 
 type UsageRow = { included_pages_per_month: number; included_tokens_per_month: number; pages_used: number; tokens_used: number };
 
@@ -47,8 +59,7 @@ export class UsageRepository {
   async tryConsumePages(organisationId: string, pages: number, now: Date = new Date()): Promise<boolean> {
     if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`pages must be a whole number >= 0, got ${pages}`);
     // Fast path, one round trip: the stored period is still current and its usage row exists.
-    const fast = (await this.manager.query(CONSUME_PAGES_OF_CURRENT_PERIOD, [organisationId, pages, now])) as [unknown[], number];
-    if (fast[1] === 1) return true;
+    if ((await queryPrepared(this.manager, CONSUME_PAGES, [organisationId, pages, now])).length === 1) return true;
     // Out of credit, or the period has ended (or its usage row is missing): roll over, then decide for good.
     const period = await this.ensureCurrentPeriod(organisationId, now);
     const result = (await this.manager.query(
@@ -67,12 +78,7 @@ export class UsageRepository {
    * roll-over path otherwise.
    */
   async getUsage(organisationId: string, now: Date = new Date()): Promise<UsageSnapshot> {
-    const current = (await this.manager.query(
-      `SELECT o.billing_period_start, o.billing_period_end, o.included_pages_per_month, o.included_tokens_per_month, u.pages_used, u.tokens_used
-         FROM organisations o JOIN usage_periods u ON u.organisation_id = o.id AND u.period_start = o.billing_period_start
-        WHERE o.id = $1 AND $2 < o.billing_period_end`,
-      [organisationId, now],
-    )) as (UsageRow & { billing_period_start: Date; billing_period_end: Date })[];
+    const current = await queryPrepared<UsageRow & { billing_period_start: Date; billing_period_end: Date }>(this.manager, CURRENT_USAGE, [organisationId, now]);
     if (current.length === 1) {
       const [row] = current;
       return usageSnapshot(organisationId, { start: row.billing_period_start, end: row.billing_period_end }, row);
