@@ -170,11 +170,12 @@ async function main(): Promise<void> {
           customFonts: [],
           outputBlobKey,
           inlinePdfMaxBytes: budget.inlinePdfMaxBytes,
+          inlinePdfBinary: true,
           deadline: Date.now() + budget.renderBudgetMs,
         };
         const result = await bus.request(MessageName.RenderDocument, command, { timeoutMs: budget.renderBudgetMs + budget.replyGraceMs });
         if (result.outcome !== 'rendered' || result.pdf === null) throw new Error(`render service: ${result.outcome} ${JSON.stringify(result.issues)}`);
-        const pdf = result.pdf.inlineBase64 === undefined ? await blobs.get(result.pdf.blobKey) : Buffer.from(result.pdf.inlineBase64, 'base64');
+        const pdf = result.pdf.inlineBytes === undefined ? await blobs.get(result.pdf.blobKey) : Buffer.from(result.pdf.inlineBytes);
         if (pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error('render service stored no PDF');
       },
     };

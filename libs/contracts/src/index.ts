@@ -18,3 +18,4 @@ export * from './organisation/organisation-stats.dto';
 export * from './meta/meta.dto';
 export * from './fonts/font-family.dto';
 export * from './messages/messages';
+export * from './messages/encoded-json';

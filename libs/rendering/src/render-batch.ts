@@ -3,7 +3,7 @@ import { DomainError, Environment, ErrorCode, Limits, type RenderDocumentResult,
 import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';
 import { syncDocumentPdfBlobKey } from './blob-keys';
 import { mapWithConcurrency } from './map-with-concurrency';
-import { documentOutcomeOf, type RenderedPdf } from './render-command';
+import { documentOutcomeOf, inlinePdfOf, type InlinePdf, type RenderedPdf } from './render-command';
 import { RenderedDocumentRecorder, type RenderedDocumentStore } from './rendered-document';
 import type { RenderTarget } from './render-target';
 
@@ -52,11 +52,8 @@ export type RenderedDocument = {
   renderDurationMs: number;
   renderedAt: Date;
   pdfBlobKey: string;
-  /**
-   * The PDF itself, base64 as the render reply carried it, when it came back inline (small enough, and the caller
-   * asked for bytes): decoded once for a raw PDF answer, or put into an envelope's documentBase64 as it is.
-   */
-  inlinePdfBase64: string | null;
+  /** The PDF itself, as the render reply carried it, when it came back inline (small enough, and the caller asked for bytes). */
+  inlinePdf: InlinePdf | null;
   /** True when the PDF is not kept (persist=false): the caller deletes it once it has been read. */
   transient: boolean;
   /** Its non-blocking issues, with documentIndex. */
@@ -207,7 +204,7 @@ function renderedDocument(reply: RenderDocumentResult, pdf: RenderedPdf, documen
     renderDurationMs: reply.renderDurationMs,
     renderedAt,
     pdfBlobKey: pdf.blobKey,
-    inlinePdfBase64: pdf.inlineBase64 ?? null,
+    inlinePdf: inlinePdfOf(pdf),
     transient: id === null,
     issues,
   };

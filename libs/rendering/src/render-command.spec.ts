@@ -1,5 +1,6 @@
-import { Environment, ErrorCode, IssueSeverity, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
-import { documentOutcomeOf, RenderBudget, renderCommand } from './render-command';
+import { createHash } from 'node:crypto';
+import { EncodedJson, Environment, ErrorCode, IssueSeverity, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
+import { documentOutcomeOf, inlinePdfOf, RenderBudget, renderCommand } from './render-command';
 import { renderTargetFixture } from '@docrender/testing';
 
 const target = renderTargetFixture({
@@ -29,7 +30,8 @@ describe('the render command and the render budget (spec 8)', () => {
       requestId: 'job-1:0',
       organisationId: 'org-1',
       environment: Environment.Test,
-      template: target.template,
+      template: EncodedJson.of(target.template),
+      templateDigest: createHash('sha256').update(JSON.stringify(target.template)).digest('base64'),
       data: { blobKey: 'jobs/job-1/input/0.json' },
       translations: target.translations,
       language: 'en',
@@ -44,12 +46,33 @@ describe('the render command and the render budget (spec 8)', () => {
     expect(budget.replyTimeoutMs(5_000)).toBe(65_000);
   });
 
-  it('render.document inlinePdfMaxBytes: asked for only with a positive size', () => {
+  it('0022: a template is serialised and hashed once, not for every document: the commands of one target share its encoded form', () => {
     const budget = new RenderBudget(1_000);
     const document = { requestId: 'r', data: { json: '{}' }, outputBlobKey: 'o.pdf' };
-    expect(renderCommand(target, { ...document, inlinePdfMaxBytes: 1024 }, budget).inlinePdfMaxBytes).toBe(1024);
-    expect('inlinePdfMaxBytes' in renderCommand(target, { ...document, inlinePdfMaxBytes: 0 }, budget)).toBe(false);
-    expect('inlinePdfMaxBytes' in renderCommand(target, document, budget)).toBe(false);
+    const first = renderCommand(target, document, budget);
+    const second = renderCommand({ ...target, language: null }, document, budget);
+    expect(second.template).toBe(first.template);
+    expect(second.templateDigest).toBe(first.templateDigest);
+    const other = renderCommand({ ...target, template: { pages: [{ other: true }] } }, document, budget);
+    expect(other.templateDigest).not.toBe(first.templateDigest);
+  });
+
+  it('render.document inlinePdfMaxBytes: asked for only with a positive size, and then as raw bytes (0022 inlinePdfBinary)', () => {
+    const budget = new RenderBudget(1_000);
+    const document = { requestId: 'r', data: { json: '{}' }, outputBlobKey: 'o.pdf' };
+    expect(renderCommand(target, { ...document, inlinePdfMaxBytes: 1024 }, budget)).toMatchObject({ inlinePdfMaxBytes: 1024, inlinePdfBinary: true });
+    for (const without of [renderCommand(target, { ...document, inlinePdfMaxBytes: 0 }, budget), renderCommand(target, document, budget)]) {
+      expect(without).not.toHaveProperty('inlinePdfMaxBytes');
+      expect(without).not.toHaveProperty('inlinePdfBinary');
+    }
+  });
+
+  it.each([
+    ['raw bytes (a render service that knows inlinePdfBinary)', { inlineBytes: new Uint8Array([37, 80, 68, 70]) }, { bytes: Buffer.from('%PDF') }],
+    ['base64 (an older render service: 0022 rolling upgrade)', { inlineBase64: Buffer.from('%PDF').toString('base64') }, { base64: 'JVBERg==' }],
+    ['neither: read at the blob key', {}, null],
+  ])('the PDF a reply carried inline, as %s', (_what, inline, expected) => {
+    expect(inlinePdfOf({ blobKey: 'o.pdf', pageCount: 1, fileSizeBytes: 4, ...inline })).toEqual(expected);
   });
 });
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import {
+  EncodedJson,
   explainMissingDocument,
   type DataRef,
   type RenderDocumentCommand,
@@ -34,13 +36,34 @@ export class RenderBudget {
   }
 }
 
+/** A template as render commands carry it: its JSON text and that text's digest. */
+type CommandTemplate = { template: EncodedJson; templateDigest: string };
+
+/**
+ * Each template's CommandTemplate, made once per template object: RenderTargetResolver hands every render of a
+ * version the same parsed object, so a version is serialised and hashed once, not for every document (decision
+ * 0022). Templates are never modified once parsed (ParsedJsonCache), so the text stays the object's.
+ */
+const commandTemplates = new WeakMap<object, CommandTemplate>();
+
+function commandTemplate(template: unknown): Pick<RenderDocumentCommand, 'template' | 'templateDigest'> {
+  if (typeof template !== 'object' || template === null) return { template };
+  let known = commandTemplates.get(template);
+  if (known === undefined) {
+    const encoded = EncodedJson.of(template);
+    known = { template: encoded, templateDigest: createHash('sha256').update(encoded.text).digest('base64') };
+    commandTemplates.set(template, known);
+  }
+  return known;
+}
+
 /** The render.document command of one document (spec 8's budget counted from now). */
 export function renderCommand(target: RenderTarget, document: DocumentToRender, budget: RenderBudget): RenderDocumentCommand {
   return {
     requestId: document.requestId,
     organisationId: target.organisationId,
     environment: target.environment,
-    template: target.template,
+    ...commandTemplate(target.template),
     data: document.data,
     translations: target.translations,
     language: target.language,
@@ -48,12 +71,28 @@ export function renderCommand(target: RenderTarget, document: DocumentToRender, 
     fallbackDocumentName: target.fallbackDocumentName,
     customFonts: target.customFonts,
     outputBlobKey: document.outputBlobKey,
-    ...(document.inlinePdfMaxBytes !== undefined && document.inlinePdfMaxBytes > 0 ? { inlinePdfMaxBytes: document.inlinePdfMaxBytes } : {}),
+    // the bytes, when asked for, are taken raw (decision 0022): a render service that does not know so answers base64
+    ...(document.inlinePdfMaxBytes !== undefined && document.inlinePdfMaxBytes > 0 ? { inlinePdfMaxBytes: document.inlinePdfMaxBytes, inlinePdfBinary: true } : {}),
     deadline: budget.deadline(),
   };
 }
 
 export type RenderedPdf = NonNullable<RenderDocumentResult['pdf']>;
+
+/**
+ * A PDF that came back inside its render reply: raw bytes from a render service that knows inlinePdfBinary, base64
+ * from one older than it (a rolling upgrade; decision 0022). Each is used as it came: bytes for a raw PDF answer are
+ * not encoded, base64 for an envelope's documentBase64 not decoded.
+ */
+export type InlinePdf = { bytes: Buffer } | { base64: string };
+
+/** The PDF the reply carried inline, or null when it is to be read at its blob key. */
+export function inlinePdfOf(pdf: RenderedPdf): InlinePdf | null {
+  const bytes = pdf.inlineBytes;
+  if (bytes !== undefined) return { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  if (pdf.inlineBase64 !== undefined) return { base64: pdf.inlineBase64 };
+  return null;
+}
 
 /** What a render reply means for its document: a PDF, or an outcome without one and the issues that explain it. */
 export type DocumentOutcome =

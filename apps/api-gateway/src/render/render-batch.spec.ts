@@ -58,6 +58,8 @@ describe('RenderBatch through the gateway', () => {
   let settings: RenderApiSettings;
   let budgetMs: number;
   let commands: RenderDocumentCommand[];
+  /** The stand-in plays a render service older than inlinePdfBinary (a rolling upgrade): the inline PDF comes back base64. */
+  let olderRenderService: boolean;
 
   /** The render service's side: reads the data, blocks by environment, stores a "PDF" at outputBlobKey. */
   async function renderServiceStandIn(command: RenderDocumentCommand): Promise<RenderDocumentResult> {
@@ -86,7 +88,11 @@ describe('RenderBatch through the gateway', () => {
         blobKey: command.outputBlobKey,
         pageCount: data.pages ?? 1,
         fileSizeBytes: pdf.length,
-        ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? { inlineBase64: pdf.toString('base64') } : {}),
+        ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0)
+          ? command.inlinePdfBinary === true && !olderRenderService
+            ? { inlineBytes: pdf }
+            : { inlineBase64: pdf.toString('base64') }
+          : {}),
       },
       renderDurationMs: 5,
       failure: null,
@@ -101,6 +107,7 @@ describe('RenderBatch through the gateway', () => {
     settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
     budgetMs = Limits.renderBudgetMs;
     commands = [];
+    olderRenderService = false;
     await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });
   });
   afterEach(async () => {
@@ -220,27 +227,35 @@ describe('RenderBatch through the gateway', () => {
     expect(storedDocuments.created).toHaveLength(0);
   });
 
-  it('render.document inlinePdfMaxBytes: a caller that answers with the PDF asks for it inline up to RENDER_API_INLINE_PDF_MAX_BYTES', async () => {
+  it('render.document inlinePdfMaxBytes: a caller that answers with the PDF asks for it inline up to RENDER_API_INLINE_PDF_MAX_BYTES, as raw bytes (0022)', async () => {
     settings.inlinePdfMaxBytes = 1000;
     const result = await render(Environment.Test, [{ pages: 2 }], true, true);
     const [document] = result.rendered;
-    expect(commands[0].inlinePdfMaxBytes).toBe(1000);
-    expect(document.inlinePdfBase64).toBe(blobStore.blobs.get(document.pdfBlobKey)?.toString('base64'));
-    expect(Buffer.from(document.inlinePdfBase64 ?? '', 'base64').toString()).toBe('%PDF request-1:0');
+    expect(commands[0]).toMatchObject({ inlinePdfMaxBytes: 1000, inlinePdfBinary: true });
+    expect(document.inlinePdf).toEqual({ bytes: blobStore.blobs.get(document.pdfBlobKey) });
+    expect(document.inlinePdf !== null && 'bytes' in document.inlinePdf && document.inlinePdf.bytes.toString()).toBe('%PDF request-1:0');
+  });
+
+  it('0022 rolling upgrade: a render service older than inlinePdfBinary answers base64, and the caller takes that', async () => {
+    settings.inlinePdfMaxBytes = 1000;
+    olderRenderService = true;
+    const [document] = (await render(Environment.Test, [{}], true, true)).rendered;
+    expect(document.inlinePdf).toEqual({ base64: Buffer.from('%PDF request-1:0').toString('base64') });
   });
 
   it('render.document inlinePdfMaxBytes: a PDF above the cap comes back by blob key only', async () => {
     settings.inlinePdfMaxBytes = 5;
     const result = await render(Environment.Test, [{}], true, true);
     expect(commands[0].inlinePdfMaxBytes).toBe(5);
-    expect(result.rendered[0].inlinePdfBase64).toBeNull();
+    expect(result.rendered[0].inlinePdf).toBeNull();
     expect(blobStore.blobs.has(result.rendered[0].pdfBlobKey)).toBe(true);
   });
 
   it('render.document inlinePdfMaxBytes: a render answered without the PDF (stored, JSON envelope) does not ask for the bytes', async () => {
     const result = await render(Environment.Test, [{}], true, false);
     expect(commands[0]).not.toHaveProperty('inlinePdfMaxBytes');
-    expect(result.rendered[0].inlinePdfBase64).toBeNull();
+    expect(commands[0]).not.toHaveProperty('inlinePdfBinary');
+    expect(result.rendered[0].inlinePdf).toBeNull();
   });
 
   it('documents larger than RENDER_API_INLINE_DATA_MAX_BYTES reach the render service through the blob store', async () => {

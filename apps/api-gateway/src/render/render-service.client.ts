@@ -20,7 +20,7 @@ export type DocumentToRender = BatchDocumentOutput & {
  * travels as the raw JSON text the client sent, never parsed in the gateway: inside the message when small, through
  * the blob store when larger than RENDER_API_INLINE_DATA_MAX_BYTES. The render service gets a deadline of the render
  * budget from now; a reply that does not come within the budget and a grace period is a RenderTimeout. A caller that
- * needs the PDF's bytes gets a small PDF inside the reply (pdf.inlineBase64) as well as stored at outputBlobKey.
+ * needs the PDF's bytes gets a small PDF inside the reply (raw bytes: decision 0022) as well as stored at outputBlobKey.
  */
 @Injectable()
 export class RenderServiceClient {

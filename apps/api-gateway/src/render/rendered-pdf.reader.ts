@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { RenderedDocument } from '@docrender/rendering';
 
-type ReadableDocument = Pick<RenderedDocument, 'pdfBlobKey' | 'inlinePdfBase64' | 'transient'>;
+type ReadableDocument = Pick<RenderedDocument, 'pdfBlobKey' | 'inlinePdf' | 'transient'>;
 
 /**
- * The PDF of a rendered document, to answer with it: the bytes that came back inside the render reply, or else read
- * from the blob store. The stored PDF of a persist=false render is deleted once read. The PDF is copied once on its
- * way to the client: decoded from the reply's base64 for a raw PDF answer, and not decoded at all for an envelope's
- * documentBase64 (the reply's text is that base64 already).
+ * The PDF of a rendered document, to answer with it: the bytes that came back inside the render reply (raw, or
+ * base64 from a render service older than decision 0022), or else read from the blob store. The stored PDF of a
+ * persist=false render is deleted once read. Raw bytes go to a raw PDF answer as they are and are encoded once for an
+ * envelope's documentBase64; base64 is decoded once for a raw PDF answer and goes to an envelope as it is.
  */
 @Injectable()
 export class RenderedPdfReader {
@@ -16,14 +16,16 @@ export class RenderedPdfReader {
 
   /** The PDF's bytes (a raw PDF answer). */
   async read(document: ReadableDocument): Promise<Buffer> {
-    const pdf = document.inlinePdfBase64 === null ? await this.blobStore.get(document.pdfBlobKey) : Buffer.from(document.inlinePdfBase64, 'base64');
+    const inline = document.inlinePdf;
+    const pdf = inline === null ? await this.blobStore.get(document.pdfBlobKey) : 'bytes' in inline ? inline.bytes : Buffer.from(inline.base64, 'base64');
     await this.discardTransient(document);
     return pdf;
   }
 
   /** The PDF as base64 (an envelope's documentBase64). */
   async readBase64(document: ReadableDocument): Promise<string> {
-    const pdf = document.inlinePdfBase64 ?? (await this.blobStore.get(document.pdfBlobKey)).toString('base64');
+    const inline = document.inlinePdf;
+    const pdf = inline === null ? (await this.blobStore.get(document.pdfBlobKey)).toString('base64') : 'base64' in inline ? inline.base64 : inline.bytes.toString('base64');
     await this.discardTransient(document);
     return pdf;
   }

@@ -26,7 +26,7 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(printer.requests[0].html).toContain('class="wm"');
   });
 
-  it('render.document inlinePdfMaxBytes: a PDF within the cap also comes back inline (base64), stored at outputBlobKey all the same', async () => {
+  it('render.document inlinePdfMaxBytes: a PDF within the cap also comes back inline (base64 unless asked raw), stored at outputBlobKey all the same', async () => {
     const { blobs, handler } = setUp();
     const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, inlinePdfMaxBytes: 1024 * 1024 });
     const result = await handler.handle(command);
@@ -35,12 +35,21 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBase64: stored?.toString('base64') });
   });
 
+  it('0022 render.document inlinePdfBinary: a caller that takes the PDF raw gets its bytes, not base64', async () => {
+    const { blobs, handler } = setUp();
+    const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, inlinePdfMaxBytes: 1024 * 1024, inlinePdfBinary: true });
+    const result = await handler.handle(command);
+    const stored = blobs.blobs.get(command.outputBlobKey);
+    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBytes: stored });
+  });
+
   it('render.document inlinePdfMaxBytes: a PDF larger than the cap travels by blob key only', async () => {
     const { blobs, handler } = setUp();
     const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, inlinePdfMaxBytes: 100 });
     const result = await handler.handle(command);
     expect(blobs.blobs.get(command.outputBlobKey)?.length).toBeGreaterThan(100);
     expect(result.pdf).not.toHaveProperty('inlineBase64');
+    expect(result.pdf).not.toHaveProperty('inlineBytes');
     expect(result.pdf?.blobKey).toBe(command.outputBlobKey);
   });
 

@@ -120,7 +120,7 @@ export class RenderDocumentHandler {
         return reply({ outcome: 'blocked', issues, documentName: command.fallbackDocumentName, pdf: null, failure: null });
       }
       const data = inspection.value;
-      const template = this.templates.canonical(command.template) as Template;
+      const template = this.templates.canonical(command.template, command.templateDigest) as Template;
       const allowHttpImages = this.options.allowHttpImages;
       const [images, customFonts] = await Promise.all([
         this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),
@@ -180,8 +180,9 @@ export class RenderDocumentHandler {
           blobKey: command.outputBlobKey,
           pageCount,
           fileSizeBytes: pdf.length,
-          // the caller asked for the bytes of a PDF this small: they come back inline as well as stored
-          ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? { inlineBase64: pdf.toString('base64') } : {}),
+          // the caller asked for the bytes of a PDF this small: they come back inline as well as stored, raw when it
+          // takes them raw (decision 0022)
+          ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? (command.inlinePdfBinary === true ? { inlineBytes: pdf } : { inlineBase64: pdf.toString('base64') }) : {}),
         },
         failure: null,
       });

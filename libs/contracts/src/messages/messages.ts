@@ -45,8 +45,14 @@ export type RenderDocumentCommand = {
   organisationId: string;
   /** test → watermark and only Error issues block; production → Warning and Error block. */
   environment: Environment;
-  /** The template DSL (parsed JSON). */
+  /** The template DSL (parsed JSON); a sender may give it as EncodedJson (its text made once per template version). */
   template: unknown;
+  /**
+   * The SHA-256 (base64) of the template's JSON text as sent, computed once per template version by the sender: a
+   * render service that already holds that template takes its own copy without hashing the template again (decision
+   * 0022). Absent from older senders: the render service hashes the template itself. The template is always sent.
+   */
+  templateDigest?: string;
   data: DataRef;
   /** The version's translations (parsed JSON), or null. */
   translations: unknown;
@@ -59,11 +65,17 @@ export type RenderDocumentCommand = {
   outputBlobKey: string;
   /**
    * Set by a caller that needs the PDF's bytes (e.g. to answer with them): a PDF of at most this many bytes also comes
-   * back inside the reply (RenderDocumentResult.pdf.inlineBase64), saving the caller a read from the blob store.
+   * back inside the reply (RenderDocumentResult.pdf), saving the caller a read from the blob store.
    * Absent or 0: never. Large PDFs never travel inside messages: callers keep this modest (the gateway's
    * RENDER_API_INLINE_PDF_MAX_BYTES).
    */
   inlinePdfMaxBytes?: number;
+  /**
+   * With inlinePdfMaxBytes: the caller takes the inline PDF as raw bytes (pdf.inlineBytes, carried after the reply's
+   * JSON: decision 0022) instead of base64 (pdf.inlineBase64). A render service older than this field ignores it and
+   * answers base64, so a caller that sets it reads either; a render service answers raw bytes only when asked.
+   */
+  inlinePdfBinary?: boolean;
   /** Epoch milliseconds after which the render is abandoned with a RenderTimeout issue. */
   deadline: number;
 };
@@ -76,10 +88,11 @@ export type RenderDocumentResult = {
   issues: RenderIssue[];
   documentName: string;
   /**
-   * Set when outcome is rendered. inlineBase64 holds the PDF (base64) when the command asked for it with
-   * inlinePdfMaxBytes and fileSizeBytes is within it; otherwise it is absent and the PDF is read at blobKey.
+   * Set when outcome is rendered. When the command asked for the PDF with inlinePdfMaxBytes and fileSizeBytes is
+   * within it, the PDF is here as well: inlineBytes when the command set inlinePdfBinary (and the render service knows
+   * the flag), inlineBase64 otherwise. Without either the PDF is read at blobKey.
    */
-  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number; inlineBase64?: string } | null;
+  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number; inlineBase64?: string; inlineBytes?: Uint8Array } | null;
   renderDurationMs: number;
   /** Set when outcome is failed: why (e.g. RenderTimeout, InternalError). */
   failure: { code: string; message: string } | null;

@@ -1,5 +1,6 @@
-import type { Message, MessageProperties } from 'amqplib';
+import type { Message, MessageProperties, Options } from 'amqplib';
 import type { DeadLetterReason } from '../message-bus';
+import { BINARY_PARTS_HEADER, decodeMessage, type EncodedMessage } from '../message-codec';
 
 /** Header carrying the epoch milliseconds after which the requester no longer waits for a reply. */
 export const REPLY_DEADLINE_HEADER = 'x-reply-deadline';
@@ -16,12 +17,22 @@ export const FAILED_DELIVERIES_HEADER = 'x-failed-deliveries';
 /** RabbitMQ's pseudo-queue for direct reply-to (no reply queue is declared). */
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
-export function encodeBody(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value ?? null), 'utf8');
+/** A plain JSON body is `application/json`; one with binary parts after its JSON (decision 0022) is marked as such. */
+const JSON_WITH_BINARY_PARTS = 'application/vnd.docrender.json-with-binary-parts';
+
+/** The value a message carries (its binary parts back in place). Throws when the body does not decode. */
+export function decodeBody(message: { content: Buffer; properties: Pick<MessageProperties, 'headers'> }): unknown {
+  return decodeMessage(message.content, message.properties.headers?.[BINARY_PARTS_HEADER]);
 }
 
-export function decodeBody(content: Buffer): unknown {
-  return JSON.parse(content.toString('utf8'));
+/**
+ * `properties` with those of an encoded body: `application/json`, or for a body with binary parts after its JSON
+ * their content type and the header that places them.
+ */
+export function withBodyProperties(properties: Options.Publish, encoded: EncodedMessage): Options.Publish {
+  if (encoded.binaryParts === null) return { ...properties, contentType: 'application/json' };
+  const headers = { ...(properties.headers as Record<string, unknown> | undefined), [BINARY_PARTS_HEADER]: encoded.binaryParts };
+  return { ...properties, contentType: JSON_WITH_BINARY_PARTS, headers };
 }
 
 function headers(properties: MessageProperties): Record<string, unknown> {

@@ -28,13 +28,14 @@ import {
   REPLY_DEADLINE_HEADER,
   deadLetterReasonOf,
   decodeBody,
-  encodeBody,
   failedDeliveriesOf,
   outageCopyHeaders,
   outageWaitsOf,
   redeliveriesOf,
   replyDeadlineOf,
+  withBodyProperties,
 } from './amqp-envelope';
+import { encodeMessage } from '../message-codec';
 import { AmqpTopology } from './amqp-topology';
 import { consumeInSpan, publishInSpan } from '../message-tracing';
 
@@ -124,29 +125,33 @@ export class AmqpMessageBus implements MessageBus {
     this.assertOpen();
     const messageId = options.messageId ?? randomUUID();
     const delayMs = Math.max(0, Math.round(options.delayMs ?? 0));
+    const encoded = encodeMessage(payload);
     await publishInSpan(SYSTEM, name, messageId, payload, (trace) =>
-      this.publishConfirmed(name, this.topology.workQueue(name), encodeBody(payload), { messageId, type: name, headers: trace ?? undefined }, delayMs),
+      this.publishConfirmed(name, this.topology.workQueue(name), encoded.body, withBodyProperties({ messageId, type: name, headers: trace ?? undefined }, encoded), delayMs),
     );
   }
 
   request<N extends RequestMessageName>(name: N, payload: MessagePayloads[N], options: RequestOptions): Promise<MessageReplies[N]> {
     if (this.closing) return Promise.reject(new MessageBusUnavailableError('the message bus is closed'));
     const correlationId = randomUUID();
-    const body = encodeBody(payload);
+    const encoded = encodeMessage(payload);
     return publishInSpan(SYSTEM, name, correlationId, payload, (trace) => new Promise<MessageReplies[N]>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.pendingReplies.delete(correlationId)) reject(new RequestTimeoutError(name, options.timeoutMs));
       }, options.timeoutMs);
       const pending: PendingReply = { messageName: name, resolve: (reply) => resolve(reply as MessageReplies[N]), reject, timer, publishedOn: null };
       this.pendingReplies.set(correlationId, pending);
-      const properties: Options.Publish = {
-        messageId: correlationId,
-        correlationId,
-        replyTo: DIRECT_REPLY_TO,
-        type: name,
-        headers: { ...trace, [REPLY_DEADLINE_HEADER]: Date.now() + options.timeoutMs },
-      };
-      this.publishConfirmed(name, this.topology.workQueue(name), body, properties, 0).then(
+      const properties = withBodyProperties(
+        {
+          messageId: correlationId,
+          correlationId,
+          replyTo: DIRECT_REPLY_TO,
+          type: name,
+          headers: { ...trace, [REPLY_DEADLINE_HEADER]: Date.now() + options.timeoutMs },
+        },
+        encoded,
+      );
+      this.publishConfirmed(name, this.topology.workQueue(name), encoded.body, properties, 0).then(
         (session) => {
           pending.publishedOn = session;
         },
@@ -421,7 +426,6 @@ export class AmqpMessageBus implements MessageBus {
             ...properties,
             persistent: true,
             mandatory: true,
-            contentType: 'application/json',
             timestamp: Math.floor(Date.now() / 1000),
             headers: { ...(properties.headers as Record<string, unknown> | undefined), 'x-publish-id': publishId },
           },
@@ -445,7 +449,7 @@ export class AmqpMessageBus implements MessageBus {
     this.pendingReplies.delete(correlationId);
     clearTimeout(pending.timer);
     try {
-      pending.resolve(decodeBody(message.content));
+      pending.resolve(decodeBody(message));
     } catch (error) {
       pending.reject(new Error(`undecodable reply to ${pending.messageName}`, { cause: error }));
     }
@@ -552,7 +556,7 @@ export class AmqpMessageBus implements MessageBus {
     const fields = { messageName: name, messageId: context.messageId, redeliveries: context.redeliveries };
     let payload: MessagePayloads[N];
     try {
-      payload = decodeBody(message.content) as MessagePayloads[N];
+      payload = decodeBody(message) as MessagePayloads[N];
     } catch (error) {
       this.logger.error('undecodable message dead-lettered', { ...fields, err: error });
       this.settle(fields, () => channel.nack(message, false, false));
@@ -578,9 +582,10 @@ export class AmqpMessageBus implements MessageBus {
     if (abandoned.aborted) return this.logAbandoned(fields, null);
     const replyTo = message.properties.replyTo as string | undefined;
     if (replyTo) {
-      this.settle(fields, () =>
-        channel.sendToQueue(replyTo, encodeBody(reply), { correlationId: message.properties.correlationId as string | undefined, contentType: 'application/json' }),
-      );
+      this.settle(fields, () => {
+        const encoded = encodeMessage(reply);
+        channel.sendToQueue(replyTo, encoded.body, withBodyProperties({ correlationId: message.properties.correlationId as string | undefined }, encoded));
+      });
     }
     this.settle(fields, () => channel.ack(message));
   }
@@ -597,7 +602,7 @@ export class AmqpMessageBus implements MessageBus {
     const fields = { messageName: name, messageId: message.properties.messageId ?? '', reason, redeliveries: redeliveriesOf(message) };
     let payload: MessagePayloads[N];
     try {
-      payload = decodeBody(message.content) as MessagePayloads[N];
+      payload = decodeBody(message) as MessagePayloads[N];
     } catch (error) {
       this.logger.error('undecodable dead letter discarded', { ...fields, err: error });
       this.settle(fields, () => channel.ack(message));
@@ -645,6 +650,7 @@ export class AmqpMessageBus implements MessageBus {
           correlationId: properties.correlationId as string | undefined,
           replyTo: properties.replyTo as string | undefined,
           type: properties.type as string | undefined,
+          contentType: properties.contentType as string | undefined,
           headers: outageCopyHeaders(message),
         },
         waitMs,

@@ -19,6 +19,7 @@ import type { MessagingLogger } from '../messaging-logger';
 import { ALL_MESSAGE_NAMES, queueBound } from '../queue-bounds';
 import { InProcessQueue, type Envelope } from './in-process-queue';
 import { consumeInSpan, publishInSpan } from '../message-tracing';
+import { decodeMessage, encodeMessage, type EncodedMessage } from '../message-codec';
 import type { TraceCarrier } from '@docrender/observability';
 
 /** `messaging.system` of the spans around in-process messages. */
@@ -33,7 +34,8 @@ const NEVER_ABANDONED = new AbortController().signal;
  * MessageBus inside one process, for one-process mode and unit tests, with the semantics of the AMQP adapter:
  * competing consumers (round-robin within their prefetch), acknowledgement after the handler resolved, redelivery
  * of a failed message up to AMQP_DELIVERY_LIMIT and then a dead-letter queue, the same queue bounds, delayed
- * publish, request/reply with timeout. Payloads travel as JSON, so a handler sees what it would see over AMQP.
+ * publish, request/reply with timeout. Payloads and replies travel encoded as over AMQP (JSON, byte arrays as binary
+ * parts: decision 0022), so a handler and a requester see what they would see over AMQP.
  *
  * Not durable: queued, delayed and dead-lettered messages live in memory and are lost when the process stops.
  * Durability (a pending webhook retry surviving a restart) needs RabbitMQ (AMQP_URL).
@@ -89,7 +91,7 @@ export class InProcessMessageBus implements MessageBus {
         reply: (body) => {
           if (!this.pendingReplies.delete(correlationId)) return;
           clearTimeout(timer);
-          resolve(JSON.parse(body) as MessageReplies[N]);
+          resolve(decoded(body) as MessageReplies[N]);
         },
       };
       try {
@@ -110,16 +112,16 @@ export class InProcessMessageBus implements MessageBus {
         this.logger.warn('request dropped unhandled: its requester stopped waiting', { messageName: name, ...fields });
         return;
       }
-      const payload = JSON.parse(envelope.body) as MessagePayloads[N];
+      const payload = decoded(envelope.body) as MessagePayloads[N];
       const result = await consumeInSpan(SYSTEM, name, envelope.messageId, payload, envelope.trace, () => handler(payload, { ...fields, abandoned: NEVER_ABANDONED }));
-      envelope.reply?.(JSON.stringify(result ?? null));
+      envelope.reply?.(encodeMessage(result));
     });
   }
 
   async consumeDeadLetters<N extends MessageName>(name: N, handler: DeadLetterHandler<N>, options: ConsumeOptions = {}): Promise<Subscription> {
     this.assertOpen();
     return this.subscribe(this.queuesOf(name).deadLetters, options, (envelope) =>
-      handler(JSON.parse(envelope.body) as MessagePayloads[N], { messageId: envelope.messageId, reason: envelope.deadLetterReason ?? 'rejected' }),
+      handler(decoded(envelope.body) as MessagePayloads[N], { messageId: envelope.messageId, reason: envelope.deadLetterReason ?? 'rejected' }),
     );
   }
 
@@ -196,7 +198,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   private envelope(messageId: string, payload: unknown, trace: TraceCarrier | null): Envelope {
-    return { messageId, body: JSON.stringify(payload ?? null), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null, outageWaits: 0, trace };
+    return { messageId, body: encodeMessage(payload), redeliveries: 0, requesterWaiting: null, reply: null, deadLetterReason: null, outageWaits: 0, trace };
   }
 
   private enqueueOrThrow(name: MessageName, envelope: Envelope): void {
@@ -230,4 +232,12 @@ export class InProcessMessageBus implements MessageBus {
   private assertOpen(): void {
     if (this.closed) throw new MessageBusUnavailableError('the message bus is closed');
   }
+}
+
+/**
+ * The value of an encoded message, fresh for each delivery: a handler that changes its payload (its bytes included)
+ * does not change what a redelivery sees.
+ */
+function decoded(encoded: EncodedMessage): unknown {
+  return decodeMessage(encoded.binaryParts === null ? encoded.body : Buffer.from(encoded.body), encoded.binaryParts);
 }

@@ -1,17 +1,18 @@
 import type { TraceCarrier } from '@docrender/observability';
 import type { DeadLetterReason } from '../message-bus';
 import type { QueueBound } from '../queue-bounds';
+import type { EncodedMessage } from '../message-codec';
 
-/** One message inside the in-process bus; the payload travels as JSON, as it would over the wire. */
+/** One message inside the in-process bus; the payload travels encoded, as it would over the wire. */
 export type Envelope = {
   messageId: string;
-  body: string;
+  body: EncodedMessage;
   /** Earlier deliveries (0 on the first). */
   redeliveries: number;
   /** Set on requests: whether the requester still waits for the reply (false once it timed out or the bus closed). */
   requesterWaiting: (() => boolean) | null;
   /** Set on requests: hands the handler's result back to the requester. */
-  reply: ((body: string) => void) | null;
+  reply: ((body: EncodedMessage) => void) | null;
   /** Set on dead letters. */
   deadLetterReason: DeadLetterReason | null;
   /** Dependency outages this message waited out (it picks the next wait). */

@@ -260,6 +260,24 @@ export function describeMessageBusBehaviour(openBus: OpenBus): void {
     expect(second).toEqual(renderedResult('second'));
   });
 
+  it('0022: byte arrays in a reply travel as raw bytes and come back as Buffers at their places, the JSON around them intact', async () => {
+    const bus = await open();
+    const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80, 0x0a]);
+    await bus.consume(MessageName.RenderDocument, async (command) => {
+      const result = renderedResult(command.requestId);
+      return { ...result, pdf: result.pdf && { ...result.pdf, inlineBytes: pdf } };
+    });
+    const reply = await bus.request(MessageName.RenderDocument, renderDocument('binary'), { timeoutMs: 5_000 });
+    expect(reply).toEqual({ ...renderedResult('binary'), pdf: { ...renderedResult('binary').pdf, inlineBytes: pdf } });
+    expect(Buffer.isBuffer(reply.pdf?.inlineBytes)).toBe(true);
+  });
+
+  it('0022: a reply without byte arrays is plain JSON, as older builds send and read it', async () => {
+    const bus = await open();
+    await bus.consume(MessageName.RenderDocument, async (command) => renderedResult(command.requestId));
+    await expect(bus.request(MessageName.RenderDocument, renderDocument('plain'), { timeoutMs: 5_000 })).resolves.toEqual(renderedResult('plain'));
+  });
+
   it('request rejects with RequestTimeoutError when no reply comes in time', async () => {
     const bus = await open();
     const started = Date.now();
