@@ -1,5 +1,5 @@
-import { DocumentType, Environment, renderIssue, RenderIssueType, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
-import type { JobDocumentEntry, JobDocumentRecording, RenderedDocumentEntry } from '@docrender/persistence';
+import { DocumentType, Environment, renderIssue, RenderIssueType, WebhookEvent } from '@docrender/contracts';
+import { progressCallbackOf, type JobDocumentEntry, type JobDocumentRecorded, type ProgressCallbackDraft, type RenderedDocumentEntry } from '@docrender/persistence';
 import { JobDocumentRecorder, RenderedDocumentRecorder, renderedDocumentEntry, type RenderedDocumentFacts } from './rendered-document';
 
 const renderedAt = new Date('2026-11-24T12:00:00Z');
@@ -62,10 +62,10 @@ describe('paying for and recording a rendered document (spec 3.1 rule 3, 2.4)', 
 describe('recording the documents of an async job, each once (spec 3.1)', () => {
   class FakeLedger {
     readonly entries: JobDocumentEntry[] = [];
-    answer: JobDocumentRecording = 'recorded';
-    async record(entry: JobDocumentEntry): Promise<JobDocumentRecording> {
+    answer: JobDocumentRecorded['recording'] = 'recorded';
+    async record(entry: JobDocumentEntry): Promise<JobDocumentRecorded> {
       this.entries.push(entry);
-      return this.answer;
+      return this.answer === 'recorded' ? { recording: 'recorded', callback: entry.progress && progressCallbackOf(entry.progress, this.entries.length) } : { recording: this.answer };
     }
     async isRecorded(): Promise<boolean> {
       return this.entries.length > 0;
@@ -73,32 +73,30 @@ describe('recording the documents of an async job, each once (spec 3.1)', () => 
   }
   const job = { ...production, jobId: 'job-1' };
   const warning = renderIssue(RenderIssueType.MissingBinding, 'no value');
-  const callback = (processed: number): DeliverWebhookCommand => ({
-    deliveryId: `progress-${processed}`,
-    jobId: 'job-1',
-    organisationId: 'org-1',
-    event: WebhookEvent.Progress,
-    callbackUrl: 'https://hooks.example.com',
-    body: '{}',
-    attempt: 1,
-  });
+  const callback: ProgressCallbackDraft = {
+    command: { deliveryId: 'progress-4', jobId: 'job-1', organisationId: 'org-1', event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example.com', attempt: 1 },
+    bodyHead: '{"processed":',
+    bodyTail: '}',
+  };
 
   it('a rendered document: its outcome, issues, payment, row (naming the job) and progress callback in one entry', async () => {
     const ledger = new FakeLedger();
-    expect(await new JobDocumentRecorder(ledger).recordRendered(job, 4, facts(), [warning], callback)).toBe('recorded');
+    expect(await new JobDocumentRecorder(ledger).recordRendered(job, 4, facts(), [warning], callback)).toEqual({
+      recording: 'recorded',
+      callback: { ...callback.command, body: '{"processed":1}' },
+    });
     const [entry] = ledger.entries;
-    expect(entry).toMatchObject({ jobId: 'job-1', documentIndex: 4, outcome: 'rendered', issues: [warning], recordedAt: renderedAt });
+    expect(entry).toMatchObject({ jobId: 'job-1', documentIndex: 4, outcome: 'rendered', issues: [warning], recordedAt: renderedAt, progress: callback });
     expect(entry.rendered).toMatchObject({ payment: { organisationId: 'org-1', pages: 3 }, document: { id: 'doc-1', renderJobId: 'job-1' } });
-    expect(entry.progress?.(5).deliveryId).toBe('progress-5');
   });
 
   it('3.1 rule 3 / idempotent: the ledger’s no-credit and duplicate answers reach the job', async () => {
     const ledger = new FakeLedger();
     const recorder = new JobDocumentRecorder(ledger);
     ledger.answer = 'no-credit';
-    expect(await recorder.recordRendered(job, 0, facts(), [], callback)).toBe('no-credit');
+    expect(await recorder.recordRendered(job, 0, facts(), [], callback)).toEqual({ recording: 'no-credit' });
     ledger.answer = 'duplicate';
-    expect(await recorder.recordRendered(job, 0, facts(), [], callback)).toBe('duplicate');
+    expect(await recorder.recordRendered(job, 0, facts(), [], callback)).toEqual({ recording: 'duplicate' });
   });
 
   it('3.1 rule 2: a document without a PDF is recorded with its issues, no payment and no callback; false when recorded before', async () => {

@@ -1,5 +1,5 @@
-import { DocumentType, Environment, type DeliverWebhookCommand, type RenderIssue } from '@docrender/contracts';
-import type { JobDocumentEntry, JobDocumentRecording, RenderedDocumentEntry } from '@docrender/persistence';
+import { DocumentType, Environment, type RenderIssue } from '@docrender/contracts';
+import type { JobDocumentEntry, JobDocumentRecorded, JobDocumentRecording, ProgressCallbackDraft, RenderedDocumentEntry } from '@docrender/persistence';
 import type { RenderedPdf } from './render-command';
 import type { RenderScope, RenderSource } from './render-target';
 
@@ -18,7 +18,7 @@ export type RenderedDocumentFacts = {
   renderJobId?: string;
 };
 
-export type { JobDocumentEntry, JobDocumentRecording, RenderedDocumentEntry };
+export type { JobDocumentEntry, JobDocumentRecorded, JobDocumentRecording, ProgressCallbackDraft, RenderedDocumentEntry };
 
 /** The port a sync render records through: pays and stores in one transaction. */
 export type RenderedDocumentStore = {
@@ -28,7 +28,7 @@ export type RenderedDocumentStore = {
 
 /** The port a job's documents are recorded through: each document's outcome, payment, row and callback in one transaction. */
 export type JobDocumentStore = {
-  record(entry: JobDocumentEntry): Promise<JobDocumentRecording>;
+  record(entry: JobDocumentEntry): Promise<JobDocumentRecorded>;
   /** Whether the outcome of the document is recorded (by any run of the job). */
   isRecorded(jobId: string, documentIndex: number): Promise<boolean>;
 };
@@ -86,8 +86,8 @@ export class JobDocumentRecorder {
     documentIndex: number,
     facts: RenderedDocumentFacts,
     issues: readonly RenderIssue[],
-    progress: (processed: number) => DeliverWebhookCommand,
-  ): Promise<JobDocumentRecording> {
+    progress: ProgressCallbackDraft,
+  ): Promise<JobDocumentRecorded> {
     return this.ledger.record({
       jobId: scope.jobId,
       documentIndex,
@@ -101,7 +101,7 @@ export class JobDocumentRecorder {
 
   /** Records a document that ended without a PDF; false when it was recorded already. */
   async recordMissing(jobId: string, documentIndex: number, outcome: 'blocked' | 'failed', issues: readonly RenderIssue[]): Promise<boolean> {
-    return (await this.ledger.record({ jobId, documentIndex, outcome, issues, rendered: null, progress: null, recordedAt: new Date() })) === 'recorded';
+    return (await this.ledger.record({ jobId, documentIndex, outcome, issues, rendered: null, progress: null, recordedAt: new Date() })).recording === 'recorded';
   }
 
   isRecorded(jobId: string, documentIndex: number): Promise<boolean> {

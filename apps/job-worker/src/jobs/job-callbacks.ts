@@ -9,7 +9,7 @@ import {
   RenderStatus,
   WebhookEvent,
 } from '@docrender/contracts';
-import type { RenderJobRecord } from '@docrender/persistence';
+import type { ProgressCallbackDraft, RenderJobRecord } from '@docrender/persistence';
 import { completionDeliveryId, progressDeliveryId } from '@docrender/rendering';
 
 /** What the progress callback says about one rendered document (spec 2.5 without documentIndex). */
@@ -24,8 +24,11 @@ export type RenderedDocumentFacts = {
   documentBase64: string | null;
 };
 
-/** Spec 2.10: the progress callback of one rendered document, as the message the dispatcher delivers. */
-export function progressCallback(job: RenderJobRecord, documentIndex: number, processed: number, document: RenderedDocumentFacts): DeliverWebhookCommand {
+/**
+ * Spec 2.10: the progress callback of one rendered document, as the message the dispatcher delivers, with `processed`
+ * left for the recording to fill in (the body is `bodyHead + processed + bodyTail`).
+ */
+export function progressCallback(job: RenderJobRecord, documentIndex: number, document: RenderedDocumentFacts): ProgressCallbackDraft {
   const rendered: RenderedDocumentDto = {
     id: document.id,
     documentName: document.documentName,
@@ -42,15 +45,19 @@ export function progressCallback(job: RenderJobRecord, documentIndex: number, pr
     documentBase64: document.documentBase64,
     documentIndex,
   };
-  const body: ProgressCallbackDto = { jobId: job.id, processed, requestedCount: job.requestedCount, documentIndex, document: rendered };
+  const rest: Omit<ProgressCallbackDto, 'jobId' | 'processed'> = { requestedCount: job.requestedCount, documentIndex, document: rendered };
   return {
-    deliveryId: progressDeliveryId(job.id, documentIndex),
-    jobId: job.id,
-    organisationId: job.organisationId,
-    event: WebhookEvent.Progress,
-    callbackUrl: job.callbackUrl,
-    body: JSON.stringify(body),
-    attempt: 1,
+    command: {
+      deliveryId: progressDeliveryId(job.id, documentIndex),
+      jobId: job.id,
+      organisationId: job.organisationId,
+      event: WebhookEvent.Progress,
+      callbackUrl: job.callbackUrl,
+      attempt: 1,
+    },
+    // {"jobId":…,"processed":N,"requestedCount":…,…}: the body ProgressCallbackDto serialises to, N filled in
+    bodyHead: `{"jobId":${JSON.stringify(job.id)},"processed":`,
+    bodyTail: `,${JSON.stringify(rest).slice(1)}`,
   };
 }
 

@@ -11,7 +11,7 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
-import type { JobCompletion, JobDocumentEntry, JobDocumentRecording, JobDocumentResult, RenderJobRecord } from '@docrender/persistence';
+import { progressCallbackOf, type JobCompletion, type JobDocumentEntry, type JobDocumentRecorded, type JobDocumentResult, type RenderJobRecord } from '@docrender/persistence';
 import { JobDocumentRecorder, RenderBudget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { renderTargetFixture } from '@docrender/testing';
@@ -57,17 +57,18 @@ class FakeJobStore {
   pagesLeft = 100;
   constructor(public job: RenderJobRecord) {}
 
-  async record(entry: JobDocumentEntry): Promise<JobDocumentRecording> {
-    if (this.results.has(entry.documentIndex)) return 'duplicate';
+  async record(entry: JobDocumentEntry): Promise<JobDocumentRecorded> {
+    if (this.results.has(entry.documentIndex)) return { recording: 'duplicate' };
     const payment = entry.rendered?.payment;
     if (payment) {
-      if (payment.pages > this.pagesLeft) return 'no-credit';
+      if (payment.pages > this.pagesLeft) return { recording: 'no-credit' };
       this.pagesLeft -= payment.pages;
     }
     this.results.set(entry.documentIndex, entry);
-    if (entry.progress) this.callbacks.push(entry.progress(this.results.size));
+    const callback = entry.progress && progressCallbackOf(entry.progress, this.results.size);
+    if (callback) this.callbacks.push(callback);
     if (entry.outcome === 'rendered') this.job = { ...this.job, renderedCount: this.job.renderedCount + 1 };
-    return 'recorded';
+    return { recording: 'recorded', callback };
   }
   async isRecorded(_jobId: string, documentIndex: number): Promise<boolean> {
     return this.results.has(documentIndex);
@@ -135,7 +136,7 @@ describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1
     expect(store.pagesLeft).toBe(92);
     for (const entry of store.results.values()) {
       expect(entry.rendered?.document).toMatchObject({ renderJobId: 'job-1', pageCount: 2, pdfBlobKey: sent[entry.documentIndex].outputBlobKey });
-      expect(JSON.parse(entry.progress!(entry.documentIndex + 1).body)).toMatchObject({ jobId: 'job-1', documentIndex: entry.documentIndex, processed: entry.documentIndex + 1 });
+      expect(JSON.parse(progressCallbackOf(entry.progress!, entry.documentIndex + 1).body)).toMatchObject({ jobId: 'job-1', documentIndex: entry.documentIndex, processed: entry.documentIndex + 1 });
     }
     expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.Ok });
     expect(store.callbacks.map((c) => c.event)).toEqual([...Array(4).fill(WebhookEvent.Progress), WebhookEvent.Completed]);

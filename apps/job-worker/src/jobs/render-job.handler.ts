@@ -205,29 +205,26 @@ export class RenderJobHandler {
     const documentBase64 = needsBytes ? (await this.deps.blobStore.get(pdf.blobKey)).toString('base64') : null;
     const renderedAt = new Date();
     const renderDurationMs = Math.round(reply.renderDurationMs);
-    // The callback the recording transaction stored (built in it: `processed` counts what was recorded before).
-    const stored: { callback?: DeliverWebhookCommand } = {};
-    const recording = await this.deps.documents.recordRendered(
+    const recorded = await this.deps.documents.recordRendered(
       { organisationId: job.organisationId, environment: job.environment, jobId: job.id },
       documentIndex,
       { documentId, source: target.source, language: job.language, documentName: reply.documentName, pdf, renderDurationMs, renderedAt },
       result.issues,
-      (processed) =>
-        (stored.callback = progressCallback(job, documentIndex, processed, {
-          id: documentId,
-          documentName: reply.documentName,
-          pageCount: pdf.pageCount,
-          fileSizeBytes: pdf.fileSizeBytes,
-          renderedAt,
-          renderDurationMs,
-          viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
-          documentBase64,
-        })),
+      progressCallback(job, documentIndex, {
+        id: documentId,
+        documentName: reply.documentName,
+        pageCount: pdf.pageCount,
+        fileSizeBytes: pdf.fileSizeBytes,
+        renderedAt,
+        renderDurationMs,
+        viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
+        documentBase64,
+      }),
     );
-    switch (recording) {
+    switch (recorded.recording) {
       case 'recorded':
         jobMetrics.documents.inc({ outcome: 'rendered' });
-        if (stored.callback) this.deps.callbackStored(stored.callback);
+        if (recorded.callback) this.deps.callbackStored(recorded.callback);
         if (!job.persist) await this.deleteQuietly(pdf.blobKey);
         return;
       case 'duplicate':

@@ -4,6 +4,7 @@ import { OrganisationSuspension1764000000000 } from './1764000000000-organisatio
 import { RateLimitAcquireFunction1764003600000 } from './1764003600000-rate-limit-acquire-function.migration';
 import { OutboxTraceContext1764007200000 } from './1764007200000-outbox-trace-context.migration';
 import { RenderJobRecordedCount1764010800000 } from './1764010800000-render-job-recorded-count.migration';
+import { RenderJobDocumentDeferredReference1764014400000 } from './1764014400000-render-job-document-deferred-reference.migration';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
-export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000, RenderJobRecordedCount1764010800000];
+export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000, RenderJobRecordedCount1764010800000, RenderJobDocumentDeferredReference1764014400000];

@@ -25,13 +25,28 @@ export type JobDocumentEntry = {
   issues: readonly RenderIssue[];
   /** Set for a rendered document: its payment and stored row. */
   rendered: RenderedDocumentEntry | null;
-  /** Set for a rendered document: its progress callback, given the job's recorded documents once this one counts. */
-  progress: ((processed: number) => DeliverWebhookCommand) | null;
+  /** Set for a rendered document: its progress callback, whose `processed` the recording fills in. */
+  progress: ProgressCallbackDraft | null;
   recordedAt: Date;
 };
 
+/**
+ * A progress callback before its `processed` (spec 2.10: the job's recorded documents once this one counts) is
+ * known: that count is read under the job row's lock, in the statement that stores the callback, so the body is
+ * stored as `bodyHead + processed + bodyTail`.
+ */
+export type ProgressCallbackDraft = { command: Omit<DeliverWebhookCommand, 'body'>; bodyHead: string; bodyTail: string };
+
+/** The progress callback of `draft` as the recording stored it. */
+export function progressCallbackOf(draft: ProgressCallbackDraft, processed: number): DeliverWebhookCommand {
+  return { ...draft.command, body: `${draft.bodyHead}${processed}${draft.bodyTail}` };
+}
+
 /** recorded; duplicate: another run of the job recorded the document first; no-credit: nothing recorded. */
 export type JobDocumentRecording = 'recorded' | 'duplicate' | 'no-credit';
+
+/** What recording a document did; a recorded one with the progress callback it stored (null for a document without a PDF). */
+export type JobDocumentRecorded = { recording: 'recorded'; callback: DeliverWebhookCommand | null } | { recording: Exclude<JobDocumentRecording, 'recorded'> };
 
 /**
  * Pays for and stores the documents of sync renders: a production render takes its pages, a persisted document gets
@@ -54,35 +69,27 @@ class NotRecorded extends Error {
 }
 
 /**
- * Records the documents of async jobs, each once, in one transaction per document: it locks the job row (so the
- * results of one job queue instead of deadlocking, and `processed` counts every result committed before), pays and
- * stores a rendered document, and stores the outcome with the first 100 issues of the job and the progress callback
- * (in the outbox) and counts them on the job in one statement. Nothing of it exists twice: a document recorded by
- * another run of the job (or one whose pages do not fit) rolls the transaction back.
- * Statements per rendered document: BEGIN, the lock, the payment and row, the outcome with its callback, COMMIT.
+ * Records the documents of async jobs, each once, in one transaction per document: one statement locks the job row
+ * (so the results of one job queue instead of deadlocking, and `processed` counts every result committed before) and
+ * stores the outcome with the first 100 issues of the job and the progress callback (in the outbox) and counts them
+ * on the job; then a rendered document is paid for and stored. Nothing of it exists twice: a document recorded by
+ * another run of the job records nothing, and one whose pages do not fit rolls the transaction back.
+ * Statements per rendered document: BEGIN, the lock with the outcome and its callback, the payment and row, COMMIT.
  */
 export class RenderJobLedger {
   constructor(private readonly manager: EntityManager) {}
 
-  async record(entry: JobDocumentEntry): Promise<JobDocumentRecording> {
+  async record(entry: JobDocumentEntry): Promise<JobDocumentRecorded> {
     try {
       return await this.manager.transaction(async (m) => {
-        // The row returned once the lock is taken is the job's latest (the counts include every result committed
-        // before); `recorded` may be older when the lock was waited for: recordOutcome's insert decides then.
-        const [job] = (await m.query(
-          `SELECT j.issue_count, j.recorded_count, EXISTS (SELECT 1 FROM render_job_documents d WHERE d.job_id = j.id AND d.document_index = $2) AS recorded
-             FROM render_jobs j WHERE j.id = $1 FOR NO KEY UPDATE OF j`,
-          [entry.jobId, entry.documentIndex],
-        )) as { issue_count: number; recorded_count: number; recorded: boolean }[];
-        if (job === undefined) throw new Error(`render job ${entry.jobId} not found`);
-        if (job.recorded) return 'duplicate';
+        const processed = await recordOutcome(m, entry);
+        if (processed === null) return { recording: 'duplicate' } as const;
+        // Paid after the outcome is stored, in its transaction: pages that do not fit roll the outcome back.
         if (entry.rendered !== null && !(await payAndStore(m, entry.rendered))) throw new NotRecorded('no-credit');
-        const callback = entry.progress === null ? null : entry.progress(job.recorded_count + 1);
-        if (!(await recordOutcome(m, entry, job.issue_count, callback))) throw new NotRecorded('duplicate');
-        return 'recorded';
+        return { recording: 'recorded', callback: entry.progress === null ? null : progressCallbackOf(entry.progress, processed) } as const;
       });
     } catch (error) {
-      if (error instanceof NotRecorded) return error.recording;
+      if (error instanceof NotRecorded) return { recording: error.recording };
       throw error;
     }
   }
@@ -123,30 +130,40 @@ async function payAndStore(manager: EntityManager, { payment, document, rendered
 }
 
 /**
- * In one statement: stores the document's outcome (nothing when it is recorded already), the issues that fit in the
- * job's first 100 (spec 4.6), its progress callback in the outbox, and counts them on the job. False when the
- * document was recorded already. The job row is locked by the caller.
+ * In one statement: locks the job row (so the results of one job queue instead of deadlocking, and the counts read
+ * include every result committed before), stores the document's outcome (nothing when it is recorded already), the
+ * issues that fit in the job's first 100 (spec 4.6), its progress callback in the outbox with `processed` filled in,
+ * and counts them on the job. Returns `processed` (the job's recorded outcomes, this one included), or null when the
+ * document was recorded already. A duplicate is found by the outcome's primary key, which sees every committed
+ * outcome whatever the statement's snapshot; the counts are the locked row's latest (READ COMMITTED re-reads a row
+ * whose lock it waited for).
  */
-async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, issueCount: number, callback: DeliverWebhookCommand | null): Promise<boolean> {
+async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): Promise<number | null> {
   const issues = entry.issues.map((issue) => ({ ...issue, documentIndex: entry.documentIndex }));
-  const stored = Math.min(issueCount, Limits.jobIssuesStored);
+  const callback = entry.progress;
   const trace = callback === null ? null : traceCarrier();
-  const updated = (await manager.query(
-    `WITH recorded AS (
+  const rows = (await manager.query(
+    `WITH job AS (
+       SELECT j.id, j.issue_count, j.recorded_count FROM render_jobs j WHERE j.id = $1 FOR NO KEY UPDATE
+     ), recorded AS (
        INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6) ON CONFLICT DO NOTHING RETURNING job_id
+       SELECT job.id, $2, $3, $4, $5::jsonb, $6 FROM job ON CONFLICT DO NOTHING RETURNING job_id
      ), kept_issues AS (
        INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
-       SELECT recorded.job_id, $7 + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $2
-         FROM recorded, jsonb_array_elements($8::jsonb) WITH ORDINALITY AS i(issue, n)
+       SELECT recorded.job_id, LEAST(job.issue_count, $7) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $2
+         FROM recorded, job, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS i(issue, n)
+        WHERE LEAST(job.issue_count, $7) + i.n <= $7
      ), callback AS (
        INSERT INTO outbox (id, message_name, payload, created_at, published_at, trace_context)
-       SELECT $11::uuid, $12::text, $13::jsonb, $6, NULL, $14::jsonb FROM recorded WHERE $11::uuid IS NOT NULL
+       SELECT $10::uuid, $11::text, jsonb_set($12::jsonb, '{body}', to_jsonb($13::text || (job.recorded_count + 1) || $14::text)), $6, NULL, $15::jsonb
+         FROM recorded, job WHERE $10::uuid IS NOT NULL
+     ), counted AS (
+       UPDATE render_jobs j
+          SET rendered_count = j.rendered_count + $8, issue_count = j.issue_count + $9, recorded_count = j.recorded_count + 1, updated_at = $6
+         FROM recorded WHERE j.id = recorded.job_id
+       RETURNING j.recorded_count
      )
-     UPDATE render_jobs j
-        SET rendered_count = j.rendered_count + $9, issue_count = j.issue_count + $10, recorded_count = j.recorded_count + 1, updated_at = $6
-       FROM recorded WHERE j.id = recorded.job_id
-     RETURNING j.id`,
+     SELECT EXISTS (SELECT 1 FROM job) AS found, (SELECT recorded_count FROM counted) AS processed`,
     [
       entry.jobId,
       entry.documentIndex,
@@ -154,15 +171,17 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, is
       entry.rendered?.document?.id ?? null,
       JSON.stringify(issues),
       entry.recordedAt,
-      stored,
-      JSON.stringify(issues.slice(0, Limits.jobIssuesStored - stored)),
+      Limits.jobIssuesStored,
       entry.outcome === 'rendered' ? 1 : 0,
       issues.length,
-      callback?.deliveryId ?? null,
+      callback?.command.deliveryId ?? null,
       MessageName.DeliverWebhook,
-      callback === null ? null : JSON.stringify(callback),
+      callback === null ? null : JSON.stringify({ ...callback.command, body: '' }),
+      callback?.bodyHead ?? null,
+      callback?.bodyTail ?? null,
       trace === null ? null : JSON.stringify(trace),
     ],
-  )) as [unknown[], number];
-  return updated[0].length > 0;
+  )) as { found: boolean; processed: number | null }[];
+  if (!rows[0].found) throw new Error(`render job ${entry.jobId} not found`);
+  return rows[0].processed;
 }
