@@ -2,9 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * A job document's outcome names its stored document (render_job_documents.document_id), checked at commit instead of
- * at the insert: the statement that locks the job row and records the outcome with its progress callback runs before
- * the document's payment and row in the same transaction (issue 23: one statement fewer per document), and a
- * transaction whose payment fails rolls back both.
+ * at the insert: the statement that locks the job row and records the outcome with its progress callback stores the
+ * document only once the outcome is stored (issue 23: one statement per document instead of three), or the payment
+ * and row follow in the same transaction; a transaction whose payment fails rolls back both.
  */
 export class RenderJobDocumentDeferredReference1764014400000 implements MigrationInterface {
   name = 'RenderJobDocumentDeferredReference1764014400000';

@@ -4,7 +4,7 @@ import { JobState, Limits, MessageName, type DeliverWebhookCommand, type RenderI
 import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
 import { RenderJobRepository, type JobCompletion, type JobDocumentResult, type RenderJobRecord } from './render-job.repository';
-import { StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
+import { paidDocumentParams, paidDocumentSteps, StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
 import { UsageRepository } from './usage.repository';
 
 /** What paying for and recording one rendered document writes, in one transaction. */
@@ -70,11 +70,12 @@ class NotRecorded extends Error {
 
 /**
  * Records the documents of async jobs, each once, in one transaction per document: one statement locks the job row
- * (so the results of one job queue instead of deadlocking, and `processed` counts every result committed before) and
- * stores the outcome with the first 100 issues of the job and the progress callback (in the outbox) and counts them
- * on the job; then a rendered document is paid for and stored. Nothing of it exists twice: a document recorded by
- * another run of the job records nothing, and one whose pages do not fit rolls the transaction back.
- * Statements per rendered document: BEGIN, the lock with the outcome and its callback, the payment and row, COMMIT.
+ * (so the results of one job queue instead of deadlocking, and `processed` counts every result committed before),
+ * stores the outcome with the first 100 issues of the job and the progress callback (in the outbox), counts them on
+ * the job, and pays for and stores a persisted production document while its billing period is current; any other
+ * payment follows in the transaction. Nothing of it exists twice: a document recorded by another run of the job
+ * records nothing, and one whose pages do not fit rolls the transaction back.
+ * Statements per rendered, persisted, paid document: BEGIN, that statement, COMMIT.
  */
 export class RenderJobLedger {
   constructor(private readonly manager: EntityManager) {}
@@ -82,10 +83,11 @@ export class RenderJobLedger {
   async record(entry: JobDocumentEntry): Promise<JobDocumentRecorded> {
     try {
       return await this.manager.transaction(async (m) => {
-        const processed = await recordOutcome(m, entry);
+        const { processed, paid } = await recordOutcome(m, entry);
         if (processed === null) return { recording: 'duplicate' } as const;
-        // Paid after the outcome is stored, in its transaction: pages that do not fit roll the outcome back.
-        if (entry.rendered !== null && !(await payAndStore(m, entry.rendered))) throw new NotRecorded('no-credit');
+        // A payment the statement could not take (the billing period ended, the pages do not fit, a test render, a
+        // document not persisted) is decided here, in its transaction: pages that do not fit roll the outcome back.
+        if (entry.rendered !== null && !paid && !(await payAndStore(m, entry.rendered))) throw new NotRecorded('no-credit');
         return { recording: 'recorded', callback: entry.progress === null ? null : progressCallbackOf(entry.progress, processed) } as const;
       });
     } catch (error) {
@@ -133,42 +135,47 @@ async function payAndStore(manager: EntityManager, { payment, document, rendered
  * In one statement: locks the job row (so the results of one job queue instead of deadlocking, and the counts read
  * include every result committed before), stores the document's outcome (nothing when it is recorded already), the
  * issues that fit in the job's first 100 (spec 4.6), its progress callback in the outbox with `processed` filled in,
- * and counts them on the job. Returns `processed` (the job's recorded outcomes, this one included), or null when the
- * document was recorded already. A duplicate is found by the outcome's primary key, which sees every committed
- * outcome whatever the statement's snapshot; the counts are the locked row's latest (READ COMMITTED re-reads a row
- * whose lock it waited for).
+ * and counts them on the job; for a persisted production document it also takes the pages and stores the row while
+ * the billing period is current and they fit (paidDocumentSteps, only once the outcome is stored). Returns
+ * `processed` (the job's recorded outcomes, this one included; null when the document was recorded already) and
+ * whether it paid. A duplicate is found by the outcome's primary key, which sees every committed outcome whatever
+ * the statement's snapshot; the counts are the locked row's latest (READ COMMITTED re-reads a row whose lock it
+ * waited for), and so is the usage row the payment updates.
  */
-async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): Promise<number | null> {
+async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): Promise<{ processed: number | null; paid: boolean }> {
   const issues = entry.issues.map((issue) => ({ ...issue, documentIndex: entry.documentIndex }));
   const callback = entry.progress;
   const trace = callback === null ? null : traceCarrier();
+  const payment = entry.rendered?.payment ?? null;
+  const document = entry.rendered?.document ?? null;
   const rows = (await manager.query(
     `WITH job AS (
-       SELECT j.id, j.issue_count, j.recorded_count FROM render_jobs j WHERE j.id = $1 FOR NO KEY UPDATE
+       SELECT j.id, j.issue_count, j.recorded_count FROM render_jobs j WHERE j.id = $16 FOR NO KEY UPDATE
      ), recorded AS (
        INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
-       SELECT job.id, $2, $3, $4, $5::jsonb, $6 FROM job ON CONFLICT DO NOTHING RETURNING job_id
-     ), kept_issues AS (
+       SELECT job.id, $17, $18, $19, $20::jsonb, $21 FROM job ON CONFLICT DO NOTHING RETURNING job_id
+     ), ${paidDocumentSteps('EXISTS (SELECT 1 FROM recorded)')}, kept_issues AS (
        INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
-       SELECT recorded.job_id, LEAST(job.issue_count, $7) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $2
-         FROM recorded, job, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS i(issue, n)
-        WHERE LEAST(job.issue_count, $7) + i.n <= $7
+       SELECT recorded.job_id, LEAST(job.issue_count, $22) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $17
+         FROM recorded, job, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS i(issue, n)
+        WHERE LEAST(job.issue_count, $22) + i.n <= $22
      ), callback AS (
        INSERT INTO outbox (id, message_name, payload, created_at, published_at, trace_context)
-       SELECT $10::uuid, $11::text, jsonb_set($12::jsonb, '{body}', to_jsonb($13::text || (job.recorded_count + 1) || $14::text)), $6, NULL, $15::jsonb
-         FROM recorded, job WHERE $10::uuid IS NOT NULL
+       SELECT $25::uuid, $26::text, jsonb_set($27::jsonb, '{body}', to_jsonb($28::text || (job.recorded_count + 1) || $29::text)), $21, NULL, $30::jsonb
+         FROM recorded, job WHERE $25::uuid IS NOT NULL
      ), counted AS (
        UPDATE render_jobs j
-          SET rendered_count = j.rendered_count + $8, issue_count = j.issue_count + $9, recorded_count = j.recorded_count + 1, updated_at = $6
+          SET rendered_count = j.rendered_count + $23, issue_count = j.issue_count + $24, recorded_count = j.recorded_count + 1, updated_at = $21
          FROM recorded WHERE j.id = recorded.job_id
        RETURNING j.recorded_count
      )
-     SELECT EXISTS (SELECT 1 FROM job) AS found, (SELECT recorded_count FROM counted) AS processed`,
+     SELECT EXISTS (SELECT 1 FROM job) AS found, (SELECT recorded_count FROM counted) AS processed, EXISTS (SELECT 1 FROM stored) AS paid`,
     [
+      ...paidDocumentParams(payment === null ? null : document, entry.rendered?.renderedAt ?? entry.recordedAt),
       entry.jobId,
       entry.documentIndex,
       entry.outcome,
-      entry.rendered?.document?.id ?? null,
+      document?.id ?? null,
       JSON.stringify(issues),
       entry.recordedAt,
       Limits.jobIssuesStored,
@@ -181,7 +188,7 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): P
       callback?.bodyTail ?? null,
       trace === null ? null : JSON.stringify(trace),
     ],
-  )) as { found: boolean; processed: number | null }[];
+  )) as { found: boolean; processed: number | null; paid: boolean }[];
   if (!rows[0].found) throw new Error(`render job ${entry.jobId} not found`);
-  return rows[0].processed;
+  return { processed: rows[0].processed, paid: rows[0].paid };
 }

@@ -37,17 +37,49 @@ function rowOf(input: NewStoredDocument, now: Date): StoredDocumentEntity {
   return { ...input, id: input.id ?? randomUUID(), renderJobId: input.renderJobId ?? null, isPdfDeleted: false, createdAt: now, updatedAt: now };
 }
 
+/**
+ * The one-statement path of StoredDocumentRepository.createPaid as two steps of a WITH list: `paid` takes the pages
+ * while the stored billing period is current and they fit (and `condition` holds), `stored` inserts the row when
+ * they were taken, returning its id. Parameters $1–$15 are paidDocumentParams; a statement that embeds the steps
+ * numbers its own from $16.
+ */
+export function paidDocumentSteps(condition: string): string {
+  return `paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} AND (${condition}) RETURNING u.organisation_id
+     ), stored AS (
+       INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
+                              file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
+       SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
+              $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
+         FROM paid
+       RETURNING id
+     )`;
+}
+
+/** The parameters $1–$15 of paidDocumentSteps for a new document (null: the steps take and store nothing). */
+export function paidDocumentParams(input: NewStoredDocument | null, now: Date): unknown[] {
+  if (input === null) return Array<null>(15).fill(null);
+  const row = rowOf(input, now);
+  return [
+    row.organisationId,
+    row.pageCount,
+    now,
+    row.id,
+    row.templateId,
+    row.versionNumber,
+    row.environment,
+    row.language,
+    row.documentName,
+    row.documentType,
+    row.pdfBlobKey,
+    row.fileSizeBytes,
+    row.renderedAt,
+    row.renderDurationMs,
+    row.renderJobId,
+  ];
+}
+
 /** Takes the pages of the current billing period and stores the paid document's row, in one statement (createPaid). */
-const CREATE_PAID: PreparedStatement = {
-  name: 'stored-document-create-paid',
-  text: `WITH paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} RETURNING u.organisation_id)
-         INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
-                                file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
-         SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
-                $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
-           FROM paid
-         RETURNING id`,
-};
+const CREATE_PAID: PreparedStatement = { name: 'stored-document-create-paid', text: `WITH ${paidDocumentSteps('true')} SELECT id FROM stored` };
 
 /** A document whose PDF retention may purge. */
 export type PurgeCandidate = { id: string; organisationId: string; pdfBlobKey: string; renderedAt: Date };
@@ -70,23 +102,7 @@ export class StoredDocumentRepository {
    */
   async createPaid(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord | null> {
     const row = rowOf(input, now);
-    const inserted = await queryPrepared(this.manager, CREATE_PAID, [
-      row.organisationId,
-      row.pageCount,
-      now,
-      row.id,
-      row.templateId,
-      row.versionNumber,
-      row.environment,
-      row.language,
-      row.documentName,
-      row.documentType,
-      row.pdfBlobKey,
-      row.fileSizeBytes,
-      row.renderedAt,
-      row.renderDurationMs,
-      row.renderJobId,
-    ]);
+    const inserted = await queryPrepared(this.manager, CREATE_PAID, paidDocumentParams(row, now));
     if (inserted.length === 1) return { ...row };
     return this.manager.transaction(async (m) => {
       if (!(await new UsageRepository(m).tryConsumePages(row.organisationId, row.pageCount, now))) return null;
