@@ -270,7 +270,7 @@ describe('job worker: async render jobs (spec 3.1) against PostgreSQL, RabbitMQ 
     return { statements: worker.reduce((n, transaction) => n + transaction.length, 0), transactions: worker.length, relayPublished };
   }
 
-  it('issue 23: a rendered, persisted, paid document costs the worker one transaction of 3 statements (5 before the job row was locked and the document paid for in the statement that records the outcome, 13 before libs/rendering); its callback costs no relay pass', async () => {
+  it('issue 23: a rendered, persisted, paid document costs the worker one statement (5 before the job row was locked and the document paid for in the statement that records the outcome, 13 before libs/rendering); its callback costs no relay pass', async () => {
     // Statements counted by a wrapper around the pg client; per document = (a job of 11 − a job of 1) / 10, so what
     // every job pays once cancels out. Nothing else touches PostgreSQL while the job runs (the test waits on callbacks).
     await countJob(1);
@@ -279,7 +279,7 @@ describe('job worker: async render jobs (spec 3.1) against PostgreSQL, RabbitMQ 
     const perDocument = { statements: (eleven.statements - one.statements) / 10, transactions: (eleven.transactions - one.transactions) / 10 };
     // A stray statement of the pool (one in ten documents) is tolerated.
     expect(perDocument.transactions).toBeLessThanOrEqual(1.1);
-    expect(perDocument.statements).toBeLessThanOrEqual(3.1);
+    expect(perDocument.statements).toBeLessThanOrEqual(1.1);
     // Every callback is published by the worker once its transaction committed, and marked in a statement of its own
     // (issue 23: a relay pass per callback cost a transaction of 4 statements).
     expect(eleven.relayPublished + one.relayPublished).toBe(0);

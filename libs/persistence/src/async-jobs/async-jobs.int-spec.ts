@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Environment, MessageName, WebhookEvent } from '@docrender/contracts';
+import { DocumentType, Environment, MessageName, WebhookEvent } from '@docrender/contracts';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { inSpan, startTracing, traceCarrier, type Logger } from '@docrender/observability';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, logSqlStatements, type TestDatabase } from '@docrender/testing';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { OutboxMessage } from '../repositories/outbox.repository';
 import { RenderJobRepository } from '../repositories/render-job.repository';
@@ -179,6 +179,53 @@ describe('async job persistence against PostgreSQL', () => {
     expect(stored.map((r) => r.payload)).toEqual([callback]);
     const [job] = (await db.dataSource.query(`SELECT recorded_count, rendered_count FROM render_jobs WHERE id = $1`, [jobId])) as { recorded_count: number; rendered_count: number }[];
     expect(job).toEqual({ recorded_count: 2, rendered_count: 1 });
+  });
+
+  it('3.1 rule 3 / idempotent: a persisted production document is stored, charged and called back once by one statement; pages that do not fit record nothing', async () => {
+    const provisioned = await db.database.transaction((r) =>
+      provisionOrganisation(r, { name: 'Paying', tier: 'pro', includedPagesPerMonth: 5, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
+    );
+    const payer = provisioned.organisation.id;
+    const jobId = await queuedJob();
+    const entry = (documentIndex: number, pages: number) => {
+      const document = {
+        id: randomUUID(),
+        organisationId: payer,
+        templateId,
+        versionNumber: 1,
+        environment: Environment.Production,
+        language: null,
+        documentName: `d${documentIndex}`,
+        documentType: DocumentType.Template,
+        pdfBlobKey: `jobs/${jobId}/output/${documentIndex}.pdf`,
+        fileSizeBytes: 10,
+        pageCount: pages,
+        renderedAt: new Date(),
+        renderDurationMs: 5,
+        renderJobId: jobId,
+      };
+      const command = { deliveryId: randomUUID(), jobId, organisationId: payer, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', attempt: 1 };
+      const progress = { command, bodyHead: '{"processed":', bodyTail: '}' };
+      return { jobId, documentIndex, outcome: 'rendered' as const, issues: [], rendered: { payment: { organisationId: payer, pages }, document, renderedAt: new Date() }, progress, recordedAt: new Date() };
+    };
+    const first = entry(0, 3);
+    const log = logSqlStatements();
+    try {
+      expect(await db.database.renderJobLedger.record(first)).toEqual({ recording: 'recorded', callback: { ...first.progress.command, body: '{"processed":1}' } });
+    } finally {
+      log.stop();
+    }
+    expect(log.statements).toHaveLength(1);
+    expect(await db.database.renderJobLedger.record(first)).toEqual({ recording: 'duplicate' });
+    // 3 of 5 pages used: 3 more do not fit, and nothing of that document is stored
+    expect(await db.database.renderJobLedger.record(entry(1, 3))).toEqual({ recording: 'no-credit' });
+    expect((await db.database.usage.getUsage(payer)).pagesUsed).toBe(3);
+    const [counts] = (await db.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM documents WHERE render_job_id = $1) AS documents, (SELECT count(*)::int FROM outbox WHERE message_name = 'webhook.deliver' AND payload->>'jobId' = $1::text) AS callbacks,
+              (SELECT recorded_count FROM render_jobs WHERE id = $1) AS recorded`,
+      [jobId],
+    )) as { documents: number; callbacks: number; recorded: number }[];
+    expect(counts).toEqual({ documents: 1, callbacks: 1, recorded: 1 });
   });
 
   it('issue 22: a stored message keeps the trace context it was stored in, and the relay publishes it inside that context (none: a trace of its own)', async () => {

@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A job document's outcome names its stored document (render_job_documents.document_id), checked at commit instead of
  * at the insert: the statement that locks the job row and records the outcome with its progress callback stores the
- * document only once the outcome is stored (issue 23: one statement per document instead of three), or the payment
+ * document only once the outcome is stored (issue 23: one statement per document instead of five), or the payment
  * and row follow in the same transaction; a transaction whose payment fails rolls back both.
  */
 export class RenderJobDocumentDeferredReference1764014400000 implements MigrationInterface {

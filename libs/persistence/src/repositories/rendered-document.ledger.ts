@@ -5,7 +5,8 @@ import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
 import { RenderJobRepository, type JobCompletion, type JobDocumentResult, type RenderJobRecord } from './render-job.repository';
 import { paidDocumentParams, paidDocumentSteps, StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
-import { UsageRepository } from './usage.repository';
+import { lockPagesOfCurrentPeriod, UsageRepository } from './usage.repository';
+import { queryPrepared } from '../prepared-statement';
 
 /** What paying for and recording one rendered document writes, in one transaction. */
 export type RenderedDocumentEntry = {
@@ -81,9 +82,18 @@ export class RenderJobLedger {
   constructor(private readonly manager: EntityManager) {}
 
   async record(entry: JobDocumentEntry): Promise<JobDocumentRecorded> {
+    // A document without a PDF, or a persisted production one while its pages fit the current billing period, is
+    // recorded by one statement alone (its own transaction); anything else in a transaction that pays after it.
+    const payment = entry.rendered?.payment ?? null;
+    const paidAlone = payment !== null && entry.rendered?.document !== null;
+    if (entry.rendered === null || paidAlone) {
+      const alone = await recordOutcome(this.manager, entry, paidAlone);
+      if (alone.processed !== null) return { recording: 'recorded', callback: entry.progress === null ? null : progressCallbackOf(entry.progress, alone.processed) };
+      if (!paidAlone || alone.creditFits) return { recording: 'duplicate' };
+    }
     try {
       return await this.manager.transaction(async (m) => {
-        const { processed, paid } = await recordOutcome(m, entry);
+        const { processed, paid } = await recordOutcome(m, entry, false);
         if (processed === null) return { recording: 'duplicate' } as const;
         // A payment the statement could not take (the billing period ended, the pages do not fit, a test render, a
         // document not persisted) is decided here, in its transaction: pages that do not fit roll the outcome back.
@@ -131,45 +141,58 @@ async function payAndStore(manager: EntityManager, { payment, document, rendered
   return true;
 }
 
+/** recordOutcome's statement: $1–$15 paidDocumentParams, then the job's ($16–$31). */
+const RECORD_JOB_DOCUMENT = {
+  name: 'render-job-record-document',
+  text: `WITH job AS (
+     SELECT j.id, j.issue_count, j.recorded_count FROM render_jobs j WHERE j.id = $16 FOR NO KEY UPDATE
+   ), credit AS (
+     ${lockPagesOfCurrentPeriod('$31::boolean AND EXISTS (SELECT 1 FROM job)')}
+   ), recorded AS (
+     INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
+     SELECT job.id, $17, $18, $19, $20::jsonb, $21 FROM job WHERE NOT $31::boolean OR EXISTS (SELECT 1 FROM credit)
+     ON CONFLICT DO NOTHING RETURNING job_id
+   ), ${paidDocumentSteps('EXISTS (SELECT 1 FROM recorded)')}, kept_issues AS (
+     INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
+     SELECT recorded.job_id, LEAST(job.issue_count, $22) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $17
+       FROM recorded, job, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS i(issue, n)
+      WHERE LEAST(job.issue_count, $22) + i.n <= $22
+   ), callback AS (
+     INSERT INTO outbox (id, message_name, payload, created_at, published_at, trace_context)
+     SELECT $25::uuid, $26::text, jsonb_set($27::jsonb, '{body}', to_jsonb($28::text || (job.recorded_count + 1) || $29::text)), $21, NULL, $30::jsonb
+       FROM recorded, job WHERE $25::uuid IS NOT NULL
+   ), counted AS (
+     UPDATE render_jobs j
+        SET rendered_count = j.rendered_count + $23, issue_count = j.issue_count + $24, recorded_count = j.recorded_count + 1, updated_at = $21
+       FROM recorded WHERE j.id = recorded.job_id
+     RETURNING j.recorded_count
+   )
+   SELECT EXISTS (SELECT 1 FROM job) AS found, (SELECT recorded_count FROM counted) AS processed, EXISTS (SELECT 1 FROM stored) AS paid,
+          EXISTS (SELECT 1 FROM credit) AS credit_fits`,
+};
+
 /**
  * In one statement: locks the job row (so the results of one job queue instead of deadlocking, and the counts read
  * include every result committed before), stores the document's outcome (nothing when it is recorded already), the
  * issues that fit in the job's first 100 (spec 4.6), its progress callback in the outbox with `processed` filled in,
  * and counts them on the job; for a persisted production document it also takes the pages and stores the row while
- * the billing period is current and they fit (paidDocumentSteps, only once the outcome is stored). Returns
- * `processed` (the job's recorded outcomes, this one included; null when the document was recorded already) and
- * whether it paid. A duplicate is found by the outcome's primary key, which sees every committed outcome whatever
- * the statement's snapshot; the counts are the locked row's latest (READ COMMITTED re-reads a row whose lock it
- * waited for), and so is the usage row the payment updates.
+ * the billing period is current and they fit (paidDocumentSteps, only once the outcome is stored). With
+ * `onlyIfPaid` (the statement is its own transaction) nothing is stored unless the pages fit: the usage row is
+ * locked after the job row and before the outcome is stored, so the payment that follows cannot fail.
+ * Returns `processed` (the job's recorded outcomes, this one included; null when nothing was recorded), whether it
+ * paid, and whether the pages fitted. A duplicate is found by the outcome's primary key, which sees every committed
+ * outcome whatever the statement's snapshot; the counts are the locked row's latest (READ COMMITTED re-reads a row
+ * whose lock it waited for), and so is the usage row the payment updates.
  */
-async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): Promise<{ processed: number | null; paid: boolean }> {
+async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, onlyIfPaid: boolean): Promise<{ processed: number | null; paid: boolean; creditFits: boolean }> {
   const issues = entry.issues.map((issue) => ({ ...issue, documentIndex: entry.documentIndex }));
   const callback = entry.progress;
   const trace = callback === null ? null : traceCarrier();
   const payment = entry.rendered?.payment ?? null;
   const document = entry.rendered?.document ?? null;
-  const rows = (await manager.query(
-    `WITH job AS (
-       SELECT j.id, j.issue_count, j.recorded_count FROM render_jobs j WHERE j.id = $16 FOR NO KEY UPDATE
-     ), recorded AS (
-       INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
-       SELECT job.id, $17, $18, $19, $20::jsonb, $21 FROM job ON CONFLICT DO NOTHING RETURNING job_id
-     ), ${paidDocumentSteps('EXISTS (SELECT 1 FROM recorded)')}, kept_issues AS (
-       INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
-       SELECT recorded.job_id, LEAST(job.issue_count, $22) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $17
-         FROM recorded, job, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS i(issue, n)
-        WHERE LEAST(job.issue_count, $22) + i.n <= $22
-     ), callback AS (
-       INSERT INTO outbox (id, message_name, payload, created_at, published_at, trace_context)
-       SELECT $25::uuid, $26::text, jsonb_set($27::jsonb, '{body}', to_jsonb($28::text || (job.recorded_count + 1) || $29::text)), $21, NULL, $30::jsonb
-         FROM recorded, job WHERE $25::uuid IS NOT NULL
-     ), counted AS (
-       UPDATE render_jobs j
-          SET rendered_count = j.rendered_count + $23, issue_count = j.issue_count + $24, recorded_count = j.recorded_count + 1, updated_at = $21
-         FROM recorded WHERE j.id = recorded.job_id
-       RETURNING j.recorded_count
-     )
-     SELECT EXISTS (SELECT 1 FROM job) AS found, (SELECT recorded_count FROM counted) AS processed, EXISTS (SELECT 1 FROM stored) AS paid`,
+  const rows = await queryPrepared<{ found: boolean; processed: number | null; paid: boolean; credit_fits: boolean }>(
+    manager,
+    RECORD_JOB_DOCUMENT,
     [
       ...paidDocumentParams(payment === null ? null : document, entry.rendered?.renderedAt ?? entry.recordedAt),
       entry.jobId,
@@ -187,8 +210,9 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry): P
       callback?.bodyHead ?? null,
       callback?.bodyTail ?? null,
       trace === null ? null : JSON.stringify(trace),
+      onlyIfPaid,
     ],
-  )) as { found: boolean; processed: number | null; paid: boolean }[];
+  );
   if (!rows[0].found) throw new Error(`render job ${entry.jobId} not found`);
-  return { processed: rows[0].processed, paid: rows[0].paid };
+  return { processed: rows[0].processed, paid: rows[0].paid, creditFits: rows[0].credit_fits };
 }

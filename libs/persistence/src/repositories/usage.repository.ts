@@ -34,6 +34,18 @@ const CURRENT_USAGE: PreparedStatement = {
           WHERE o.id = $1 AND $2 < o.billing_period_end`,
 };
 
+/**
+ * CONSUME_PAGES_OF_CURRENT_PERIOD's condition (and `condition`) as a query that locks the usage row it finds, with the
+ * same parameters: a row when the pages fit the current period; while the lock is held, CONSUME_PAGES_OF_CURRENT_PERIOD
+ * takes them.
+ */
+export function lockPagesOfCurrentPeriod(condition: string): string {
+  return `SELECT u.organisation_id FROM usage_periods u JOIN organisations o ON u.organisation_id = o.id
+   WHERE (${condition}) AND o.id = $1 AND u.period_start = o.billing_period_start
+     AND $3 < o.billing_period_end AND u.pages_used + $2 <= o.included_pages_per_month
+     FOR NO KEY UPDATE OF u`;
+}
+
 type UsageRow = { included_pages_per_month: number; included_tokens_per_month: number; pages_used: number; tokens_used: number };
 
 function usageSnapshot(organisationId: string, period: BillingPeriod, row: UsageRow): UsageSnapshot {
