@@ -85,7 +85,8 @@ class FakeJobStore {
   }
 }
 
-function handler(store: FakeJobStore, options: { targetFails?: boolean } = {}) {
+function handler(store: FakeJobStore, options: { targetFails?: boolean; lookup?: (name: string) => Promise<void> } = {}) {
+  const lookup = options.lookup ?? (async () => undefined);
   const blobStore = new MemoryBlobStore();
   const sent: RenderDocumentCommand[] = [];
   const published: DeliverWebhookCommand[] = [];
@@ -99,11 +100,16 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean } = {}) {
   });
   const renderJobs = new RenderJobHandler(
     {
-      jobs: { findAnyById: async () => store.job, markStarted: async () => undefined, listDocumentResults: () => store.listDocumentResults() },
+      jobs: {
+        findAnyById: async () => store.job,
+        markStarted: () => lookup('markStarted'),
+        listDocumentResults: async () => (await lookup('listDocumentResults'), store.listDocumentResults()),
+      },
       ledger: store,
-      usage: { getUsage: async () => ({ organisationId: 'org-1', periodStart: new Date(), periodEnd: new Date(), includedPagesPerMonth: 100, pagesUsed: 100 - store.pagesLeft, includedTokensPerMonth: 0, tokensUsed: 0 }) },
+      usage: { getUsage: async () => (await lookup('getUsage'), { organisationId: 'org-1', periodStart: new Date(), periodEnd: new Date(), includedPagesPerMonth: 100, pagesUsed: 100 - store.pagesLeft, includedTokensPerMonth: 0, tokensUsed: 0 }) },
       targets: {
         forStoredTemplate: async () => {
+          await lookup('forStoredTemplate');
           if (options.targetFails) throw new DomainError(ErrorCode.VersionNotFound, 'version 1 of template template-1 not found');
           return target;
         },
@@ -162,6 +168,26 @@ describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1
     const { renderJobs, sent } = handler(store);
     await renderJobs.run('job-1');
     expect(sent.map((c) => c.requestId)).toEqual(['job-1:1', 'job-1:2', 'job-1:3']);
+  });
+
+  it('issue 23: the job’s start asks for its target, recorded documents, credit and first pick-up at once, not one after another', async () => {
+    const asked: string[] = [];
+    const answeredWhenAsked: number[] = [];
+    let release: () => void = () => undefined;
+    const allAsked = new Promise<void>((resolve) => (release = resolve));
+    const lookup = async (name: string) => {
+      asked.push(name);
+      if (asked.length === 4) release();
+      // a lookup that waited alone would be released by this timer, after which the next one is asked
+      await Promise.race([allAsked, new Promise((resolve) => setTimeout(resolve, 50))]);
+      answeredWhenAsked.push(asked.length);
+    };
+    const store = new FakeJobStore(job());
+    const { renderJobs } = handler(store, { lookup });
+    await renderJobs.run('job-1');
+    expect(new Set(asked.slice(0, 4))).toEqual(new Set(['markStarted', 'forStoredTemplate', 'listDocumentResults', 'getUsage']));
+    expect(answeredWhenAsked.slice(0, 4)).toEqual([4, 4, 4, 4]);
+    expect(store.ended).toEqual({ state: JobState.Completed, status: RenderStatus.Ok });
   });
 
   it('3.1 rule 2: a job whose template version is gone fails with that reason, each document recorded failed with an issue', async () => {

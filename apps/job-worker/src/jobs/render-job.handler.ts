@@ -110,26 +110,32 @@ export class RenderJobHandler {
       this.deps.logger.info('job already finished; nothing to do', { jobId, state: job.state });
       return;
     }
-    await jobs.markStarted(jobId);
-    let context: JobContext;
-    try {
-      context = { job, target: await this.target(job) };
-    } catch (error) {
-      if (!(error instanceof JobNotRunnableError)) throw error;
-      this.deps.logger.error('job cannot be run', { jobId, err: error });
-      await this.explainUnrecorded(job, error.message);
-      await this.finish(job, { creditStopped: false }, error.message);
+    // The job's start in parallel (issue 23: five round trips one after another before the first render): the first
+    // pick-up, the render target, the documents recorded by an earlier run, and the credit (looked at once, before the
+    // first document; after that each rendered document's transaction takes its pages or stops the job — a look
+    // before every document cost two queries each and decided nothing that transaction does not).
+    const [target, recordedResults, exhausted] = await Promise.all([
+      this.target(job).catch((error: unknown) => {
+        if (error instanceof JobNotRunnableError) return error;
+        throw error;
+      }),
+      jobs.listDocumentResults(jobId),
+      job.environment === Environment.Production ? this.creditExhausted(job.organisationId) : false,
+      jobs.markStarted(jobId),
+    ]);
+    if (target instanceof JobNotRunnableError) {
+      this.deps.logger.error('job cannot be run', { jobId, err: target });
+      await this.explainUnrecorded(job, target.message);
+      await this.finish(job, { creditStopped: false }, target.message);
       return;
     }
-    const recorded = new Set((await jobs.listDocumentResults(jobId)).map((r) => r.documentIndex));
+    const context: JobContext = { job, target };
+    const recorded = new Set(recordedResults.map((r) => r.documentIndex));
     const remaining = Array.from({ length: job.requestedCount }, (_, i) => i).filter((i) => !recorded.has(i));
     if (recorded.size > 0) this.deps.logger.info('job resumed', { jobId, recorded: recorded.size, remaining: remaining.length });
-    // Credit is looked at once, before the first document; after that each rendered document's transaction takes its
-    // pages or stops the job (issue 23: a look before every document cost two queries per document and decided
-    // nothing that transaction does not; a document rendering when the credit ran out is discarded either way).
     // The loop is the sync batch's (renderWhileCreditLasts); what differs is the job's own: it renders only the
     // documents no earlier run recorded, stops on shutdown, and records each document with its progress callback.
-    const creditStopped = job.environment === Environment.Production && remaining.length > 0 && (await this.creditExhausted(job.organisationId));
+    const creditStopped = remaining.length > 0 && exhausted;
     const run = await renderWhileCreditLasts(remaining, { concurrency: this.options.renderConcurrency, creditStopped }, async (documentIndex, state) => {
       if (this.deps.isStopping()) throw new JobInterruptedError(jobId);
       const reply = await this.render(context, documentIndex);
