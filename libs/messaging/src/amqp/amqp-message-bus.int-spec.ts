@@ -240,7 +240,8 @@ describe('AmqpMessageBus against RabbitMQ', () => {
 
   it('queueDepth of the render queue shows waiting sync renders (the autoscaling signal)', async () => {
     const bus = await openBus(settingsFor());
-    const requests = [1, 2].map((i) => bus.request(MessageName.RenderDocument, renderDocument(`waiting-${i}`), { timeoutMs: 400 }));
+    // the renders wait (nothing consumes them) until they time out; long enough for a loaded machine to see both
+    const requests = [1, 2].map((i) => bus.request(MessageName.RenderDocument, renderDocument(`waiting-${i}`), { timeoutMs: 3_000 }));
     await eventually('two waiting renders', async () => (await bus.queueDepth(MessageName.RenderDocument)) === 2);
     await Promise.all(requests.map((request) => expect(request).rejects.toBeInstanceOf(RequestTimeoutError)));
   });
