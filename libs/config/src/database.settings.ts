@@ -14,6 +14,12 @@ export const databaseSettings = {
     ['postgres', 'postgresql'],
   ),
   poolSize: setting.int('DB_POOL_SIZE', 'Maximum connections in the database pool of one process (at least 2: migrations hold one for their lock).', 10, { min: 2, max: 500 }),
+  poolIdleMs: setting.int(
+    'DB_POOL_IDLE_MS',
+    'How long a pooled database connection may sit idle before it is closed. A connection opened again costs a new PostgreSQL backend and its prepared statements, so a process used in bursts (a job worker, the webhook dispatcher) keeps its connections between them. 0 never closes idle connections.',
+    300_000,
+    { min: 0, max: 86_400_000 },
+  ),
   embeddedDataDir: setting.string(
     'EMBEDDED_PG_DATA_DIR',
     'Data directory of the embedded PostgreSQL used when DATABASE_URL is unset (relative paths are resolved against the working directory).',

@@ -5,11 +5,20 @@ import { MIGRATIONS } from './migrations';
 export type DataSourceOptions = {
   /** Maximum connections of this process's pool. Default 10. */
   poolSize?: number;
+  /**
+   * Milliseconds an idle pooled connection stays open (0: until the pool ends). Default 300,000: pg-pool's own
+   * 10 s closed a bursty process's connections between bursts, and each new one cost PostgreSQL a backend start and
+   * every prepared statement again (issue 23).
+   */
+  poolIdleMs?: number;
   /** Log every SQL statement. Default false. */
   logQueries?: boolean;
   /** Reported to PostgreSQL as application_name (visible in pg_stat_activity). */
   applicationName?: string;
 };
+
+/** How long an idle pooled connection stays open unless DB_POOL_IDLE_MS says otherwise. */
+export const DEFAULT_POOL_IDLE_MS = 300_000;
 
 /** The table where TypeORM records applied migrations. */
 export const MIGRATIONS_TABLE = 'schema_migrations';
@@ -30,7 +39,7 @@ export function createDataSource(url: string, options: DataSourceOptions = {}): 
     migrationsRun: false,
     logging: options.logQueries ?? false,
     applicationName: options.applicationName ?? 'docrender',
-    extra: { max: options.poolSize ?? 10 },
+    extra: { max: options.poolSize ?? 10, idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS },
   });
 }
 

@@ -84,6 +84,7 @@ export async function connectInfrastructure(options: ConnectOptions): Promise<Co
   const database = await Database.open({
     url,
     poolSize: db.poolSize,
+    poolIdleMs: db.poolIdleMs,
     logQueries: db.logQueries,
     applicationName: options.service,
     apiKeyPepper: db.apiKeyPepper,
