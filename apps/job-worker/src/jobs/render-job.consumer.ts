@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { MessageName } from '@docrender/contracts';
+import { MessageName, WebhookEvent } from '@docrender/contracts';
 import { type ConfigOf, jobsSettings, messagingSettings, renderBudgetSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
@@ -59,6 +59,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         messageNames: [MessageName.DeliverWebhook],
         pollIntervalMs: this.settings.outboxPollMs,
         minAgeMs: CALLBACK_HEAD_START_MS,
+        gatherMs: this.settings.callbackGatherMs,
         keepPublishedMs: this.settings.outboxKeepHours * 3_600_000,
         // no database transaction waits for a broker that is away (decision 0010)
         ready: () => bus.ping(),
@@ -76,8 +77,12 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         bus,
         logger,
         viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
+        // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback goes at once, with them
         callbackStored: (callback) =>
-          this.relay.publishCommitted({ id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() }),
+          this.relay.publishCommitted(
+            { id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() },
+            { now: callback.event !== WebhookEvent.Progress },
+          ),
         isStopping: () => this.stopping,
       },
       { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(settings.get(renderBudgetSettings).renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },

@@ -45,8 +45,8 @@ describe('async job persistence against PostgreSQL', () => {
     return job.id;
   }
 
-  const relayOf = (publish: (m: OutboxMessage) => Promise<void>, names = [MessageName.RunJob] as (MessageName.RunJob | MessageName.DeliverWebhook)[], minAgeMs = 0) =>
-    new OutboxRelay(db.dataSource, publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2 }, silent);
+  const relayOf = (publish: (m: OutboxMessage) => Promise<void>, names = [MessageName.RunJob] as (MessageName.RunJob | MessageName.DeliverWebhook)[], minAgeMs = 0, gatherMs = 0) =>
+    new OutboxRelay(db.dataSource, publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2, gatherMs }, silent);
 
   async function unpublished(): Promise<number> {
     const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM outbox WHERE published_at IS NULL`)) as { count: number }[];
@@ -133,6 +133,34 @@ describe('async job persistence against PostgreSQL', () => {
     const later: string[] = [];
     expect(await relayOf(async (m) => void later.push(m.id), [MessageName.DeliverWebhook]).publishPending()).toBe(1);
     expect(later).toEqual([stored[1].id]);
+  });
+
+  it('2.10 / 6.1: a writer’s messages are gathered (JOBS_CALLBACK_GATHER_MS) and go together; one marked now takes those gathered with it; stop() sends what is gathered', async () => {
+    await publishEverything();
+    const jobId = await queuedJob();
+    const stored: OutboxMessage[] = [];
+    for (let i = 0; i < 4; i++) {
+      const payload = { deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 };
+      await db.database.outbox.add(MessageName.DeliverWebhook, payload, { id: payload.deliveryId });
+      stored.push({ id: payload.deliveryId, name: MessageName.DeliverWebhook, payload, createdAt: new Date() });
+    }
+    const seen: string[] = [];
+    // gathered for an hour: only `now` and stop() can send them within the test
+    const relay = relayOf(async (m) => void seen.push(m.id), [MessageName.DeliverWebhook], 60_000, 3_600_000);
+    relay.start();
+    relay.publishCommitted(stored[0]);
+    relay.publishCommitted(stored[1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([]);
+    relay.publishCommitted(stored[2], { now: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(stored.slice(0, 3).map((m) => m.id));
+    relay.publishCommitted(stored[3]);
+    await relay.stop();
+    expect(seen).toEqual(stored.map((m) => m.id));
+    // and each was marked published
+    const pending = (await db.dataSource.query(`SELECT id FROM outbox WHERE published_at IS NULL AND id = ANY($1::uuid[])`, [stored.map((m) => m.id)])) as { id: string }[];
+    expect(pending).toEqual([]);
   });
 
   it('4.5: the enqueue locks its own job.run message; a withdrawn job leaves neither job nor message', async () => {

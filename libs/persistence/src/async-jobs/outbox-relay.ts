@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { EventMessageName } from '@docrender/contracts';
-import { withTraceCarrier, type Logger } from '@docrender/observability';
+import { traceCarrier, withTraceCarrier, type Logger } from '@docrender/observability';
 import type { OutboxMessage } from '../repositories/outbox.repository';
 
 /** Publishes one stored message; resolves once the transport confirmed it (a MessageBus publish with confirms). */
@@ -21,6 +21,12 @@ export type OutboxRelayOptions = {
   minAgeMs?: number;
   /** Messages published per transaction. Default 100. */
   batchSize?: number;
+  /**
+   * How long `publishCommitted` gathers messages before it publishes them together; 0 publishes each at once.
+   * Several messages sent in one go let the broker, the consumer and the consumer's database each wake once for
+   * them, not once per message (issue 23). Keep it well below `minAgeMs`. Default 0.
+   */
+  gatherMs?: number;
   /** Published messages older than this are deleted by the relay; undefined keeps them. */
   keepPublishedMs?: number;
   /**
@@ -60,6 +66,9 @@ export class OutboxRelay {
   private confirmed: string[] = [];
   private markTimer: NodeJS.Timeout | null = null;
   private marking: Promise<void> = Promise.resolve();
+  /** Messages `publishCommitted` is gathering, each with the trace it was stored in. */
+  private gathered: Array<{ message: OutboxMessage; trace: unknown }> = [];
+  private gatherTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -93,8 +102,12 @@ export class OutboxRelay {
     });
   }
 
-  /** Stops polling and waits for a pass in progress, for the publishes of `publishCommitted` and for their marks. */
+  /**
+   * Stops polling, publishes what `publishCommitted` was gathering, and waits for a pass in progress, for the
+   * publishes of `publishCommitted` and for their marks.
+   */
   async stop(): Promise<void> {
+    this.publishGathered();
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -105,15 +118,32 @@ export class OutboxRelay {
 
   /**
    * Publishes a message its writer has just committed, without a pass (no transaction, no select): the passes leave
-   * it alone for `minAgeMs`. Once confirmed it is marked published, with the other messages confirmed within
-   * MARK_DELAY_MS, in one statement. A publish that fails (or a crash before the mark) leaves the message to a later
-   * pass, which publishes it (again: consumers are idempotent by message id).
+   * it alone for `minAgeMs`. Messages are gathered for `gatherMs` and published together (`now`: this one and those
+   * gathered go at once, e.g. a job's completion callback). Once confirmed a message is marked published, with the
+   * other messages confirmed within MARK_DELAY_MS, in one statement. A publish that fails (or a crash before it or
+   * before the mark) leaves the message to a later pass, which publishes it (again: consumers are idempotent by
+   * message id).
    */
-  publishCommitted(message: OutboxMessage): void {
+  publishCommitted(message: OutboxMessage, options: { now?: boolean } = {}): void {
     if (this.stopped) return;
-    // Published in the caller's trace (the job or request that stored it).
+    // Published in the caller's trace (the job or request that stored it), also when published later.
+    this.gathered.push({ message, trace: traceCarrier() });
+    const gatherMs = this.options.gatherMs ?? 0;
+    if (options.now === true || gatherMs <= 0) this.publishGathered();
+    else this.gatherTimer ??= setTimeout(() => this.publishGathered(), gatherMs);
+  }
+
+  private publishGathered(): void {
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
+    this.gatherTimer = null;
+    const gathered = this.gathered;
+    this.gathered = [];
+    for (const { message, trace } of gathered) this.publishOne(message, trace);
+  }
+
+  private publishOne(message: OutboxMessage, trace: unknown): void {
     const publishing: Promise<void> = Promise.resolve()
-      .then(() => this.publish(message))
+      .then(() => withTraceCarrier(trace, () => this.publish(message)))
       .then(
         () => {
           this.confirmed.push(message.id);
