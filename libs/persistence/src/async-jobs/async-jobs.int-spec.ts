@@ -53,6 +53,17 @@ describe('async job persistence against PostgreSQL', () => {
     return count;
   }
 
+  /** `count` progress callbacks of the job stored in the outbox (as a job's transaction stores them), in order. */
+  async function storedProgressCallbacks(jobId: string, count: number): Promise<OutboxMessage[]> {
+    const stored: OutboxMessage[] = [];
+    for (let i = 0; i < count; i++) {
+      const payload = { deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 };
+      await db.database.outbox.add(MessageName.DeliverWebhook, payload, { id: payload.deliveryId });
+      stored.push({ id: payload.deliveryId, name: MessageName.DeliverWebhook, payload, createdAt: new Date() });
+    }
+    return stored;
+  }
+
   async function publishEverything(): Promise<void> {
     await relayOf(async () => undefined, [MessageName.RunJob, MessageName.DeliverWebhook]).publishPending();
   }
@@ -108,12 +119,7 @@ describe('async job persistence against PostgreSQL', () => {
     await publishEverything();
     const jobId = await queuedJob();
     await publishEverything();
-    const stored: OutboxMessage[] = [];
-    for (let i = 0; i < 3; i++) {
-      const payload = { deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 };
-      await db.database.outbox.add(MessageName.DeliverWebhook, payload, { id: payload.deliveryId });
-      stored.push({ id: payload.deliveryId, name: MessageName.DeliverWebhook, payload, createdAt: new Date() });
-    }
+    const stored = await storedProgressCallbacks(jobId, 3);
     const seen: string[] = [];
     const relay = relayOf(
       async (m) => {
@@ -138,12 +144,7 @@ describe('async job persistence against PostgreSQL', () => {
   it('2.10 / 6.1: a writer’s messages are gathered (JOBS_CALLBACK_GATHER_MS) and go together; one marked now takes those gathered with it; stop() sends what is gathered', async () => {
     await publishEverything();
     const jobId = await queuedJob();
-    const stored: OutboxMessage[] = [];
-    for (let i = 0; i < 4; i++) {
-      const payload = { deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 };
-      await db.database.outbox.add(MessageName.DeliverWebhook, payload, { id: payload.deliveryId });
-      stored.push({ id: payload.deliveryId, name: MessageName.DeliverWebhook, payload, createdAt: new Date() });
-    }
+    const stored = await storedProgressCallbacks(jobId, 4);
     const seen: string[] = [];
     // gathered for an hour: only `now` and stop() can send them within the test
     const relay = relayOf(async (m) => void seen.push(m.id), [MessageName.DeliverWebhook], 60_000, 3_600_000);
