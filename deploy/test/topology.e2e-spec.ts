@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { JobState, RenderStatus, WebhookEvent, type CompletionCallbackDto, type RenderEnvelopeDto } from '@docrender/contracts';
-import { REPO_ROOT, startAsyncStack, type AppProcess, type AsyncStack } from '@docrender/testing';
+import { REPO_ROOT, startAsyncStack, waitFor, type AppProcess, type AsyncStack } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 
 const example = (file: string): string => readFileSync(path.join(REPO_ROOT, 'examples/invoice', file), 'utf8');
@@ -114,6 +114,8 @@ describe('the four apps as separate processes', () => {
     const jobId = await stack.enqueue(stack.prodKey, invoices(3, 'ASYNC'), { hook: 'topology' });
     const completion = parseCallback((await stack.completionOf(jobId, 120_000)).rawBody).body as CompletionCallbackDto;
     expect(completion).toMatchObject({ state: JobState.Completed, status: RenderStatus.Ok, renderedCount: 3 });
+    // 6.3 rule 1: callbacks are delivered concurrently and may arrive out of order, the completion before a progress callback
+    await waitFor('the progress callbacks', () => (stack.callbacksOf(jobId).filter((c) => c.event === WebhookEvent.Progress).length >= 3 ? true : undefined));
     expect(stack.callbacksOf(jobId).filter((c) => c.event === WebhookEvent.Progress)).toHaveLength(3);
     expect(stack.receiver.received.filter((r) => r.signatureFailure !== null)).toEqual([]);
   }, 150_000);

@@ -164,6 +164,33 @@ describe('async job persistence against PostgreSQL', () => {
     expect(pending).toEqual([]);
   });
 
+  it('6.1: a message sent now (a completion callback) reaches the broker only after those gathered before it are confirmed', async () => {
+    await publishEverything();
+    const jobId = await queuedJob();
+    const stored = await storedProgressCallbacks(jobId, 3);
+    const seen: string[] = [];
+    let confirmGathered: () => void = () => undefined;
+    const gatheredConfirmed = new Promise<void>((resolve) => (confirmGathered = resolve));
+    const relay = relayOf(
+      async (m) => {
+        seen.push(m.id);
+        if (m.id !== stored[2].id) await gatheredConfirmed;
+      },
+      [MessageName.DeliverWebhook],
+      60_000,
+      3_600_000,
+    );
+    relay.start();
+    relay.publishCommitted(stored[0]);
+    relay.publishCommitted(stored[1]);
+    relay.publishCommitted(stored[2], { now: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([stored[0].id, stored[1].id]);
+    confirmGathered();
+    await relay.stop();
+    expect(seen).toEqual(stored.map((m) => m.id));
+  });
+
   it('4.5: the enqueue locks its own job.run message; a withdrawn job leaves neither job nor message', async () => {
     await publishEverything();
     const jobId = await queuedJob();

@@ -107,7 +107,7 @@ export class OutboxRelay {
    * publishes of `publishCommitted` and for their marks.
    */
   async stop(): Promise<void> {
-    this.publishGathered();
+    void this.publishGathered();
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -118,8 +118,9 @@ export class OutboxRelay {
 
   /**
    * Publishes a message its writer has just committed, without a pass (no transaction, no select): the passes leave
-   * it alone for `minAgeMs`. Messages are gathered for `gatherMs` and published together (`now`: this one and those
-   * gathered go at once, e.g. a job's completion callback). Once confirmed a message is marked published, with the
+   * it alone for `minAgeMs`. Messages are gathered for `gatherMs` and published together; with `now` (a job's
+   * completion callback) those gathered go at once and this one once they are confirmed. Once confirmed a message is
+   * marked published, with the
    * other messages confirmed within MARK_DELAY_MS, in one statement. A publish that fails (or a crash before it or
    * before the mark) leaves the message to a later pass, which publishes it (again: consumers are idempotent by
    * message id).
@@ -127,21 +128,32 @@ export class OutboxRelay {
   publishCommitted(message: OutboxMessage, options: { now?: boolean } = {}): void {
     if (this.stopped) return;
     // Published in the caller's trace (the job or request that stored it), also when published later.
-    this.gathered.push({ message, trace: traceCarrier() });
+    const trace = traceCarrier();
     const gatherMs = this.options.gatherMs ?? 0;
-    if (options.now === true || gatherMs <= 0) this.publishGathered();
-    else this.gatherTimer ??= setTimeout(() => this.publishGathered(), gatherMs);
+    if (options.now !== true && gatherMs > 0) {
+      this.gathered.push({ message, trace });
+      this.gatherTimer ??= setTimeout(() => void this.publishGathered(), gatherMs);
+      return;
+    }
+    // Behind those gathered before it, as it would have been without gathering: a job's completion callback then
+    // reaches the queue after its last progress callbacks.
+    const publishing: Promise<void> = this.publishGathered()
+      .then(() => this.publishOne(message, trace))
+      .finally(() => this.publishing.delete(publishing));
+    this.publishing.add(publishing);
   }
 
-  private publishGathered(): void {
+  /** Publishes the gathered messages; resolves once each is confirmed or has failed. */
+  private publishGathered(): Promise<unknown> {
     if (this.gatherTimer) clearTimeout(this.gatherTimer);
     this.gatherTimer = null;
     const gathered = this.gathered;
     this.gathered = [];
-    for (const { message, trace } of gathered) this.publishOne(message, trace);
+    return Promise.all(gathered.map(({ message, trace }) => this.publishOne(message, trace)));
   }
 
-  private publishOne(message: OutboxMessage, trace: unknown): void {
+  /** Publishes one message and marks it once confirmed; resolves when that is settled (it never rejects). */
+  private publishOne(message: OutboxMessage, trace: unknown): Promise<void> {
     const publishing: Promise<void> = Promise.resolve()
       .then(() => withTraceCarrier(trace, () => this.publish(message)))
       .then(
@@ -157,6 +169,7 @@ export class OutboxRelay {
       )
       .finally(() => this.publishing.delete(publishing));
     this.publishing.add(publishing);
+    return publishing;
   }
 
   /**
