@@ -43,7 +43,7 @@ export const jobsSettings = {
   ),
   callbackGatherMs: setting.int(
     'JOBS_CALLBACK_GATHER_MS',
-    "How long the job worker gathers the progress callbacks its jobs store before it hands them to the webhook dispatcher together (a job's completion callback goes at once, with those gathered). Callbacks sent a few at a time let RabbitMQ, the dispatcher and PostgreSQL wake once for several; each progress callback may leave up to this much later. 0 sends each at once.",
+    "How long the job worker gathers the progress callbacks its jobs store before it hands them to the webhook dispatcher together (a job's completion callback sends those gathered at once and follows them). Callbacks sent a few at a time let RabbitMQ, the dispatcher and PostgreSQL wake once for several; each progress callback may leave up to this much later. 0 sends each at once.",
     250,
     { min: 0, max: 1_000 },
   ),
