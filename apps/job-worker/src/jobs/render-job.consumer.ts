@@ -77,7 +77,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         bus,
         logger,
         viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
-        // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback goes at once, with them
+        // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback sends those gathered and follows them
         callbackStored: (callback) =>
           this.relay.publishCommitted(
             { id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() },

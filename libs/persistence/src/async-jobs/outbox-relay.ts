@@ -120,10 +120,9 @@ export class OutboxRelay {
    * Publishes a message its writer has just committed, without a pass (no transaction, no select): the passes leave
    * it alone for `minAgeMs`. Messages are gathered for `gatherMs` and published together; with `now` (a job's
    * completion callback) those gathered go at once and this one once they are confirmed. Once confirmed a message is
-   * marked published, with the
-   * other messages confirmed within MARK_DELAY_MS, in one statement. A publish that fails (or a crash before it or
-   * before the mark) leaves the message to a later pass, which publishes it (again: consumers are idempotent by
-   * message id).
+   * marked published, with the other messages confirmed within MARK_DELAY_MS, in one statement. A publish that fails
+   * (or a crash before it or before the mark) leaves the message to a later pass, which publishes it (again: consumers
+   * are idempotent by message id).
    */
   publishCommitted(message: OutboxMessage, options: { now?: boolean } = {}): void {
     if (this.stopped) return;
