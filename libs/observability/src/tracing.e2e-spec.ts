@@ -95,12 +95,20 @@ describe('traces across the four services (OpenTelemetry, OTLP/HTTP)', () => {
     const enqueue = await waitFor('the gateway span of the enqueue', () =>
       otlp.spans.find((s) => s.service === 'api-gateway' && s.kind === Kind.Server && s.name === 'POST /v1/render/:templateId/async'),
     );
-    // Both renders and the three callbacks (two progress, one completion) delivered by the dispatcher, in the trace.
-    const inTrace = await waitFor('the renders and callback POSTs of the job', () => {
+    // Both renders and the three callbacks (two progress, one completion) delivered by the dispatcher, in the trace,
+    // and the job worker's spans they hang from: each process exports its spans in its own batches, so the job
+    // worker's (its job.run span ends with the job) may reach the receiver after the dispatcher's last POST.
+    const inTrace = await waitFor('the renders and callback POSTs of the job, and the job worker spans they hang from', () => {
       const spans = otlp.spans.filter((s) => s.traceId === enqueue.traceId);
+      const count = (service: string, name: string): number => spans.filter((s) => s.service === service && s.name === name).length;
       const posts = spans.filter((s) => s.service === 'webhook-dispatcher' && s.kind === Kind.Client).length;
-      const renders = spans.filter((s) => s.service === 'render-service' && s.name === 'render document').length;
-      return posts >= 3 && renders === 2 ? spans : undefined;
+      const complete =
+        posts >= 3 &&
+        count('render-service', 'render document') === 2 &&
+        count('job-worker', 'job.run process') === 1 &&
+        count('job-worker', 'render.document publish') === 2 &&
+        count('job-worker', 'webhook.deliver publish') >= 3;
+      return complete ? spans : undefined;
     }, 30_000);
 
     expect(new Set(inTrace.map((s) => s.service))).toEqual(new Set(['api-gateway', 'job-worker', 'render-service', 'webhook-dispatcher']));
