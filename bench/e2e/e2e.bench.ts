@@ -21,6 +21,8 @@
  * per document over all rounds (/proc/<pid>/stat; Chromium counted apart from the render service's Node process;
  * PostgreSQL's and RabbitMQ's processes are the machine's, so their columns count whatever else used them meanwhile:
  * read them on a quiet machine).
+ * With both the sync batch and the async job measured, it also prints the async job against the batch of the same
+ * round (issue 23 item 2) and the CPU per document by which they differ, process by process.
  * Then memory: RSS of each process (PSS for Chromium's processes) every BENCH_MEMORY_EVERY documents, over
  * BENCH_MEMORY_DOCUMENTS single requests (2 in flight) and then an async job of as many. Then scaling out: sync
  * batches with 1, 2, 4 render-service processes (BENCH_RENDER_SERVICES), each against the raw runs around it.
@@ -302,6 +304,28 @@ function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured
     lines.push([variant.label, f(rate(m.runs), 2), f(ratio, 2), variant.key.startsWith('single') ? latency(m.runs) : '', ...cpuCells(m)]);
   }
   table(['variant', 'PDFs/s', 'ratio to raw', 'p50 / p95 ms', ...cpuColumns.map((c) => `CPU ${c}`)], lines);
+  printAsyncAgainstBatch(measured, cpuColumns.filter((c) => c !== 'raw Chromium'));
+}
+
+/**
+ * Issue 23 item 2 read off the run: the async job against the sync batch of the same round (batch time per document
+ * over async time per document, median over the rounds: a paired ratio, so the machine's drift between rounds cancels
+ * out), and where an async document's CPU differs from a batch document's, process by process.
+ */
+function printAsyncAgainstBatch(measured: Map<VariantKey, Measured>, stackColumns: string[]): void {
+  const batch = measured.get('batch');
+  const job = measured.get('async');
+  if (!batch || !job || batch.runs.length === 0 || job.runs.length === 0) return;
+  const paired = median(job.runs.map((run, round) => batch.runs[round].seconds / run.seconds));
+  const perDocument = (m: Measured, c: string): number => (m.cpu[c] ?? 0) / m.documents;
+  const differences = stackColumns.map((c) => ({ c, ms: perDocument(job, c) - perDocument(batch, c) })).filter((d) => Math.abs(d.ms) >= 0.05);
+  const total = differences.reduce((sum, d) => sum + d.ms, 0);
+  const batchTotal = stackColumns.reduce((sum, c) => sum + perDocument(batch, c), 0);
+  console.log(
+    `async job against the sync batch of the same round (median of ${job.runs.length}): ${f(paired, 2)}; ` +
+      `CPU per document, async minus batch: ${differences.map((d) => `${d.c} ${d.ms >= 0 ? '+' : ''}${f(d.ms, 1)}`).join(', ')}; ` +
+      `in all ${total >= 0 ? '+' : ''}${f(total, 1)} ms on the batch's ${f(batchTotal, 1)} ms`,
+  );
 }
 
 /** RSS of each process (PSS of the render service's Chromium) every MEMORY_EVERY documents, single requests then an async job. */
