@@ -6,9 +6,14 @@ import path from 'node:path';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
 
-/** RATE_LIMIT_SCALE 0.01: read 6, write 1 per window; the window shortened to 4 s to watch it end. */
+/**
+ * RATE_LIMIT_SCALE 0.01: read 6, write 1 per window. The window is shortened to 10 s to watch it end: long enough
+ * that each test's requests (up to 27 one after another) fall inside one window on a slow, loaded machine (with 4 s,
+ * a test's first permit once left the window before its last request, which then passed), short enough to wait out
+ * Retry-After.
+ */
 const READ_LIMIT = 6;
-const WINDOW_SECONDS = 4;
+const WINDOW_SECONDS = 10;
 
 describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)', () => {
   let db: TestDatabase;
@@ -22,9 +27,6 @@ describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)
     await ensureBuilt();
     db = await createTestDatabase();
     blobDir = await mkdtemp(path.join(tmpdir(), 'gateway-rate-limit-'));
-    a = await createTenant(db.database, 'Busy Org');
-    b = await createTenant(db.database, 'Quiet Org');
-    templateId = (await createTemplate(db.database, a, { name: 'T', versions: [{ publish: true }] })).template.id;
     const settings = {
       DATABASE_URL: db.url,
       API_KEY_PEPPER: TEST_API_KEY_PEPPER,
@@ -42,9 +44,13 @@ describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)
     if (blobDir) await rm(blobDir, { recursive: true, force: true });
   });
 
-  /** Waits until the previous test's permits have left the window, so each test starts with a full budget. */
+  /** Each test has organisations of its own, so it starts with full budgets without waiting for another's to refill. */
+  let tests = 0;
   beforeEach(async () => {
-    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 100));
+    tests++;
+    a = await createTenant(db.database, `Busy Org ${tests}`);
+    b = await createTenant(db.database, `Quiet Org ${tests}`);
+    templateId = (await createTemplate(db.database, a, { name: 'T', versions: [{ publish: true }] })).template.id;
   });
 
   const via = (i: number, key: string) => client(gateways[i % 2].baseUrl, key);
