@@ -18,7 +18,8 @@
  *   - sync batches of BENCH_BATCH_SIZE documents (POST /v1/render/{id}, JSON envelope), 2 batches in flight;
  *   - one async job of all the run's documents, from the enqueue request to the completion callback's arrival.
  * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), and the CPU each process used
- * per document over all rounds (/proc/<pid>/stat; Chromium counted apart from the render service's Node process;
+ * per document, median over the rounds (/proc/<pid>/stat; a run during which the render service replaced a browser
+ * after RENDER_MAX_RENDERS_PER_BROWSER renders counts the new browser's start, and is named; Chromium counted apart from the render service's Node process;
  * PostgreSQL's and RabbitMQ's processes are the machine's, so their columns count whatever else used them meanwhile:
  * read them on a quiet machine).
  * With both the sync batch and the async job measured, it also prints the async job against the batch of the same
@@ -42,7 +43,7 @@ import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
-import { cpuMs, rssMb, treePssMb, CpuMeter } from './proc-stats';
+import { childrenOf, cpuMs, rssMb, treePssMb, CpuMeter } from './proc-stats';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -73,7 +74,8 @@ type Cpu = Record<string, number>;
 type VariantKey = 'single1' | 'single2' | 'single4' | 'batch' | 'async';
 type Variant = { key: VariantKey; label: string; rawInFlight: number; run(): Promise<Run> };
 
-type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu; documents: number };
+/** A variant's runs: each round's run, the raw time around it, and the CPU each process used in it. */
+type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu[] };
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
@@ -173,7 +175,7 @@ async function main(): Promise<void> {
       return named;
     };
     /** Starts counting each process's CPU time; the returned function stops and adds what they used to `into`. */
-    const countCpu = (): ((into: Cpu) => void) => {
+    const countCpu = (): ((label: string) => Cpu) => {
       const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) };
       const trees: Record<string, CpuMeter> = {
         'raw Chromium': CpuMeter.tree(rawBrowserPid).start(),
@@ -185,21 +187,28 @@ async function main(): Promise<void> {
         if (name === 'render-service') trees['render-service Chromium'] = CpuMeter.tree(child.pid).start();
       }
       const pids: Record<string, number> = { 'raw Chromium': rawBrowserPid, ...Object.fromEntries(processes().map(([name, child]) => [name, child.pid])) };
-      return (into) => {
-        for (const name of Object.keys(own)) into[name] = (into[name] ?? 0) + cpuMs(pids[name]) - own[name];
-        for (const [name, meter] of Object.entries(trees)) into[name] = (into[name] ?? 0) + meter.stop();
+      const renderService = stack.processes['render-service']?.pid;
+      const browsersBefore = renderService === undefined ? [] : childrenOf(renderService);
+      return (label) => {
+        const used: Cpu = {};
+        for (const name of Object.keys(own)) used[name] = cpuMs(pids[name]) - own[name];
+        for (const [name, meter] of Object.entries(trees)) used[name] = meter.stop();
+        const launched = renderService === undefined ? [] : childrenOf(renderService).filter((pid) => !browsersBefore.includes(pid));
+        if (launched.length > 0) browserLaunches.push(label);
+        return used;
       };
     };
+    /** The measured runs during which the render service launched a browser (a replacement after RENDER_MAX_RENDERS_PER_BROWSER). */
+    const browserLaunches: string[] = [];
     const rawRuns = new Map<number, Run[]>();
     const rawCpu: Record<number, Measured> = {};
-    const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: {}, documents: 0 }]));
+    const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: [] }]));
     const timedRaw = async (inFlight: number): Promise<Run> => {
       const counted = countCpu();
       const run = await rawRun(inFlight);
       rawRuns.set(inFlight, [...(rawRuns.get(inFlight) ?? []), run]);
-      rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: {}, documents: 0 };
-      counted(rawCpu[inFlight].cpu);
-      rawCpu[inFlight].documents += DOCUMENTS;
+      rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: [] };
+      rawCpu[inFlight].cpu.push(counted(`raw, ${inFlight} window${inFlight === 1 ? '' : 's'}`));
       return run;
     };
     for (let round = 0; round < ROUNDS; round++) {
@@ -209,8 +218,7 @@ async function main(): Promise<void> {
         const counted = countCpu();
         const run = await variant.run();
         const m = measured.get(variant.key) as Measured;
-        counted(m.cpu);
-        m.documents += DOCUMENTS;
+        m.cpu.push(counted(`${variant.key}, round ${round + 1}`));
         m.runs.push(run);
         const after = await timedRaw(variant.rawInFlight);
         m.rawAround.push((before.seconds + after.seconds) / 2);
@@ -219,6 +227,12 @@ async function main(): Promise<void> {
       console.error(`round ${round + 1} of ${ROUNDS} done; load average ${load()}`);
     }
     printThroughput(variants, measured, rawRuns, rawCpu);
+    if (browserLaunches.length > 0) {
+      console.log(
+        `the render service launched a browser (replacing one after RENDER_MAX_RENDERS_PER_BROWSER renders) during: ${browserLaunches.join('; ')} — ` +
+          'that run counts the new browser\'s start and first renders; the medians over the rounds keep it out of the columns',
+      );
+    }
     const timed = asyncPhases.filter((p) => p.count === DOCUMENTS);
     if (timed.length > 0) {
       const ms = (pick: (p: (typeof timed)[number]) => number): string => f(median(timed.map(pick)), 0);
@@ -274,6 +288,9 @@ function progressCounter(stack: AsyncStack): () => number {
   };
 }
 
+/** CPU milliseconds per document a process used in a variant's runs, median over the runs (one run that replaced a browser does not move it). */
+const cpuPerDocument = (m: Measured, column: string): number => median(m.cpu.map((used) => (used[column] ?? 0) / DOCUMENTS));
+
 const f = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 function table(header: string[], lines: string[][]): void {
@@ -291,8 +308,10 @@ function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured
   const rate = (runs: Run[]): number => median(runs.map((r) => DOCUMENTS / r.seconds));
   // PostgreSQL and RabbitMQ are the machine's: their columns count everything they did meanwhile (quiet machine only)
   const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'PostgreSQL', 'RabbitMQ', 'raw Chromium'];
-  const cpuCells = (m: Measured): string[] => cpuColumns.map((c) => f((m.cpu[c] ?? 0) / m.documents, 1));
-  console.log(`\nThroughput (PDFs/s, median of ${ROUNDS} rounds), ratio to raw (each run against the raw runs just before and after it, median over the rounds), latency p50 / p95 ms, CPU ms per document:`);
+  const cpuCells = (m: Measured): string[] => cpuColumns.map((c) => f(cpuPerDocument(m, c), 1));
+  console.log(
+    `\nThroughput (PDFs/s, median of ${ROUNDS} rounds), ratio to raw (each run against the raw runs just before and after it, median over the rounds), latency p50 / p95 ms, CPU ms per document (median over the runs):`,
+  );
   const lines: string[][] = [];
   for (const inFlight of [...rawRuns.keys()].sort()) {
     const runs = rawRuns.get(inFlight) as Run[];
@@ -317,13 +336,14 @@ function printAsyncAgainstBatch(measured: Map<VariantKey, Measured>, stackColumn
   const job = measured.get('async');
   if (!batch || !job || batch.runs.length === 0 || job.runs.length === 0) return;
   const paired = median(job.runs.map((run, round) => batch.runs[round].seconds / run.seconds));
-  const perDocument = (m: Measured, c: string): number => (m.cpu[c] ?? 0) / m.documents;
-  const differences = stackColumns.map((c) => ({ c, ms: perDocument(job, c) - perDocument(batch, c) })).filter((d) => Math.abs(d.ms) >= 0.05);
-  const total = differences.reduce((sum, d) => sum + d.ms, 0);
-  const batchTotal = stackColumns.reduce((sum, c) => sum + perDocument(batch, c), 0);
+  // paired by round as well: what the async run of a round used beyond the batch run of that round, median over the rounds
+  const difference = (c: string): number => median(job.cpu.map((used, round) => ((used[c] ?? 0) - (batch.cpu[round][c] ?? 0)) / DOCUMENTS));
+  const differences = stackColumns.map((c) => ({ c, ms: difference(c) })).filter((d) => Math.abs(d.ms) >= 0.05);
+  const total = median(job.cpu.map((used, round) => stackColumns.reduce((sum, c) => sum + (used[c] ?? 0) - (batch.cpu[round][c] ?? 0), 0) / DOCUMENTS));
+  const batchTotal = median(batch.cpu.map((used) => stackColumns.reduce((sum, c) => sum + (used[c] ?? 0), 0) / DOCUMENTS));
   console.log(
     `async job against the sync batch of the same round (median of ${job.runs.length}): ${f(paired, 2)}; ` +
-      `CPU per document, async minus batch: ${differences.map((d) => `${d.c} ${d.ms >= 0 ? '+' : ''}${f(d.ms, 1)}`).join(', ')}; ` +
+      `CPU per document, async minus batch (median over the rounds): ${differences.map((d) => `${d.c} ${d.ms >= 0 ? '+' : ''}${f(d.ms, 1)}`).join(', ')}; ` +
       `in all ${total >= 0 ? '+' : ''}${f(total, 1)} ms on the batch's ${f(batchTotal, 1)} ms`,
   );
 }

@@ -27,8 +27,8 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-/** Every live descendant of `pid` (children, their children, …), not `pid` itself. */
-export function descendants(pid: number): number[] {
+/** Every live process's children, by parent pid. */
+function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -37,6 +37,17 @@ export function descendants(pid: number): number[] {
     const parent = Number(fields[1]);
     children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
   }
+  return children;
+}
+
+/** The live children of `pid` (a render service's: its Chromium browsers). */
+export function childrenOf(pid: number): number[] {
+  return childrenByParent().get(pid) ?? [];
+}
+
+/** Every live descendant of `pid` (children, their children, …), not `pid` itself. */
+export function descendants(pid: number): number[] {
+  const children = childrenByParent();
   const found: number[] = [];
   const pending = [...(children.get(pid) ?? [])];
   while (pending.length > 0) {
