@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       const envelope = JSON.parse(text) as { status?: string };
       if (response.status !== 200 || envelope.status !== 'ok') throw new Error(`sync batch answered ${response.status}: ${text.slice(0, 300)}`);
     };
-    const asyncPhases: Array<{ accepted: number; firstProgress: number; lastProgress: number; completed: number; count: number }> = [];
+    const asyncPhases: Array<{ accepted: number; firstRender: number; lastRendered: number; firstProgress: number; lastProgress: number; completed: number; count: number }> = [];
     const asyncJob = async (count: number): Promise<Run> => {
       const firstCallback = stack.receiver.received.length;
       const started = Date.now();
@@ -145,7 +145,21 @@ async function main(): Promise<void> {
       const progress = stack.receiver.received.slice(firstCallback).filter((r) => r.event === WebhookEvent.Progress);
       const firstProgress = progress.length > 0 ? progress[0].receivedAt : completion.receivedAt;
       const lastProgress = progress.length > 0 ? progress[progress.length - 1].receivedAt : completion.receivedAt;
-      asyncPhases.push({ accepted: accepted - started, firstProgress: firstProgress - started, lastProgress: lastProgress - started, completed: completion.receivedAt - started, count });
+      // when the render service took the first document and when the job worker had the last one's reply (the job
+      // worker's clock: renderedAt is stamped on the reply, renderDuration is the render service's own time)
+      const renders = progress.map((p) => parseCallback(p.rawBody).body).flatMap((b) => ('document' in b ? [b.document] : []));
+      const renderedAt = renders.map((d) => Date.parse(d.renderedAt));
+      const firstRender = renders.length > 0 ? Math.min(...renders.map((d, i) => renderedAt[i] - d.renderDuration)) : completion.receivedAt;
+      const lastRendered = renders.length > 0 ? Math.max(...renderedAt) : completion.receivedAt;
+      asyncPhases.push({
+        accepted: accepted - started,
+        firstRender: firstRender - started,
+        lastRendered: lastRendered - started,
+        firstProgress: firstProgress - started,
+        lastProgress: lastProgress - started,
+        completed: completion.receivedAt - started,
+        count,
+      });
       return { seconds: (completion.receivedAt - started) / 1000, latenciesMs: [] };
     };
     const rawRun = (inFlight: number, total = DOCUMENTS): Promise<Run> => closedLoop(total, inFlight, (slot) => rawPrint(raw.pages[slot], invoice.compiled).then(() => undefined));
@@ -237,7 +251,9 @@ async function main(): Promise<void> {
     if (timed.length > 0) {
       const ms = (pick: (p: (typeof timed)[number]) => number): string => f(median(timed.map(pick)), 0);
       console.log(
-        `async job of ${DOCUMENTS} (median of ${timed.length}): 202 after ${ms((p) => p.accepted)} ms, first progress callback after ${ms((p) => p.firstProgress)} ms, last after ${ms((p) => p.lastProgress)} ms, completion callback after ${ms((p) => p.completed)} ms`,
+        `async job of ${DOCUMENTS} (median of ${timed.length}): 202 after ${ms((p) => p.accepted)} ms, first document taken by the render service after ${ms((p) => p.firstRender)} ms, ` +
+          `first progress callback after ${ms((p) => p.firstProgress)} ms, last document's reply after ${ms((p) => p.lastRendered)} ms, last progress callback after ${ms((p) => p.lastProgress)} ms, ` +
+          `completion callback after ${ms((p) => p.completed)} ms`,
       );
     }
     console.log(`load average after the rounds: ${load()}\n`);
