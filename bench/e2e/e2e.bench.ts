@@ -21,7 +21,8 @@
  * per document, median over the rounds (/proc/<pid>/stat; a run during which the render service replaced a browser
  * after RENDER_MAX_RENDERS_PER_BROWSER renders counts the new browser's start, and is named; Chromium counted apart from the render service's Node process;
  * PostgreSQL's and RabbitMQ's processes are the machine's, so their columns count whatever else used them meanwhile:
- * read them on a quiet machine).
+ * read them on a quiet machine; the bench's own process, which is every variant's client and the async job's callback
+ * receiver, in a column of its own).
  * With both the sync batch and the async job measured, it also prints the async job against the batch of the same
  * round (issue 23 item 2) and the CPU per document by which they differ, process by process.
  * Then memory: RSS of each process (PSS for Chromium's processes) every BENCH_MEMORY_EVERY documents, over
@@ -190,7 +191,8 @@ async function main(): Promise<void> {
     };
     /** Starts counting each process's CPU time; the returned function stops and adds what they used to `into`. */
     const countCpu = (): ((label: string) => Cpu) => {
-      const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid) };
+      // the bench process itself: the clients of every variant, the callback receiver of the async job, raw puppeteer's driver
+      const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid), bench: cpuMs(process.pid) };
       const trees: Record<string, CpuMeter> = {
         'raw Chromium': CpuMeter.tree(rawBrowserPid).start(),
         PostgreSQL: CpuMeter.named(/^postgres$/).start(),
@@ -200,7 +202,7 @@ async function main(): Promise<void> {
         own[name] = cpuMs(child.pid);
         if (name === 'render-service') trees['render-service Chromium'] = CpuMeter.tree(child.pid).start();
       }
-      const pids: Record<string, number> = { 'raw Chromium': rawBrowserPid, ...Object.fromEntries(processes().map(([name, child]) => [name, child.pid])) };
+      const pids: Record<string, number> = { 'raw Chromium': rawBrowserPid, bench: process.pid, ...Object.fromEntries(processes().map(([name, child]) => [name, child.pid])) };
       const renderService = stack.processes['render-service']?.pid;
       const browsersBefore = renderService === undefined ? [] : childrenOf(renderService);
       return (label) => {
@@ -323,7 +325,7 @@ const latency = (runs: Run[]): string => {
 function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured>, rawRuns: Map<number, Run[]>, rawCpu: Record<number, Measured>): void {
   const rate = (runs: Run[]): number => median(runs.map((r) => DOCUMENTS / r.seconds));
   // PostgreSQL and RabbitMQ are the machine's: their columns count everything they did meanwhile (quiet machine only)
-  const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'PostgreSQL', 'RabbitMQ', 'raw Chromium'];
+  const cpuColumns = ['api-gateway', 'render-service', 'render-service Chromium', 'job-worker', 'webhook-dispatcher', 'PostgreSQL', 'RabbitMQ', 'raw Chromium', 'bench'];
   const cpuCells = (m: Measured): string[] => cpuColumns.map((c) => f(cpuPerDocument(m, c), 1));
   console.log(
     `\nThroughput (PDFs/s, median of ${ROUNDS} rounds), ratio to raw (each run against the raw runs just before and after it, median over the rounds), latency p50 / p95 ms, CPU ms per document (median over the runs):`,
@@ -339,7 +341,7 @@ function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured
     lines.push([variant.label, f(rate(m.runs), 2), f(ratio, 2), variant.key.startsWith('single') ? latency(m.runs) : '', ...cpuCells(m)]);
   }
   table(['variant', 'PDFs/s', 'ratio to raw', 'p50 / p95 ms', ...cpuColumns.map((c) => `CPU ${c}`)], lines);
-  printAsyncAgainstBatch(measured, cpuColumns.filter((c) => c !== 'raw Chromium'));
+  printAsyncAgainstBatch(measured, cpuColumns.filter((c) => c !== 'raw Chromium' && c !== 'bench'));
 }
 
 /**
@@ -360,7 +362,8 @@ function printAsyncAgainstBatch(measured: Map<VariantKey, Measured>, stackColumn
   console.log(
     `async job against the sync batch of the same round (median of ${job.runs.length}): ${f(paired, 2)}; ` +
       `CPU per document, async minus batch (median over the rounds): ${differences.map((d) => `${d.c} ${d.ms >= 0 ? '+' : ''}${f(d.ms, 1)}`).join(', ')}; ` +
-      `in all ${total >= 0 ? '+' : ''}${f(total, 1)} ms on the batch's ${f(batchTotal, 1)} ms`,
+      `in all ${total >= 0 ? '+' : ''}${f(total, 1)} ms on the batch's ${f(batchTotal, 1)} ms; ` +
+      `and the bench process on the same cores (the batch's client; the job's client and callback receiver) ${difference('bench') >= 0 ? '+' : ''}${f(difference('bench'), 1)}`,
   );
 }
 
