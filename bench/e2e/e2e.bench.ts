@@ -19,10 +19,10 @@
  *   - one async job of all the run's documents, from the enqueue request to the completion callback's arrival.
  * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), and the CPU each process used
  * per document, median over the rounds (/proc/<pid>/stat; a run during which the render service replaced a browser
- * after RENDER_MAX_RENDERS_PER_BROWSER renders counts the new browser's start, and is named; Chromium counted apart from the render service's Node process;
- * PostgreSQL's and RabbitMQ's processes are the machine's, so their columns count whatever else used them meanwhile:
- * read them on a quiet machine; the bench's own process, which is every variant's client and the async job's callback
- * receiver, in a column of its own).
+ * after RENDER_MAX_RENDERS_PER_BROWSER renders counts the new browser's start, and is named; Chromium counted apart
+ * from the render service's Node process; PostgreSQL's and RabbitMQ's processes are the machine's, so their columns
+ * count whatever else used them meanwhile: read them on a quiet machine; the bench's own process, which is every
+ * variant's client and the async job's callback receiver, in a column of its own).
  * With both the sync batch and the async job measured, it also prints the async job against the batch of the same
  * round (issue 23 item 2) and the CPU per document by which they differ, process by process.
  * Then memory: RSS of each process (PSS for Chromium's processes) every BENCH_MEMORY_EVERY documents, over
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
       }
       return named;
     };
-    /** Starts counting each process's CPU time; the returned function stops and adds what they used to `into`. */
+    /** Starts counting each process's CPU time; the returned function stops, notes a browser launched meanwhile under `label`, and returns what each used. */
     const countCpu = (): ((label: string) => Cpu) => {
       // the bench process itself: the clients of every variant, the callback receiver of the async job, raw puppeteer's driver
       const own: Cpu = { 'raw Chromium': cpuMs(rawBrowserPid), bench: cpuMs(process.pid) };
