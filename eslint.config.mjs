@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 //   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps;
 //                    no typeorm or pg either
 //   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
-//   type:domain      pure libraries (template-dsl, webhooks): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
+//   type:domain      pure libraries (template-dsl, webhooks, e-invoice): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
 //   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: ports, no drivers
 //   type:data-access persistence: owns typeorm/pg; its raw connection ('@docrender/persistence/internal') is for
 //                    libs/testing and tests only
@@ -61,7 +61,7 @@ const testBoundaries = boundariesWith(true);
 const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.serial-spec.ts', '**/test/**/*.ts'];
 
 // The one-process launcher is the single composition root allowed to import the apps' root modules.
-const appEntryPoints = ['@docrender/api-gateway', '@docrender/render-service', '@docrender/job-worker', '@docrender/webhook-dispatcher'];
+const appEntryPoints = ['@docrender/api-gateway', '@docrender/render-service', '@docrender/job-worker', '@docrender/webhook-dispatcher', '@docrender/workspace'];
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'apps/api-gateway/test/generated-client/**', 'tools/build.mjs', 'tools/jest/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
@@ -89,7 +89,7 @@ export default [
   {
     // Issue 19: an app's settings are read once, at start, by the shared bootstrap (Settings); only main.ts hands it
     // the environment.
-    files: ['apps/{api-gateway,render-service,job-worker,webhook-dispatcher,standalone}/src/**/*.ts'],
+    files: ['apps/{api-gateway,render-service,job-worker,webhook-dispatcher,workspace,standalone}/src/**/*.ts'],
     ignores: [...testFiles, '**/main.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Take settings from the injected Settings (libs/config); only main.ts reads process.env.' }],
@@ -97,11 +97,13 @@ export default [
   },
   {
     // Issue 19: the raw TypeORM connection is not exported to apps; its narrow entry serves libs/testing and tests.
+    // Likewise the DSL's test entry (the attack corpus, read from fixture files).
     files: ['**/*.ts'],
     ignores: [...testFiles, 'libs/persistence/**', 'libs/testing/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [
         { name: '@docrender/persistence/internal', message: 'The raw connection is for libs/testing and tests: reach PostgreSQL through Database (@docrender/persistence).' },
+        { name: '@docrender/template-dsl/testing', message: 'The attack corpus reads fixture files: it is for tests (import it from @docrender/testing in a test file).' },
       ] }],
     },
   },
@@ -115,14 +117,15 @@ export default [
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [
         { name: '@docrender/persistence/internal', message: 'The raw connection is for libs/testing and tests: reach PostgreSQL through Database (@docrender/persistence).' },
+        { name: '@docrender/template-dsl/testing', message: 'The attack corpus reads fixture files: it is for tests (import it from @docrender/testing in a test file).' },
         { name: '@docrender/template-dsl', allowTypeImports: true, message: 'The gateway does not compile documents on its event loop: import @docrender/template-dsl/checks (the compiler stays on the validation workers).' },
       ] }],
     },
   },
   {
-    // Chromium is the render service's business alone.
+    // Chromium is the render service's business alone (and the browser the workspace's end-to-end tests drive).
     files: ['**/*.ts'],
-    ignores: ['apps/render-service/**', 'bench/**'],
+    ignores: ['apps/render-service/**', 'bench/**', 'apps/workspace/**/*.e2e-spec.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [
         { name: 'puppeteer', message: 'puppeteer belongs to apps/render-service only.' },

@@ -2,7 +2,9 @@
 // rewriting the @docrender/* path aliases of tsconfig.base.json to relative requires, so that
 // `node dist/apps/<app>/src/main.js` runs with no loader. Type checking is `npm run typecheck` (tsc).
 // Incremental: a file is recompiled only when its source is newer than its output.
+// The workspace's front-end (apps/workspace/web) is bundled for browsers with esbuild instead (buildWorkspaceWeb).
 import { transformFile } from '@swc/core';
+import { build as esbuild } from 'esbuild';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,11 @@ const tsconfig = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 
 const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f);
 const copied = (f) => /\.(json|css|html|sql)$/.test(f) && !f.endsWith('project.json') && !f.includes(`${path.sep}fixtures${path.sep}`);
 
+/** Browser sources: bundled by esbuild below, not compiled for Node. */
+const webDir = path.join(root, 'apps', 'workspace', 'web');
+
 async function* walk(dir) {
+  if (dir === webDir) return;
   let entries;
   try { entries = await fs.readdir(dir, { withFileTypes: true }); } catch { return; }
   for (const e of entries) {
@@ -64,7 +70,54 @@ for (const r of roots) {
     }
   }
 }
+
+/**
+ * The workspace's pages (issue 35): one ES module bundle (CodeMirror, pdf.js, the pages' code) with
+ * its stylesheet, index.html and pdf.js's worker, written to dist/apps/workspace/web and served as static files.
+ * Skipped when the bundle is newer than every input.
+ */
+async function buildWorkspaceWeb() {
+  const out = path.join(outDir, 'apps', 'workspace', 'web');
+  const bundle = path.join(out, 'app.js');
+  const lock = path.join(root, 'package-lock.json');
+  const walkWeb = async () => {
+    let latest = 0;
+    for await (const file of (async function* all(dir) {
+      for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) yield* all(p); else yield p;
+      }
+    })(webDir)) latest = Math.max(latest, (await fs.stat(file)).mtimeMs);
+    return latest;
+  };
+  let built = 0;
+  try { built = (await fs.stat(bundle)).mtimeMs; } catch { built = 0; }
+  const inputs = Math.max(await walkWeb(), (await fs.stat(lock)).mtimeMs, (await fs.stat(fileURLToPath(import.meta.url))).mtimeMs);
+  if (built > inputs) return false;
+  await fs.mkdir(out, { recursive: true });
+  await esbuild({
+    entryPoints: [path.join(webDir, 'src', 'main.ts')],
+    outfile: bundle,
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+  await Promise.all([
+    fs.copyFile(path.join(webDir, 'index.html'), path.join(out, 'index.html')),
+    fs.copyFile(path.join(webDir, 'app.css'), path.join(out, 'app.css')),
+    fs.copyFile(path.join(root, 'node_modules', 'pdfjs-dist', 'build', 'pdf.worker.min.mjs'), path.join(out, 'pdf.worker.min.mjs')),
+  ]);
+  return true;
+}
+
 await Promise.all(jobs);
+const webStarted = Date.now();
+const webBuilt = await buildWorkspaceWeb();
 if (!quiet || compiled > 0) {
   console.error(`build: compiled ${compiled} file(s) to dist/ in ${Date.now() - started} ms`);
 }
+if (webBuilt) console.error(`build: bundled the workspace pages in ${Date.now() - webStarted} ms`);

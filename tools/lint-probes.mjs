@@ -25,6 +25,8 @@ const dslImport = "import { compileDocument } from '@docrender/template-dsl';\ne
 /** [file, content, rejected?, rule (default @nx/enforce-module-boundaries)] */
 const probes = [
   ['apps/job-worker/src/lint-probe.ts', testingImport, true],
+  // The DSL's test entry (the attack corpus) is for tests only, like libs/testing.
+  ['apps/job-worker/src/lint-probe-dsl-testing.ts', "import { notOkDocumentNames } from '@docrender/template-dsl/testing';\nexport const probe = notOkDocumentNames;\n", true, restrictedImports],
   ['libs/platform/src/lint-probe.ts', testingImport, true],
   ['libs/persistence/src/lint-probe.ts', testingImport, true],
   ['libs/messaging/src/lint-probe.ts', testingImport, true],

@@ -1,7 +1,7 @@
 /**
  * Prints the DSL examples with real Chromium the way the render service prints them (its printPdfOnPage: page
  * variants — first/last/odd/even headers, footers, backgrounds and watermarks — printed in groups, the break rows of
- * page-aware tables placed, placed elements measured) and checks what the HTML alone cannot prove (not a test;
+ * page-aware tables placed, placed elements measured, page references filled in) and checks what the HTML alone cannot prove (not a test;
  * prints figures): the header/footer page numbers appear on every page, no request leaves the page, the PDF's page
  * count, how many page groups it printed in. Writes the PDFs to bench/results/dsl/ (git-ignored).
  *
@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer from 'puppeteer';
-import { printPdfOnPage } from '@docrender/render-service';
+import { printPdfOnPage, serviceFontConfigFile } from '@docrender/render-service';
 import { CompiledDocument, compileDocument, CompileInput, Template } from '@docrender/template-dsl';
 
 const root = path.resolve(__dirname, '../../..');
@@ -44,10 +44,12 @@ async function main(): Promise<void> {
   const browser = await puppeteer.launch({
     executablePath: process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    // the render service's fonts (decision 0030)
+    env: { ...process.env, FONTCONFIG_FILE: serviceFontConfigFile() },
   });
   const rows: Record<string, string | number>[] = [];
   try {
-    for (const [name, language] of [['invoice', null], ['report', null], ['letter', 'de'], ['certificate', null], ['label', null], ['ledger', null]] as const) {
+    for (const [name, language] of [['invoice', null], ['report', null], ['letter', 'de'], ['certificate', null], ['label', null], ['ledger', null], ['statement', null], ['catalogue', null]] as const) {
       const compileStart = Date.now();
       const doc = compileDocument(input(name, language));
       const compileMs = Date.now() - compileStart;
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
         footerHtml: doc.footerHtml,
         pageVariant: doc.pageVariant,
         pageAwareTables: doc.pageAwareTables,
+        pageReferences: doc.pageReferences,
+        outline: doc.outline,
         onPlacedBeyondPage: doc.placedToMeasure ? (ids) => (placedBeyondPage = ids) : undefined,
       });
       const printMs = Date.now() - printStart;

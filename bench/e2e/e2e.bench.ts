@@ -41,10 +41,10 @@ import path from 'node:path';
 import { jobsSettings, loadSettings, renderApiSettings, webhookSettings } from '@docrender/config';
 import { WebhookEvent } from '@docrender/contracts';
 import { locateChromium } from '@docrender/render-service';
-import { startAsyncStack, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
+import { startAsyncStack, treeMemoryMb, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
-import { childrenOf, cpuMs, rssMb, treePssMb, CpuMeter } from './proc-stats';
+import { childrenOf, cpuMs, rssMb, CpuMeter } from './proc-stats';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -374,7 +374,7 @@ async function measureMemory(stack: AsyncStack, processes: () => Array<[string, 
     const cells = [documents];
     for (const [name, child] of processes()) {
       cells.push(f(rssMb(child.pid), 0));
-      if (name === 'render-service') cells.push(f(treePssMb(child.pid), 0));
+      if (name === 'render-service') cells.push(f(treeMemoryMb(child.pid).pssMb, 0));
     }
     return cells;
   };

@@ -1,11 +1,11 @@
 /**
  * CPU time and memory of the bench's processes, read from /proc (Linux): a process's own user + system time
- * (/proc/<pid>/stat), the time of a whole process tree (a render service and its Chromium), RSS, and PSS of a tree
- * (/proc/<pid>/smaps_rollup: Chromium's processes share much of their memory, so the sum of their RSS would count
- * it several times).
+ * (/proc/<pid>/stat), the time of a whole process tree (a render service and its Chromium) and RSS; a tree's memory is
+ * `treeMemoryMb` of @docrender/testing.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { descendantsOf } from '@docrender/testing';
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const PAGE_BYTES = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim());
@@ -45,19 +45,6 @@ export function childrenOf(pid: number): number[] {
   return childrenByParent().get(pid) ?? [];
 }
 
-/** Every live descendant of `pid` (children, their children, …), not `pid` itself. */
-export function descendants(pid: number): number[] {
-  const children = childrenByParent();
-  const found: number[] = [];
-  const pending = [...(children.get(pid) ?? [])];
-  while (pending.length > 0) {
-    const next = pending.pop() as number;
-    found.push(next);
-    pending.push(...(children.get(next) ?? []));
-  }
-  return found;
-}
-
 /** Every live process whose command name (/proc/<pid>/stat field 2, e.g. "postgres", "beam.smp") matches. */
 export function processesNamed(name: RegExp): number[] {
   const found: number[] = [];
@@ -90,7 +77,7 @@ export class CpuMeter {
   ) {}
 
   static tree(root: number): CpuMeter {
-    return new CpuMeter(() => descendants(root));
+    return new CpuMeter(() => descendantsOf(root));
   }
 
   static named(name: RegExp): CpuMeter {
@@ -129,18 +116,4 @@ export class CpuMeter {
 export function rssMb(pid: number): number {
   const fields = statFields(pid);
   return fields === null ? 0 : (Number(fields[21]) * PAGE_BYTES) / 1024 / 1024;
-}
-
-/** Proportional set size of the descendants of `pid` in MB (shared pages divided among the processes sharing them). */
-export function treePssMb(pid: number): number {
-  let kb = 0;
-  for (const child of descendants(pid)) {
-    try {
-      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child}/smaps_rollup`, 'utf8'));
-      kb += match ? Number(match[1]) : 0;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return kb / 1024;
 }

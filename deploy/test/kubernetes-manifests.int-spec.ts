@@ -10,6 +10,7 @@ import { AmqpTopology } from '@docrender/messaging';
 import { renderPrefetch } from '@docrender/render-service';
 import { declaredSetting, environmentProblems } from './support/declared-settings';
 import { schemaViolation } from './support/kubernetes-schemas';
+import { COMPILE_THREAD_BASE_MIB, quantity, RENDER_SERVICE_BASE_MIB } from './support/resources';
 import { appContainer, podSpec, REPO_ROOT, renderKustomization, RenderedManifests, type EnvironmentValue, type KubernetesObject } from './support/kustomize';
 
 /**
@@ -193,6 +194,18 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     const shutdownGraceMs = settingValue(env, renderSettings.shutdownGraceMs);
     expect(shutdownGraceMs).toBeGreaterThan(settingValue(env, renderBudgetSettings.renderBudgetMs));
     expect((podSpec(d).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(shutdownGraceMs + RENDER_SERVICE_HARD_STOP_EXTRA_MS);
+  });
+
+  it('issue 31: the render service runs a compile thread per CPU of its limit, and its memory limit holds Chromium and every thread at its heap', () => {
+    const manifests = overlay(name);
+    const container = appContainer(manifests.deployment('docrender-render-service'));
+    const env = manifests.containerEnvironment(container);
+    // set explicitly: the default (os.availableParallelism()) counts the node's cores, not the pod's
+    expect(env.get(renderSettings.compileThreads.env)?.value).toBeDefined();
+    const threads = settingValue(env, renderSettings.compileThreads);
+    expect(threads).toBe(quantity(container.resources?.limits?.cpu, 'cpu'));
+    const heapMb = settingValue(env, renderSettings.compileHeapMb);
+    expect(quantity(container.resources?.limits?.memory, 'MiB')).toBeGreaterThanOrEqual(RENDER_SERVICE_BASE_MIB + threads * (COMPILE_THREAD_BASE_MIB + heapMb));
   });
 
   it('every variable an app container gets is a declared setting with a value the app accepts', () => {
@@ -426,8 +439,11 @@ describe('Kubernetes component ingress: the Ingress kept as an option (issue 22)
       };
       expect(schemaViolation(ingress)).toBeNull();
       const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
-      expect(paths.map((p) => `${p.pathType} ${p.path}`).sort()).toEqual(['Exact /docs-json', 'Prefix /docs', 'Prefix /v1']);
-      for (const p of paths) expect(p.backend.service).toEqual({ name: 'docrender-api-gateway', port: { name: 'http' } });
+      expect(paths.map((p) => `${p.pathType} ${p.path}`).sort()).toEqual(['Exact /docs-json', 'Prefix /docs', 'Prefix /v1', 'Prefix /workspace']);
+      // the workspace (issue 35) has its own Service; everything else is the gateway's
+      for (const p of paths) {
+        expect(p.backend.service).toEqual({ name: p.path === '/workspace' ? 'docrender-workspace' : 'docrender-api-gateway', port: { name: 'http' } });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

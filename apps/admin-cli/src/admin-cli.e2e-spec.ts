@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@doc
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/apps/admin-cli/src/main.js');
 const FIXTURES = path.join(__dirname, 'fixtures', 'ok');
+const NOT_OK = path.join(__dirname, 'fixtures', 'not-ok');
 const INTER_REGULAR = path.join(ROOT, 'node_modules/@fontsource/inter/files/inter-latin-400-normal.woff2');
 
 type CliRun = { code: number; stdout: string; stderr: string };
@@ -128,8 +130,37 @@ describe('admin CLI as a child process against PostgreSQL', () => {
     expect(template).toMatchObject({ projectName: 'Sales', latestVersionNumber: 2, versionCount: 2, documentNameTemplate: 'Receipt {{number}}' });
     const v1 = await db.database.templateVersions.findByNumber(templateId, 1);
     expect(JSON.parse(v1!.sampleData)).toEqual({ data: { number: 'R-1' }, i18n: {} });
-    expect(JSON.parse(v1!.translations!)).toEqual({ fr: { Receipt: 'Reçu' } });
+    expect(JSON.parse(v1!.translations!)).toMatchObject({ defaultLanguage: 'fr', languages: { fr: { strings: { Receipt: 'Reçu' } } } });
     expect(v1!.documentNameTemplate).toBe('Receipt {{number}}');
+  });
+
+  const UNKNOWN_FUNCTION = /\$\.body\[0\]\.text: .*unknown function "frobnicate"/;
+
+  it('31.4: import-template refuses what a render would refuse (an unknown function), naming its path; nothing is stored or published', async () => {
+    const run = await cli('import-template', '--org', organisationId, '--name', 'Broken', '--dsl', path.join(NOT_OK, 'unknown-function.template.json'), '--publish');
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(/^error: --dsl: the template version is invalid: /);
+    expect(run.stderr).toMatch(UNKNOWN_FUNCTION);
+    expect(await db.database.templates.findByName(organisationId, null, 'Broken')).toEqual([]);
+  });
+
+  it('31.4: import-template refuses a document-name template whose bindings do not parse, and translations not in the documented format', async () => {
+    const name = await cli('import-template', '--org', organisationId, '--name', 'Badly named', '--dsl', 'receipt.template.json', '--document-name-template', 'Receipt {{ number');
+    expect(name).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --dsl: the template version is invalid: documentNameTemplate: binding syntax error/) });
+    const translations = await cli('import-template', '--org', organisationId, '--name', 'Badly translated', '--dsl', 'receipt.template.json', '--translations', 'receipt.data.json');
+    expect(translations).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --dsl: the template version is invalid: translations: must be /) });
+    expect(await db.database.templates.findByName(organisationId, null, 'Badly named')).toEqual([]);
+    expect(await db.database.templates.findByName(organisationId, null, 'Badly translated')).toEqual([]);
+  });
+
+  it('31.4: publish-version refuses a draft a render would refuse (stored before the check) and leaves it a draft', async () => {
+    const template = await db.database.templates.create({ organisationId, projectId: null, name: 'Old draft', documentNameTemplate: null, updatedBy: 'test' });
+    const content = { templateJson: readFileSync(path.join(NOT_OK, 'unknown-function.template.json'), 'utf8'), sampleData: '{"data":{},"i18n":{}}', translations: null, documentNameTemplate: null };
+    await db.database.templateVersions.addVersion(template.id, content, { author: 'test', publish: false });
+    const run = await cli('publish-version', '--org', organisationId, '--template', template.id, '--version', '1');
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --version: the template version is invalid: /) });
+    expect(run.stderr).toMatch(UNKNOWN_FUNCTION);
+    expect((await db.database.templateVersions.findByNumber(template.id, 1))?.publishedAt).toBeNull();
   });
 
   it('add-font stores the file in the blob store and the family in the database', async () => {
@@ -179,6 +210,15 @@ describe('admin CLI as a child process against PostgreSQL', () => {
     const organisations = first.organisations as { id: string; projects: { templates: { versions: { published: boolean }[] }[] }[] }[];
     expect(organisations[0].projects[0].templates[0].versions).toEqual([expect.objectContaining({ versionNumber: 1, published: true })]);
     expect(await db.database.apiKeys.authenticate('service_test_shopTestKey0123456789abcdef')).toMatchObject({ organisationId: organisations[0].id });
+  });
+
+  it('31.4: seed refuses a version a render would refuse (an unknown function), naming the entry and the path; nothing is written', async () => {
+    const run = await cli('seed', path.join(NOT_OK, 'unknown-function.seed.json'));
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toMatch(/^error: organisations\[0\]\.templates\[0\]\.versions\[0\]: the template version is invalid: /);
+    expect(run.stderr).toMatch(UNKNOWN_FUNCTION);
+    const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM organisations WHERE name = 'Door Ltd'`)) as { count: number }[];
+    expect(count).toBe(0);
   });
 
   it('5.4: suspend-org makes its keys authenticate as suspended (403 Forbidden on renders); resume-org lifts it', async () => {

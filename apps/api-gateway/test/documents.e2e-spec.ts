@@ -92,6 +92,7 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
         documentType: 'Template',
         isPdfDeleted: false,
         language: 'de',
+        conformance: { pdfA: null, pdfUA: null, checks: 'none', rules: [], eInvoice: null },
       });
     });
 

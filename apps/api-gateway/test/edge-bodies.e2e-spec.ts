@@ -75,7 +75,8 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
   beforeAll(async () => {
     await ensureBuilt();
     infra = await startTestInfrastructure('edge-bodies');
-    gateway = await startGateway({ ...infra.env, RATE_LIMIT_ENABLED: 'false', DB_POOL_SIZE: '3' });
+    // MALLOC_MMAP_THRESHOLD_ as the gateway's image sets it (deploy/docker/api-gateway.Dockerfile).
+    gateway = await startGateway({ ...infra.env, RATE_LIMIT_ENABLED: 'false', DB_POOL_SIZE: '3', MALLOC_MMAP_THRESHOLD_: '131072' });
     tenant = await createTenant(infra.db.database, 'Edge bodies');
     templateId = (await createTemplate(infra.db.database, tenant, { name: 'Invoice', versions: [{ publish: true }] })).template.id;
     versionPath = `/v1/templates/${templateId}/versions/1/document-name-template`;
@@ -122,13 +123,12 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
       ['validate', () => `/v1/render/${templateId}/validate`],
       ['render', () => `/v1/render/${templateId}`],
       ['async enqueue', () => `/v1/render/${templateId}/async`],
-    ])('%s: 413 PayloadTooLarge naming documents[0], gateway RSS growth under 100 MB, answer within 1 s (generous wall-clock bound)', async (what, path) => {
+    ])('%s: 413 PayloadTooLarge naming documents[0], gateway RSS growth under 100 MB (the inflating stopped at the document limit)', async (what, path) => {
       const answer = await sendMeasured(gateway, 'POST', path(), documentBomb, { 'content-encoding': 'gzip', authorization: `Bearer ${tenant.testKey}` });
       report(`${(documentBomb.length / 1024).toFixed(0)} KiB gzip inflating to 10^9 bytes, test key, ${what}`, answer);
       expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
       expect(JSON.parse(answer.body).error.message).toContain('documents[0]');
       expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
-      expect(answer.ms).toBeLessThan(1000);
     });
 
     it('two bombs at once (the issue: +2.9 GB): both 413, gateway RSS growth under 200 MB, each held to one 50 MB document', async () => {
@@ -157,6 +157,39 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
       });
       expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
       expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+    });
+  });
+
+  describe('issue 31 item 3: a batch bomb stops at the body cap (RENDER_API_MAX_BODY_BYTES, 256 MiB by default) and its memory is given back', () => {
+    /** 20 documents of 47.5 MiB of 'x' (each under the 50 MB limit): 950 MiB inflated from about 1 MB of gzip. */
+    const batchBomb = (): Buffer => {
+      const mib = zlib.gzipSync(Buffer.alloc(MIB, 0x78), { level: 9 });
+      const half = zlib.gzipSync(Buffer.alloc(MIB / 2, 0x78), { level: 9 });
+      const document = (i: number) => [zlib.gzipSync(Buffer.from(`${i === 0 ? '' : ','}{"a":"`)), ...Array.from({ length: 47 }, () => mib), half, zlib.gzipSync(Buffer.from('"}'))];
+      return Buffer.concat([zlib.gzipSync(Buffer.from('{"documents":[')), ...Array.from({ length: 20 }, (_, i) => document(i)).flat(), zlib.gzipSync(Buffer.from(']}'))]);
+    };
+
+    it.each([
+      ['production key', () => tenant.prodKey],
+      ['test key', () => tenant.testKey],
+    ])('validate, %s: 413 at the cap; the request holds the bytes it read once; RSS comes back within 64 MiB of its baseline', async (_key, key) => {
+      const bomb = batchBomb();
+      expect(bomb.length).toBeLessThan(2 * MIB);
+      const baseline = rssOf(gateway.pid);
+      const answer = await sendMeasured(gateway, 'POST', `/v1/render/${templateId}/validate`, bomb, { 'content-encoding': 'gzip', authorization: `Bearer ${key()}` });
+      report(`${(bomb.length / 1024).toFixed(0)} KiB gzip batch inflating to 950 MiB, validate`, answer);
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([413, { error: { code: ErrorCode.PayloadTooLarge, message: `request body exceeds ${256 * MIB} bytes (counted after decompression)` } }]);
+      // Held once (docs/operations.md, "Memory per request"): the 256 MiB read, the inflater's chunks not yet
+      // collected, and the process's own growth while it worked, well under two copies of the body.
+      expect(answer.peakRssGrowth).toBeLessThan(1.5 * 256 * MIB);
+      // Given back: wait (on the process, not a duration) until RSS is within 64 MiB of where it was.
+      let after = rssOf(gateway.pid);
+      for (let polls = 0; after - baseline > 64 * MIB && polls < 600; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = rssOf(gateway.pid);
+      }
+      console.log(`after the batch bomb: gateway RSS ${((after - baseline) / MIB).toFixed(1)} MiB over its baseline`);
+      expect(after - baseline).toBeLessThan(64 * MIB);
     });
   });
 

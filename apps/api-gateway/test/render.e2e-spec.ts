@@ -47,6 +47,7 @@ describe('render, stateless render and validate over HTTP against the real stack
   let draftOnlyId: string;
   let foreignId: string;
   let fontTemplateId: string;
+  let logoTemplateId: string;
 
   beforeAll(async () => {
     stack = await startRenderStack();
@@ -73,6 +74,9 @@ describe('render, stateless render and validate over HTTP against the real stack
     fontTemplateId = await create(org, 'Fancy');
     const fancy = { body: [{ type: 'text', id: 'title', text: 'Fancy {{ number }}', style: { fontFamily: 'Nonexistent Sans' } }] };
     await db.templateVersions.addVersion(fontTemplateId, content(fancy, null), { author: 'e2e', publish: true });
+    logoTemplateId = await create(org, 'Logo');
+    const logo = { body: [{ type: 'text', id: 'title', text: 'Logo {{ number }}' }, { type: 'image', id: 'logo', source: '{{ logo }}' }] };
+    await db.templateVersions.addVersion(logoTemplateId, content(logo, null), { author: 'e2e', publish: true });
   });
 
   afterAll(async () => {
@@ -267,6 +271,8 @@ describe('render, stateless render and validate over HTTP against the real stack
       expect(Number(answer.headers.get('x-service-render-duration-ms'))).toBeGreaterThan(0);
       expect(answer.headers.get('x-service-view-url')).toContain(`/v1/documents/${documentId}/file?expires=`);
       expect(answer.headers.get('x-service-issue-count')).toBeNull();
+      // issue 34 item 5: conformance on every response; a plain PDF asked for none
+      expect(answer.headers.get('x-service-conformance')).toBe('none');
       const pdf = await readPdf(answer.body);
       expect(pdf.pages).toBe(2);
       expect(pdf.text).toContain('Invoice RAW-1');
@@ -418,6 +424,13 @@ describe('render, stateless render and validate over HTTP against the real stack
       expect(await stack.listKeys(`organisations/${org.organisationId}/transient/`)).toEqual([]);
     });
 
+    it('issue 34 item 5: a stateless PDF/A-3b render answers X-Service-Conformance with the level and its checks', async () => {
+      const answer = await stateless({ template: { ...INVOICE_TEMPLATE, pdfA: 'PDF/A-3b' }, data: invoice('SL-A', 1), translations: TRANSLATIONS });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-service-conformance')).toBe('PDF/A-3b; checks=passed');
+      expect(answer.body.toString('latin1')).toContain('<pdfaid:part>3</pdfaid:part>');
+    });
+
     it('1: a test key watermarks the stateless output; a production key does not, and pays', async () => {
       const body = { template: INVOICE_TEMPLATE, data: invoice('WM', 1), translations: TRANSLATIONS };
       const test = await readPdf((await stateless(body)).body);
@@ -494,6 +507,16 @@ describe('render, stateless render and validate over HTTP against the real stack
         [null, RenderIssueType.UnresolvedFont],
         [1, RenderIssueType.MissingBinding],
       ]);
+    });
+
+    it('4.4 / issue 31 item 4: an image URL the egress policy refuses by itself is the issue the production render gives, same type, element and text', async () => {
+      const documents = [{ number: 'M-1', logo: 'https://169.254.169.254/latest/meta-data/logo.png' }];
+      const validated = await post(`/v1/render/${logoTemplateId}/validate`, JSON.stringify({ documents }), org.prodKey);
+      const issues = validated.json<{ issues: RenderIssueDto[] }>().issues;
+      expect(issues).toEqual([expect.objectContaining({ documentIndex: 0, type: RenderIssueType.UnresolvedImage, severity: 'Warning', elementId: 'logo' })]);
+      const rendered = envelopeOf(await render(documents, org.prodKey, { path: logoTemplateId, query: 'persist=false' }));
+      const described = (list: RenderIssueDto[]) => list.map((i) => ({ documentIndex: i.documentIndex, type: i.type, severity: i.severity, elementId: i.elementId, description: i.description }));
+      expect(described(rendered.issues)).toEqual(described(issues));
     });
 
     it('4.4: 404 for an unknown or foreign template, 422 BindingError for a body that cannot be bound', async () => {

@@ -1,3 +1,4 @@
+import { CLIENT_VERSION } from '@docrender/client';
 import { runCli } from './cli';
 import type { CliIo } from './cli/cli-io';
 
@@ -27,6 +28,17 @@ describe('command line (no service needed)', () => {
     expect(cli.out).toContain('--key <key>');
   });
 
+  it('issue 37 item 4: --version (or -V) alone prints the CLI version; render --version still names a template version', async () => {
+    for (const argv of [['--version'], ['-V']]) {
+      const cli = io();
+      expect(await runCli(argv, cli)).toBe(0);
+      expect(cli.out).toBe(`docrender ${CLIENT_VERSION}\n`);
+    }
+    const help = io();
+    await runCli(['render', '--help'], help);
+    expect(help.out).toContain('--version <n>');
+  });
+
   it('exits 2 on bad usage, with one error line', async () => {
     const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [['frobnicate'], {}, /unknown command 'frobnicate'/],
@@ -35,6 +47,7 @@ describe('command line (no service needed)', () => {
       [['render', 'tid', '--data', 'd.json', '--out', 'o', '--async'], { SERVICE_API_KEY: 'service_test_x' }, /--async needs --callback-url/],
       [['render', 'tid', '--out', 'o'], { SERVICE_API_KEY: 'service_test_x' }, /--data is required/],
       [['render', '--data', 'd.json', '--out', 'o'], { SERVICE_API_KEY: 'service_test_x' }, /<templateId> is required/],
+      [['jobs', 'wait'], { SERVICE_API_KEY: 'service_test_x' }, /<jobId> is required/],
       [['templates', 'list', '--take', 'many'], { SERVICE_API_KEY: 'service_test_x' }, /--take must be a whole number/],
       [['stats', '--base-url', 'ftp://x'], { SERVICE_API_KEY: 'service_test_x' }, /baseUrl must be http/],
     ];

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { DocrenderClient, DocrenderError } from '@docrender/client';
+import { CLIENT_VERSION, DocrenderClient, DocrenderError } from '@docrender/client';
 import { COMMANDS } from './commands';
 import type { CommandDefinition, OptionSpec, OptionValues } from './cli/command';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli/cli-io';
-import { helpText } from './cli/help';
+import { helpText, PROGRAM } from './cli/help';
 import { flag, integerOption, stringOption } from './cli/option-values';
 import { UsageError } from './cli/usage.error';
 import { Output } from './output/output';
@@ -24,7 +24,8 @@ const RENDER_TIMEOUT_FACTOR = 10;
 const MIN_RENDER_TIMEOUT_MS = 600_000;
 
 /**
- * Runs one CLI command (`render`, `validate`, `templates list`, `documents list|download`, `stats`; the repository's
+ * Runs one CLI command (`render`, `validate`, `templates list`, `documents list|download`, `jobs wait`, `stats`; or
+ * `--version` alone; the repository's
  * build adds `check`, main.repository.ts) and returns its exit code. Errors print one line `error: …` on stderr (with --json as well, so stdout stays a single JSON document or
  * nothing): service errors with status and code, usage errors with exit code 2.
  */
@@ -32,6 +33,10 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   const commandAt = (words: readonly string[]): CommandDefinition | null => commands.find((c) => c.words.every((word, i) => words[i] === word)) ?? null;
   const command = commandAt(argv);
   if (!command) {
+    if (argv.length === 1 && ['--version', '-V', 'version'].includes(argv[0])) {
+      io.stdout(`${PROGRAM} ${CLIENT_VERSION}\n`);
+      return EXIT_OK;
+    }
     if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
       io.stdout(helpText(commands, commandAt(argv.slice(1)) ?? undefined));
       return EXIT_OK;

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLIENT_VERSION, DocrenderClient } from '@docrender/client';
 import { freePort, REPO_ROOT } from '@docrender/testing';
 import { IDS, runCliProcess, startCliService, type CliRun, type CliService } from './cli-service';
 
@@ -111,6 +112,8 @@ describe('docrender CLI as a process against the running service', () => {
       expect((await readdir(path.join(work, 'async-out'))).sort()).toEqual(['Invoice INV-0.pdf', 'Invoice INV-1.pdf', 'Invoice INV-3.pdf']);
       expect(await isPdf(path.join(work, 'async-out', 'Invoice INV-3.pdf'))).toBe(true);
       expect(result.stderr).toMatch(/render \[#{30}\] 4\/4 documents \(1 job\)/);
+      // issue 37 item 4: the job's id, to resume waiting with `jobs wait` after an interruption
+      expect(result.stderr).toMatch(/job [0-9a-f-]{36}: 4 document\(s\); if interrupted, wait again with: docrender jobs wait [0-9a-f-]{36}/);
       expect(result.stdout).toContain('Missing: 1: document 2');
       expect(result.stdout).toMatch(/Job [0-9a-f-]{36}: completed, partial \(3\/4\)/);
       expect(result.stdout).toMatch(/SchemaInvalid\s+×\d+\s+document 2\n/);
@@ -150,6 +153,25 @@ describe('docrender CLI as a process against the running service', () => {
       expect(wrongSecret.stderr).toContain('callback rejected: Webhook signature rejected (no-matching-signature)');
       expect(wrongSecret.stdout).toContain('Not received: 2 rendered document(s)');
       expect(await readdir(path.join(work, 'rejected-out'))).toEqual([]);
+    });
+  });
+
+  describe('jobs wait and --version', () => {
+    it('issue 37 item 4: jobs wait <id> resumes waiting on a job enqueued elsewhere, with progress, and exits 1 when a document is missing; --version names the CLI', async () => {
+      const sdk = new DocrenderClient({ baseUrl: service.baseUrl, apiKey: service.testKey });
+      const job = await sdk.jobs.enqueue(IDS.invoice, invoices(3, [1]), { callbackUrl: `http://127.0.0.1:${await freePort()}/cb` });
+      const waited = await cli(['jobs', 'wait', job.jobId, '--poll-interval', '300']);
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toMatch(/job \[#{30}\] 3\/3 documents/);
+      expect(waited.stdout).toContain(job.jobId);
+      expect(waited.stdout).toMatch(/rendered\s+2 of 3/);
+      expect(waited.stdout).toMatch(/missing\s+1/);
+      const again = await cli(['jobs', 'wait', job.jobId, '--json']);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout)).toMatchObject({ jobId: job.jobId, state: 'completed', renderedCount: 2, missingCount: 1 });
+
+      const version = await cli(['--version']);
+      expect(version).toEqual({ code: 0, stdout: `docrender ${CLIENT_VERSION}\n`, stderr: '' });
     });
   });
 

@@ -11,14 +11,16 @@ describe('RabbitMQ restarted while a job runs (issue: reconnect without losing a
   let stack: AsyncStack;
 
   beforeAll(async () => {
-    stack = await startAsyncStack('async-restart', { JOBS_RENDER_CONCURRENCY: '4', JOBS_ENQUEUE_PUBLISH_WAIT_MS: '1000' }, { renderDelayMs: 100 });
+    // 120 documents of 250 ms, 4 at a time: the job runs for 7.5 s at least, longer than `rabbitmqctl stop_app` takes
+    // on a loaded machine, so RabbitMQ goes down while it runs (with 40 of 100 ms it had sometimes finished first)
+    stack = await startAsyncStack('async-restart', { JOBS_RENDER_CONCURRENCY: '4', JOBS_ENQUEUE_PUBLISH_WAIT_MS: '1000' }, { renderDelayMs: 250 });
   }, 180_000);
   afterAll(async () => {
     await stack?.teardown();
   });
 
   it('a running job and a job enqueued while RabbitMQ is down both complete; every document stored once, every callback delivered', async () => {
-    const n = 40;
+    const n = 120;
     const running = await stack.enqueue(stack.prodKey, documentsOf(n), { hook: 'restart' });
     await waitFor('the job to be under way', async () => ((await stack.status(stack.prodKey, running)).renderedCount >= 4 ? true : undefined), 30_000, 20);
     let enqueuedWhileDown = '';

@@ -4,3 +4,7 @@ export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings
 export { locateChromium, findChromium, ChromiumNotFoundError } from './chromium/chromium-executable';
 export { renderPrefetch } from './render.consumer';
 export { laidOutForPrintOnly, printPdfOnPage, PdfPrintOptions } from './chromium/page-printer';
+export { serviceFontConfigFile } from './chromium/service-fonts';
+export { makeArchivalPdf, ArchivalPdfRequest, ArchivalPdfOutcome, PdfAttachment, PdfALevel, AttachmentRelationship } from './pdf/archival-pdf';
+export { archiveDocument } from './pdf/archival-stage';
+export { eInvoiceFileOf, facturXAttachment, EInvoiceFile, FacturXConformanceLevel, FACTUR_X_NAMESPACE } from './pdf/factur-x-attachment';

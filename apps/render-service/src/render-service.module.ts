@@ -5,24 +5,22 @@ import { BrowserPool } from './chromium/browser-pool';
 import { locateChromium } from './chromium/chromium-executable';
 import { BatchingDocumentPrinter } from './chromium/batching-document-printer';
 import { ChromiumDocumentPrinter, DOCUMENT_PRINTER, DocumentPrinter } from './chromium/document-printer';
+import { DocumentCompiler } from './compile/document-compiler';
 import { DocumentSources } from './document/document-sources';
 import { FontFileCache } from './document/font-file.cache';
 import { ImageResolver } from './document/image-resolver';
 import { RenderDocumentHandler, RenderHandlerOptions } from './document/render-document.handler';
 import { RenderPreviewHandler } from './document/render-preview.handler';
-import { TemplateCache } from './document/template-cache';
 import { RenderConsumer } from './render.consumer';
 import { RENDER_SETTINGS, renderServiceSettings } from './render-service.settings';
-
-/** Distinct templates whose prepared form is kept between messages (a template is a few kB to a few hundred kB). */
-const TEMPLATES_KEPT = 64;
 
 /** The readiness check of the Chromium pool: a browser is ready and answers. */
 export const chromiumCheck = (pool: BrowserPool): ReadinessCheck => ({ name: 'chromium', check: () => pool.ping() });
 
 /**
  * The render service's root module, on the bus and blob store the shared bootstrap provides (no database). It owns
- * the Chromium pool (started before the app takes work, closed on shutdown) and consumes render.document /
+ * the Chromium pool (started before the app takes work, closed on shutdown) and the compile threads (DocumentCompiler,
+ * likewise), and consumes render.document /
  * render.preview; it serves the probes GET /v1/meta/status (Chromium + message bus + blob storage),
  * GET /v1/meta/version and the Prometheus GET /metrics.
  */
@@ -31,8 +29,8 @@ export class RenderServiceModule {
   static register({ infrastructure, logger, settings: processSettings }: ServiceContext<false>): DynamicModule {
     const settings = processSettings.get(renderServiceSettings);
     const { bus, blobStore } = infrastructure;
-    const handlerOptions: RenderHandlerOptions = { budgetMs: processSettings.get(renderBudgetSettings).renderBudgetMs, allowHttpImages: settings.allowHttp };
     const producer = `docrender render-service ${buildVersion()}`;
+    const handlerOptions: RenderHandlerOptions = { budgetMs: processSettings.get(renderBudgetSettings).renderBudgetMs, allowHttpImages: settings.allowHttp, producer };
     return {
       module: RenderServiceModule,
       controllers: [MetaController, MetricsController],
@@ -75,18 +73,19 @@ export class RenderServiceModule {
               logger,
             ),
         },
-        { provide: TemplateCache, useValue: new TemplateCache(TEMPLATES_KEPT) },
+        // closed by RenderConsumer once the renders in hand are finished
+        { provide: DocumentCompiler, useFactory: () => DocumentCompiler.onThreads({ threads: settings.compileThreads, heapMb: settings.compileHeapMb }, logger) },
         {
           provide: RenderDocumentHandler,
-          useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
-            new RenderDocumentHandler(printer, blobStore, sources, templates, handlerOptions, logger),
-          inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler) =>
+            new RenderDocumentHandler(printer, blobStore, sources, compiler, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources, DocumentCompiler],
         },
         {
           provide: RenderPreviewHandler,
-          useFactory: (printer: DocumentPrinter, sources: DocumentSources, templates: TemplateCache) =>
-            new RenderPreviewHandler(printer, blobStore, sources, templates, handlerOptions, logger),
-          inject: [DOCUMENT_PRINTER, DocumentSources, TemplateCache],
+          useFactory: (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler) =>
+            new RenderPreviewHandler(printer, blobStore, sources, compiler, handlerOptions, logger),
+          inject: [DOCUMENT_PRINTER, DocumentSources, DocumentCompiler],
         },
         RenderConsumer,
         {

@@ -4,6 +4,7 @@ import { MESSAGE_BUS, MessageBus, Subscription } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { LOGGER } from '@docrender/platform';
 import { BrowserPool } from './chromium/browser-pool';
+import { DocumentCompiler } from './compile/document-compiler';
 import { RenderDocumentHandler } from './document/render-document.handler';
 import { RenderPreviewHandler } from './document/render-preview.handler';
 import { RENDER_SETTINGS, RenderServiceSettings } from './render-service.settings';
@@ -26,7 +27,7 @@ const settle = (ms: number): Promise<'timeout'> => new Promise((resolve) => setT
  * acknowledged once its reply is sent. A document whose delivery is abandoned (the instance's RabbitMQ channel or
  * connection closed: the message is already back in the queue for the next delivery) is neither stored nor counted,
  * so a connection hiccup does not render it twice; on shutdown the instance stops taking work, finishes what it holds for up
- * to RENDER_SHUTDOWN_GRACE_MS, then closes the browsers: renders cut short throw, so their messages return to the
+ * to RENDER_SHUTDOWN_GRACE_MS, then closes the browsers and the compile threads: renders cut short throw, so their messages return to the
  * queue for another instance.
  */
 @Injectable()
@@ -36,6 +37,7 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly pool: BrowserPool,
+    private readonly compiler: DocumentCompiler,
     private readonly documents: RenderDocumentHandler,
     private readonly previews: RenderPreviewHandler,
     @Inject(RENDER_SETTINGS) private readonly settings: RenderServiceSettings,
@@ -63,7 +65,7 @@ export class RenderConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     if ((await Promise.race([cancelled, settle(this.settings.shutdownGraceMs)])) === 'timeout') {
       this.logger.warn('renders still running after the grace period: closing the browsers, their messages go back to the queue');
     }
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.compiler.close()]);
     await Promise.race([cancelled.catch(() => undefined), settle(10_000)]);
   }
 }

@@ -1,47 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-
-type ProcessStat = { pid: number; state: string; ppid: number; pgrp: number };
-
-function readStat(pid: number): ProcessStat | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) may contain spaces; it is in parentheses
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]) };
-  } catch {
-    return null;
-  }
-}
-
-function allProcesses(): ProcessStat[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => readStat(Number(name)))
-    .filter((s): s is ProcessStat => s !== null);
-}
+import { readFileSync } from 'node:fs';
+import { allProcesses, readProcessStat, type ProcessStat } from '@docrender/testing';
 
 /** Every process (zombies included) in the process groups led by the given browser pids. */
 export function processesInGroups(groupLeaders: readonly number[]): ProcessStat[] {
   return allProcesses().filter((p) => groupLeaders.includes(p.pgrp));
 }
 
-/** Every live descendant of a process (children, their children…), zombies excluded. */
-export function descendantsOf(ancestor: number): number[] {
-  const processes = allProcesses();
-  const found: number[] = [];
-  let frontier = [ancestor];
-  while (frontier.length > 0) {
-    const children = processes.filter((p) => frontier.includes(p.ppid)).map((p) => p.pid);
-    found.push(...children);
-    frontier = children;
-  }
-  return found.filter((pid) => readStat(pid)?.state !== 'Z');
-}
-
 /** Which of the given processes still run (zombies excluded: they run nothing, their parent has to reap them). */
 export function stillRunning(pids: readonly number[]): number[] {
   return pids.filter((pid) => {
-    const stat = readStat(pid);
+    const stat = readProcessStat(pid);
     return stat !== null && stat.state !== 'Z';
   });
 }

@@ -5,7 +5,8 @@ import type { DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } 
 import { DocumentSources } from '../src/document/document-sources';
 import { FontFileCache } from '../src/document/font-file.cache';
 import { ImageResolver } from '../src/document/image-resolver';
-import { TemplateCache } from '../src/document/template-cache';
+import { CompileTask } from '../src/compile/compile-task';
+import { DocumentCompiler } from '../src/compile/document-compiler';
 
 /**
  * The unit tests' blob store, whose puts can be made to fail: with a plain error (`failPuts`), or as an outage
@@ -38,13 +39,15 @@ export class FakePrinter implements DocumentPrinter {
 
   /** Placed elements the printer says reach below the first page (PrintedPdf.placedBeyondPage). */
   placedBeyondPage: string[] = [];
+  /** Anchors whose page the printer says it did not find (PrintedPdf.anchorsNotPrinted). */
+  anchorsNotPrinted: string[] = [];
 
   async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     this.requests.push(request);
     if (this.failure) throw this.failure;
     const document = await PDFDocument.create();
     for (let i = 0; i < 3; i++) document.addPage();
-    return { pdf: Buffer.from(await document.save()), placedBeyondPage: this.placedBeyondPage };
+    return { pdf: Buffer.from(await document.save()), placedBeyondPage: this.placedBeyondPage, anchorsNotPrinted: this.anchorsNotPrinted };
   }
 
   async screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {
@@ -56,6 +59,12 @@ export class FakePrinter implements DocumentPrinter {
 
 export const quietLogger = new JsonLogger('render-service-unit', 'error', {}, () => undefined);
 
+/** The compiler of the unit tests: CompileTask run in place, on the test's own thread, rather than on compile threads. */
+export function inPlaceCompiler(): DocumentCompiler {
+  const task = new CompileTask();
+  return new DocumentCompiler({ run: (request) => Promise.resolve(task.run(request)), close: () => Promise.resolve() }, 64, quietLogger);
+}
+
 /** What the render handlers are built from, with the fakes above and the real caches and resolvers. */
 export function fakeRenderDependencies() {
   const blobs = new FlakyBlobStore();
@@ -66,5 +75,5 @@ export function fakeRenderDependencies() {
     new FontFileCache(blobs, 1024),
     quietLogger,
   );
-  return { blobs, printer, sources, templates: new TemplateCache(4), logger: quietLogger };
+  return { blobs, printer, sources, compiler: inPlaceCompiler(), logger: quietLogger };
 }

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
 
 const run = promisify(execFile);
 
@@ -79,4 +80,32 @@ export function pdfFontNames(pdf: Buffer): Promise<string[]> {
 export async function printedLook(pdf: Buffer): Promise<{ text: string; fonts: string[]; pages: string[] }> {
   const pages = await pagePngs(pdf, 72);
   return { text: await pdfText(pdf), fonts: await pdfFontNames(pdf), pages: pages.map((png) => png.toString('base64')) };
+}
+
+/** The named destinations of a PDF as poppler's `pdfinfo -dests` lists them: name → page (1-based). */
+export function pdfDestinations(pdf: Buffer): Promise<Map<string, number>> {
+  return withPdfFile(pdf, async (file) => {
+    const { stdout } = await run('pdfinfo', ['-dests', file]);
+    const found = stdout
+      .split('\n')
+      .map((line) => /^\s*(\d+)\s+\[.*\]\s+"(.*)"\s*$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null);
+    return new Map(found.map((m) => [m[2], Number(m[1])]));
+  });
+}
+
+/**
+ * PDFBox Preflight through shared/einvoice's bin/pdfa-preflight for PDF/A part `part`: its exit code (0 = no counted
+ * error) and its report.
+ */
+export function pdfaPreflight(pdf: Buffer, part: 2 | 3): Promise<{ code: number; report: string }> {
+  return withPdfFile(pdf, async (file) => {
+    try {
+      const { stdout } = await run(path.join(einvoiceOracleDir(), 'bin/pdfa-preflight'), ['--part', String(part), file], { maxBuffer: 16 * 1024 * 1024 });
+      return { code: 0, report: stdout };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: failed.code ?? -1, report: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    }
+  });
 }

@@ -23,6 +23,7 @@ export function startPrintPool(creator: string): Promise<BrowserPool> {
 export function printCompiled(
   pool: BrowserPool,
   compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> & Partial<Pick<CompiledDocument, 'pageVariant' | 'pageAwareTables'>>,
+  onMeasuringPrints?: (prints: number) => void,
 ): Promise<Buffer> {
   return pool.run({
     isolation: 'reused-page',
@@ -37,6 +38,7 @@ export function printCompiled(
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant ?? null,
         pageAwareTables: compiled.pageAwareTables ?? false,
+        onMeasuringPrints,
       }),
   });
 }

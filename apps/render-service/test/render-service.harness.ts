@@ -29,17 +29,17 @@ export async function startRenderService(
 export type RenderServiceFixture = { app: INestApplication; bus: InProcessMessageBus; blobStore: FilesystemBlobStore };
 
 /**
- * For a describe block: starts the render service (startRenderService) on a filesystem blob store in a new
+ * For a describe block: starts the render service (startRenderService, with the settings in `env`) on a filesystem blob store in a new
  * temporary directory before its tests, and closes both and deletes the directory after them. The returned object's
  * fields are set once the tests run.
  */
-export function useRenderService(name: string): RenderServiceFixture {
+export function useRenderService(name: string, env: NodeJS.ProcessEnv = {}): RenderServiceFixture {
   const fixture = {} as RenderServiceFixture;
   let blobDir = '';
   beforeAll(async () => {
     blobDir = await mkdtemp(path.join(tmpdir(), `docrender-${name}-blobs-`));
     fixture.blobStore = await FilesystemBlobStore.open(blobDir);
-    Object.assign(fixture, await startRenderService(fixture.blobStore));
+    Object.assign(fixture, await startRenderService(fixture.blobStore, env));
   });
   afterAll(async () => {
     await fixture.app?.close();

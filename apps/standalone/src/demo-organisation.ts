@@ -34,6 +34,12 @@ export const DEMO_IDS = {
   certificate: '00000000-0000-4000-8000-000000000013',
   label: '00000000-0000-4000-8000-000000000014',
   ledger: '00000000-0000-4000-8000-000000000015',
+  invoiceAr: '00000000-0000-4000-8000-000000000016',
+  statement: '00000000-0000-4000-8000-000000000017',
+  eInvoice: '00000000-0000-4000-8000-000000000018',
+  eInvoiceXRechnung: '00000000-0000-4000-8000-000000000019',
+  multilingual: '00000000-0000-4000-8000-00000000001a',
+  catalogue: '00000000-0000-4000-8000-00000000001b',
 } as const;
 
 /** The seed (docs/seed-file.md) of the demo organisation: every example of examples/, published. */
@@ -75,6 +81,12 @@ export function demoSeed(keys: DemoKeys): unknown {
               example(DEMO_IDS.certificate, 'Certificate', 'certificate', 'Certificate {{participant.name}}', false),
               example(DEMO_IDS.label, 'Shipping label', 'label', 'Label {{shipment.tracking}}', false),
               example(DEMO_IDS.ledger, 'Ledger', 'ledger', 'Ledger {{account}} {{period}}', false),
+              example(DEMO_IDS.invoiceAr, 'Tax invoice (Arabic/English)', 'invoice-ar', 'Tax invoice {{number}}', false),
+              example(DEMO_IDS.statement, 'Account statement', 'statement', 'Statement {{period}}', false),
+              example(DEMO_IDS.eInvoice, 'E-invoice (ZUGFeRD EN 16931)', 'e-invoice', 'Rechnung {{number}}', false),
+              example(DEMO_IDS.eInvoiceXRechnung, 'E-invoice (XRechnung)', 'e-invoice-xrechnung', 'XRechnung {{number}}', false),
+              example(DEMO_IDS.multilingual, 'Safety notice (twelve languages)', 'multilingual', 'Safety notice {{model}}', false),
+              example(DEMO_IDS.catalogue, 'Catalogue (contents with page numbers)', 'catalogue', 'Catalogue {{edition}}', false),
             ],
           },
         ],

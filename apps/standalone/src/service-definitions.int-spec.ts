@@ -13,8 +13,9 @@ import { apiGatewayService } from '@docrender/api-gateway';
 import { renderService } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
 import { webhookDispatcherService } from '@docrender/webhook-dispatcher';
+import { workspaceService } from '@docrender/workspace';
 
-const DEFINITIONS: ServiceDefinition[] = [apiGatewayService, renderService, jobWorkerService, webhookDispatcherService];
+const DEFINITIONS: ServiceDefinition[] = [apiGatewayService, renderService, jobWorkerService, webhookDispatcherService, workspaceService];
 
 const looksLikeLogger = (value: unknown): value is Logger =>
   typeof value === 'object' && value !== null && ['debug', 'info', 'warn', 'error', 'child'].every((m) => typeof (value as Record<string, unknown>)[m] === 'function');

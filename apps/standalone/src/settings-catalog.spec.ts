@@ -10,7 +10,7 @@ describe('configuration table', () => {
 
   it('every variable carries an area prefix or is one of the well-known names', () => {
     const wellKnown = new Set(['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'PUPPETEER_EXECUTABLE_PATH', 'BLOB_DIR', 'API_KEY_PEPPER', 'SEED_DEMO', 'DEMO_KEYS_FILE', 'PUBLIC_BASE_URL', 'VIEW_URL_SECRET', 'ALLOW_DEVELOPMENT_SECRETS']);
-    const prefixed = /^(OTEL_EXPORTER_OTLP|DB|EMBEDDED_PG|AMQP|S3|RENDER|WEBHOOK|RATE_LIMIT|EGRESS|JOBS?|JOB_WORKER|WEBHOOK_DISPATCHER|RENDER_SERVICE|HTTP|RETENTION|PREVIEW|VIEW_URL|GATEWAY)_/;
+    const prefixed = /^(OTEL_EXPORTER_OTLP|DB|EMBEDDED_PG|AMQP|S3|RENDER|WEBHOOK|RATE_LIMIT|EGRESS|JOBS?|JOB_WORKER|WEBHOOK_DISPATCHER|RENDER_SERVICE|HTTP|RETENTION|PREVIEW|VIEW_URL|GATEWAY|WORKSPACE)_/;
     const offenders = allSettings().map((s) => s.env).filter((env) => !wellKnown.has(env) && !prefixed.test(env));
     expect(offenders).toEqual([]);
   });

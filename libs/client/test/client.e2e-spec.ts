@@ -270,7 +270,7 @@ describe('@docrender/client against the running service (one-process mode, real 
       const callbacks = sink.received.map((r) => verified(r.rawBody, r.headers)).filter((c) => c.body.jobId === accepted.jobId);
       const progress = callbacks.filter((c) => c.kind === 'progress');
       expect(progress.map((c) => (c.kind === 'progress' ? c.body.documentIndex : -1)).sort()).toEqual([0, 2]);
-      expect(progress.every((c) => c.event === 'render.progress' && UUID.test(c.deliveryId ?? ''))).toBe(true);
+      expect(progress.every((c) => c.event === 'render.progress' && UUID.test(c.deliveryId))).toBe(true);
       const completion = callbacks.find((c) => c.kind === 'completion');
       expect(completion?.event).toBe('render.completed');
       expect(completion?.body).toMatchObject({ state: 'completed', status: 'partial', renderedCount: 2, missingCount: 1 });
@@ -290,6 +290,8 @@ describe('@docrender/client against the running service (one-process mode, real 
       expect(reject({ rawBody: Buffer.concat([rawBody, Buffer.from(' ')]) })).toBeInstanceOf(WebhookSignatureError);
       expect(reject({ nowSeconds: Math.floor(Date.now() / 1000) + 3600 })).toMatchObject({ reason: WebhookSignatureFailure.TimestampOutsideTolerance });
       expect(reject({ headers: { ...headers, 'x-service-signature': undefined } })).toMatchObject({ reason: WebhookSignatureFailure.MissingHeader });
+      // spec 6.2: every callback carries X-Service-Delivery; one without it cannot be deduplicated, so it is refused
+      expect(reject({ headers: { ...headers, 'x-service-delivery': undefined } })).toBeInstanceOf(MalformedCallbackError);
       expect(reject({ secrets: ['whsec_previousSecret000000', service.keys.webhookSecret] })).toMatchObject({ signedAt: expect.any(Number) });
 
       const body = JSON.stringify({ jobId: 'j', processed: 1 });

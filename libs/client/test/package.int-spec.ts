@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +40,13 @@ describe('the @docrender/client package', () => {
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('issue 37 item 4: the installed package is MIT-licensed, carries the licence text, and asks for Node.js 24 or newer', async () => {
+    const installed = path.join(consumer, 'node_modules/@docrender/client');
+    const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as { license: string; engines: { node: string } };
+    expect(manifest).toMatchObject({ license: 'MIT', engines: { node: '>=24' } });
+    expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toBe(await readFile(path.join(REPO_ROOT, 'LICENSE'), 'utf8'));
   });
 
   it('7.5: loads nothing but its own files and Node built-ins (no NestJS, class-validator or class-transformer)', async () => {
@@ -107,13 +114,17 @@ export async function main(client: DocrenderClient): Promise<number> {
   const params: ListParams<'documents'> = { filters: [{ field: 'template.guid', op: 'eq', value: 't' }], sortDirection: 'desc' };
   // @ts-expect-error 'sideways' is not a sort direction
   const bad: ListParams<'documents'> = { sortDirection: 'sideways' };
+  // @ts-expect-error issue 37 item 4: a misspelt filter field does not compile ('templte.guid')
+  const misspeltFilter: ListParams<'documents'> = { filters: [{ field: 'templte.guid', value: 't' }] };
+  // @ts-expect-error issue 37 item 4: a misspelt sort field does not compile (the service would fall back silently)
+  const misspeltSort: ListParams<'documents'> = { sortBy: 'renderdAt' };
   for await (const document of client.documents.listAll(params, { pin: true })) console.log(document.documentName, document.isPdfDeleted);
   try {
     await client.templates.getVersion('t', 'latest');
   } catch (e) {
     if (e instanceof NotFoundError && e.code === ErrorCode.NoPublishedVersion) return -1;
   }
-  return missing + wrong + (bad ? 0 : 1);
+  return missing + wrong + (bad && misspeltFilter && misspeltSort ? 0 : 1);
 }
 `,
     );

@@ -14,3 +14,4 @@ export * from './webhook.settings';
 export * from './gateway.settings';
 export * from './development-secrets';
 export * from './tracing.settings';
+export * from './workspace.settings';

@@ -13,8 +13,8 @@ export const jobsSettings = {
   ),
   renderConcurrency: setting.int(
     'JOBS_RENDER_CONCURRENCY',
-    'Documents of one job rendered in parallel (render.document requests in flight per job; as many as RENDER_API_BATCH_CONCURRENCY, so a job keeps the render pool as busy as a sync batch does).',
-    8,
+    'Documents of one job rendered in parallel (render.document requests in flight per job; as many as RENDER_API_BATCH_CONCURRENCY, so a job keeps the render pool as busy, and its shared prints as full, as a sync batch does).',
+    20,
     { min: 1, max: 64 },
   ),
   renderReplyGraceMs: setting.int(

@@ -10,8 +10,8 @@ const MIB = 1024 * 1024;
 export const renderApiSettings = {
   maxBodyBytes: setting.int(
     'RENDER_API_MAX_BODY_BYTES',
-    'Largest render, validate, stateless or async enqueue request body in bytes, counted after decompression. A batch may be larger than the 50 MB per-document limit (each document is still held to it); a larger body gets 413 PayloadTooLarge.',
-    1024 * MIB,
+    'Largest render, validate, stateless or async enqueue request body in bytes, counted after decompression and held in memory once (docs/operations.md, "Memory per request"). A batch may be larger than the 50 MB per-document limit (each document is still held to it); a larger body gets 413 PayloadTooLarge as soon as the bytes pass it. Keep it well below the gateway\'s memory.',
+    256 * MIB,
     { min: MIB, max: 2047 * MIB },
   ),
   inlineDataMaxBytes: setting.int(
@@ -38,10 +38,16 @@ export const renderApiSettings = {
     1,
     { min: 1, max: 64 },
   ),
+  validationHeapMb: setting.int(
+    'RENDER_API_VALIDATION_HEAP_MB',
+    'Heap (V8 old space, MB) each validation thread may use. Validating a batch that needs more ends with a RenderTimeout issue naming this setting, the thread is replaced, and other requests are not affected. Size the gateway\'s memory for RENDER_API_VALIDATION_THREADS of them.',
+    1024,
+    { min: 32, max: 16_384 },
+  ),
   batchConcurrency: setting.int(
     'RENDER_API_BATCH_CONCURRENCY',
-    'Documents of one synchronous batch sent to the render service at once (they render in parallel across render workers).',
-    8,
+    'Documents of one synchronous batch sent to the render service at once (they render in parallel across render workers; as many as RENDER_BATCH_PRINT_MAX, so a batch can fill one shared print).',
+    20,
     { min: 1, max: 1024 },
   ),
   replyGraceMs: setting.int(

@@ -43,9 +43,24 @@ export const renderSettings = {
   ),
   batchPrintMax: setting.int(
     'RENDER_BATCH_PRINT_MAX',
-    'Batch printing (docs/decisions/0015-batch-printing.md): when every page is busy, up to this many waiting documents of one template are printed in one load and split, each with its own pages, bands and metadata; the instance then takes this many times more documents from the queue. 1 prints every document alone.',
-    1,
+    'Batch printing (docs/decisions/0015-batch-printing.md and 0037-batch-printing-by-default.md): when every page is busy, up to this many waiting documents of one template are printed in one load and split, each with its own pages, bands and metadata (a document that cannot share a print — tagged, page-aware tables, scripts — is printed alone); the instance then takes this many times more documents from the queue. 1 prints every document alone.',
+    20,
     { min: 1, max: 100 },
+  ),
+  compileThreads: {
+    ...setting.int(
+      'RENDER_COMPILE_THREADS',
+      'Worker threads that compile documents (data checks, expressions, barcodes, charts, Markdown, layout to HTML), so no document holds the event loop; a compile still running at its document\'s deadline is stopped by ending its thread (docs/decisions/0023-compile-worker-threads.md). Each holds the template DSL and its caches in memory.',
+      availableParallelism(),
+      { min: 1, max: 256 },
+    ),
+    defaultText: 'one per CPU core',
+  },
+  compileHeapMb: setting.int(
+    'RENDER_COMPILE_HEAP_MB',
+    'V8 heap limit (old generation, MB) of each compile thread: a document that needs more ends with a RenderTimeout issue saying so, and the thread is replaced. Sized for a 50 MB document of data.',
+    1024,
+    { min: 64, max: 65_536 },
   ),
   executablePath: setting.optionalString(
     'PUPPETEER_EXECUTABLE_PATH',

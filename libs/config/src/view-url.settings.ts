@@ -22,7 +22,7 @@ function secret(env: string, description: string, defaultValue: string): Setting
 export const viewUrlSettings = {
   publicBaseUrl: setting.optionalUrl(
     'PUBLIC_BASE_URL',
-    'Base address clients use to reach the API gateway (scheme, host, optional port and path prefix), used in signed links. Unset: http://localhost:<PORT>.',
+    'Base address clients use to reach the API gateway (scheme, host, optional port and path prefix), used in signed links and as the server of the OpenAPI document the gateway serves (Swagger UI\'s Try it out). Unset: links use http://localhost:<PORT>; the served document names the relative server /, the host Swagger UI was loaded from.',
     ['http', 'https'],
   ),
   secret: secret(

@@ -19,8 +19,11 @@ import { RenderedDocumentLedger, RenderJobLedger } from './repositories/rendered
 import { StoredDocumentRepository } from './repositories/stored-document.repository';
 import { TemplateVersionRepository } from './repositories/template-version.repository';
 import { TemplateRepository } from './repositories/template.repository';
+import { UndeliveredRenderRepository } from './repositories/undelivered-render.repository';
 import { UsageRepository } from './repositories/usage.repository';
 import { WebhookSecretRepository } from './repositories/webhook-secret.repository';
+import { WorkspaceSessionRepository } from './workspace/workspace-session.repository';
+import { WorkspaceUserRepository } from './workspace/workspace-user.repository';
 
 export type RepositoryOptions = {
   /** The server secret keying the HMAC under which API keys are stored (API_KEY_PEPPER). */
@@ -49,6 +52,9 @@ export type Repositories = {
   signedLinks: SignedLinkQuery;
   renderedDocuments: RenderedDocumentLedger;
   renderJobLedger: RenderJobLedger;
+  undeliveredRenders: UndeliveredRenderRepository;
+  workspaceUsers: WorkspaceUserRepository;
+  workspaceSessions: WorkspaceSessionRepository;
 };
 
 /** Builds the repositories over an entity manager (the data source's, or a transaction's). */
@@ -74,6 +80,9 @@ export function createRepositories(manager: EntityManager, options: RepositoryOp
     signedLinks: new SignedLinkQuery(manager),
     renderedDocuments: new RenderedDocumentLedger(manager),
     renderJobLedger: new RenderJobLedger(manager),
+    undeliveredRenders: new UndeliveredRenderRepository(manager),
+    workspaceUsers: new WorkspaceUserRepository(manager),
+    workspaceSessions: new WorkspaceSessionRepository(manager),
   };
 }
 
@@ -113,6 +122,9 @@ export class Database implements Repositories {
   readonly signedLinks: SignedLinkQuery;
   readonly renderedDocuments: RenderedDocumentLedger;
   readonly renderJobLedger: RenderJobLedger;
+  readonly undeliveredRenders: UndeliveredRenderRepository;
+  readonly workspaceUsers: WorkspaceUserRepository;
+  readonly workspaceSessions: WorkspaceSessionRepository;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -140,6 +152,9 @@ export class Database implements Repositories {
     this.signedLinks = repositories.signedLinks;
     this.renderedDocuments = repositories.renderedDocuments;
     this.renderJobLedger = repositories.renderJobLedger;
+    this.undeliveredRenders = repositories.undeliveredRenders;
+    this.workspaceUsers = repositories.workspaceUsers;
+    this.workspaceSessions = repositories.workspaceSessions;
   }
 
   /** Connects (and by default migrates) a database at `url`. */

@@ -29,3 +29,5 @@ export * from './queries';
 export * from './async-jobs';
 export * from './fonts/font-family-registration';
 export * from './repositories/rendered-document.ledger';
+export * from './repositories/undelivered-render.repository';
+export * from './workspace';

@@ -8,7 +8,7 @@ import { InProcessMessageBus, MESSAGE_BUS, type MessageBus, UnhandledSubscriptio
 import { JsonLogger, type Logger } from '@docrender/observability';
 import { Database } from '@docrender/persistence';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createServiceApp, type ServiceDefinition, serviceSettings, startService } from './bootstrap';
+import { createServiceApp, NestLogAdapter, type ServiceDefinition, serviceSettings, startService } from './bootstrap';
 import { LOGGER } from './infrastructure/infrastructure.module';
 
 const quiet = new JsonLogger('bootstrap-test', 'error', {}, () => undefined);
@@ -125,5 +125,19 @@ describe('the shared bootstrap (issue 19: one way to start a service)', () => {
         await bus.close();
       }
     });
+  });
+});
+
+describe('NestLogAdapter (issue 37 item 4: the start banner within the first screen)', () => {
+  it("writes Nest's start-up narration at debug and its other messages at their own level", () => {
+    const lines: string[] = [];
+    const adapter = new NestLogAdapter(new JsonLogger('nest-log-test', 'info', {}, (line) => lines.push(line)));
+    adapter.log('Mapped {/v1/render, POST} route', 'RouterExplorer');
+    adapter.log('RenderModule dependencies initialized', 'InstanceLoader');
+    adapter.log('Nest application successfully started', 'NestApplication');
+    expect(lines).toEqual([]);
+    adapter.log('something else Nest says', 'SomeService');
+    adapter.warn('a warning', 'RouterExplorer');
+    expect(lines.map((line) => (JSON.parse(line) as { level: string; message: string }).level)).toEqual(['info', 'warn']);
   });
 });

@@ -9,11 +9,19 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { platformSettings } from './infrastructure/platform.settings';
 import { SubscriptionGate } from './infrastructure/subscription-gate';
 
-/** Nest's framework messages, written as our JSON log lines. */
+/**
+ * Nest's start-up narration (each module initialised, each route mapped, the app started): about 90 lines for the
+ * four apps of one process, written at debug so that what an operator needs at info (the banner of `npm start`, the
+ * apps' own lines) fits on the first screen (issue 37 item 4).
+ */
+const NEST_START_UP_CONTEXTS: ReadonlySet<string> = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/** Nest's framework messages, written as our JSON log lines; its start-up narration at debug. */
 export class NestLogAdapter implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string): void {
-    this.logger.info(String(message), { context });
+    if (context !== undefined && NEST_START_UP_CONTEXTS.has(context)) this.logger.debug(String(message), { context });
+    else this.logger.info(String(message), { context });
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error(String(message), { context, stack: trace });
@@ -32,7 +40,7 @@ export class NestLogAdapter implements LoggerService {
 /** A reason the app cannot start that its operator can act on (e.g. no Chromium): written as one line, not a stack. */
 export class StartupError extends Error {}
 
-export type ServiceName = 'api-gateway' | ConsumingApp;
+export type ServiceName = 'api-gateway' | 'workspace' | ConsumingApp;
 
 /** What an app's root module is built from: its share of the infrastructure, the process's logger and settings. */
 export type ServiceContext<D extends boolean = boolean> = {
@@ -139,7 +147,9 @@ export async function startService(definition: ServiceDefinition, env: NodeJS.Pr
   const log = logger ?? createLogger(definition.name, settings.get(platformSettings).logLevel);
   const port = definition.port(settings);
   const tracing = startTracing(definition.name, otlpTracesUrl(settings.get(tracingSettings)), log);
-  const common = { service: definition.name, logger: log, settings, requireBroker: (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name) };
+  // An app that takes messages needs RabbitMQ to do anything and waits for it; the gateway serves reads without it.
+  const takesMessages = (Object.values(SUBSCRIPTIONS) as string[]).includes(definition.name);
+  const common = { service: definition.name, logger: log, settings, requireBroker: takesMessages, waitForBroker: takesMessages };
   let infrastructure: Connections | undefined;
   let app: INestApplication | undefined;
   try {

@@ -12,3 +12,6 @@ export * from './metrics/metrics-server';
 export * from './signed-links/signed-link';
 export * from './signed-links/signed-url.signer';
 export * from './signed-links/view-url.signer';
+export * from './workers/worker-pool';
+export * from './workers/shared-bytes';
+export * from './jobs/run-job-outbox.relay';

@@ -5,3 +5,4 @@ export * from './blob-keys';
 export * from './deterministic-id';
 export * from './map-with-concurrency';
 export * from './render-batch';
+export * from './undelivered-answers';

@@ -16,7 +16,17 @@ export type DocumentToRender = {
   outputBlobKey: string;
   /** Ask for the PDF inside the reply when it is at most this many bytes (a caller that answers with the bytes). */
   inlinePdfMaxBytes?: number;
+  /** A caller holding a client's connection: how long a blob store outage is waited out (SYNC_STORAGE_OUTAGE_WAIT_MS). */
+  storageOutageWaitMs?: number;
 };
+
+/**
+ * How long the render service waits for a blob store that stopped answering while a client's connection is held (a
+ * sync render): an outage that lasts longer is answered then, 500 ExternalServiceError with Retry-After, rather than
+ * at the end of the 60 s budget. Long enough to ride out a store restarting or failing over; an async job, which
+ * holds no connection, waits within its whole budget (decision 0041).
+ */
+export const SYNC_STORAGE_OUTAGE_WAIT_MS = 5_000;
 
 /**
  * The render budget of spec 8 (60 s per document by default): the render service abandons a document past its
@@ -74,6 +84,7 @@ export function renderCommand(target: RenderTarget, document: DocumentToRender, 
     // the bytes, when asked for, are taken raw (decision 0022): a render service that does not know so answers base64
     ...(document.inlinePdfMaxBytes !== undefined && document.inlinePdfMaxBytes > 0 ? { inlinePdfMaxBytes: document.inlinePdfMaxBytes, inlinePdfBinary: true } : {}),
     deadline: budget.deadline(),
+    ...(document.storageOutageWaitMs !== undefined ? { storageOutageWaitMs: document.storageOutageWaitMs } : {}),
   };
 }
 

@@ -34,6 +34,7 @@ describe('paying for and recording a rendered document (spec 3.1 rule 3, 2.4)', 
         pageCount: 3,
         renderedAt,
         renderDurationMs: 42,
+        conformance: null,
       },
       renderedAt,
     });

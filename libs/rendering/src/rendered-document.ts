@@ -22,7 +22,11 @@ export type { JobDocumentEntry, JobDocumentRecorded, JobDocumentRecording, Progr
 
 /** The port a sync render records through: pays and stores in one transaction. */
 export type RenderedDocumentStore = {
-  /** False, taking and storing nothing, when the pages do not fit the organisation's credit. */
+  /**
+   * False, taking and storing nothing, when the pages do not fit the organisation's credit. Throws OutcomeUnknownError
+   * (@docrender/contracts) when the store went away after the recording was sent (it may have been paid for), any
+   * other error when nothing was recorded.
+   */
   record(entry: RenderedDocumentEntry): Promise<boolean>;
 };
 
@@ -58,6 +62,7 @@ export function renderedDocumentEntry(scope: RenderScope, facts: RenderedDocumen
             pageCount: pdf.pageCount,
             renderedAt,
             renderDurationMs: Math.round(facts.renderDurationMs),
+            conformance: pdf.conformance ?? null,
             ...(facts.renderJobId === undefined ? {} : { renderJobId: facts.renderJobId }),
           },
     renderedAt,

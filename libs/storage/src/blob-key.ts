@@ -10,9 +10,11 @@ const MAX_KEY_BYTES = 1024;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
- * Blob keys are `/`-separated paths such as `organisations/<id>/documents/<id>.pdf` (the layout: rendered documents
- * and their inputs in libs/rendering's blob-keys.ts, fonts and images in organisation-assets.ts). Both stores accept
- * the same keys, so a key that works in one-process mode works against S3 and cannot climb out of the filesystem store's root.
+ * Blob keys are `/`-separated paths such as `organisations/<id>/documents/<id>.pdf`. Where each kind is made:
+ * rendered documents and render inputs in libs/rendering's blob-keys.ts, font files in libs/persistence's
+ * font-family-registration.ts (`organisations/<id>/fonts/…`), assets in organisation-assets.ts (`orgs/<id>/assets/…`,
+ * a prefix of its own that stored assets keep). Both stores accept the same keys, so a key that works in one-process
+ * mode works against S3 and cannot climb out of the filesystem store's root.
  */
 export function assertValidBlobKey(key: string): void {
   if (typeof key !== 'string' || key.length === 0) throw new InvalidBlobKeyError(String(key), 'empty');

@@ -29,12 +29,35 @@ export class BlobNotFoundError extends Error {
 }
 
 /**
+ * S3 error codes by which the store refuses a request for a reason that waiting does not change (credentials,
+ * permissions, a missing bucket): an operator has to act. Anything else it fails with may pass (5xx, SlowDown, a
+ * reset connection, an answer that is not S3).
+ */
+const REFUSAL_CODES = new Set([
+  'AccessDenied',
+  'AccountProblem',
+  'AllAccessDisabled',
+  'ExpiredToken',
+  'InvalidAccessKeyId',
+  'InvalidBucketName',
+  'InvalidToken',
+  'NoSuchBucket',
+  'SignatureDoesNotMatch',
+]);
+
+/**
  * The blob store did not serve a request: unreachable, timed out, answered with a server error or with something
  * that is not an S3 answer. An outage of a dependency (`blob storage`), not a fault of the request: retry later.
+ * `refused` says the store answered with a definite refusal (REFUSAL_CODES): still the store's fault, but one that
+ * waiting within a request's budget cannot outlast, so a caller that waits stops at once (issue 31).
  */
 export class BlobStoreUnavailableError extends DependencyOutageError {
+  readonly refused: boolean;
+
   constructor(operation: string, key: string, cause: unknown) {
     super('blob storage', `the blob store did not serve ${operation} ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'BlobStoreUnavailableError';
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.refused = typeof code === 'string' && REFUSAL_CODES.has(code);
   }
 }

@@ -1,9 +1,11 @@
 export * from './model/template.types';
 export { templateJsonSchema } from './schema/template-json-schema';
-export { validateTemplate, TemplateError, TemplateValidation } from './schema/validate-template';
+export { validateTemplate, checkTemplateVersion, checkDocumentNameTemplate, templateErrorLines, TemplateError, TemplateValidation, TemplateVersionContent } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
 export { checkData, inspectData, nestingTooDeepIssue } from './data/check-data';
 export { BandFaceSubsets } from './fonts/band-face-subsets';
+export { GlyphCoverage } from './fonts/glyph-coverage';
+export { SCRIPT_FONTS, SCRIPT_FONT_WEIGHTS, ScriptFont, scriptFontFiles } from './fonts/script-fonts';
 export { BUILTIN_FONT_FAMILIES, BUILTIN_FONT_ORIGIN, builtinFontFile, BuiltinFontSource, builtinVariants, CustomFontFile, FontFaceRef, FontStyle } from './fonts/font-registry';
 export { ImageResolution } from './render/images';
 export { InvalidTemplateError } from './render/prepared-template';
@@ -20,4 +22,7 @@ export {
   PLACED_ATTRIBUTE,
   placedBeyondPageIssue,
 } from './render/compile-document';
+export { anchorNotPrintedIssue, anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from './render/page-references';
 export { renderDocumentName } from './document-name/document-name';
+export { CompiledEInvoice, EInvoiceMapping, TemplateEInvoice } from './e-invoice/e-invoice-mapping';
+export { ArchivalOutput, ATTACHMENT_LIMITS, CompiledAttachment } from './render/archival';

@@ -6,3 +6,5 @@ export * from './processes';
 export * from './stack';
 export * from './openapi/contract-answers';
 export * from './fixtures/render-target';
+export * from './fixtures/slow-compile';
+export * from '@docrender/template-dsl/testing';

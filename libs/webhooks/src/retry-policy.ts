@@ -9,7 +9,7 @@ import { Limits } from '@docrender/contracts';
  * wait 16 s, attempt 5, then abandon. This honours the stated backoff list and "abandoned after 5 failed attempts"
  * literally; a sixth attempt would need a fifth backoff value the spec never names.
  */
-export const WEBHOOK_MAX_ATTEMPTS = Limits.webhookBackoffSeconds.length + 1;
+export const WEBHOOK_MAX_ATTEMPTS: number = Limits.webhookMaxAttempts;
 
 /**
  * Seconds to wait after attempt number `failedAttempt` (1-based) failed with a non-2xx answer, a timeout or an error,

@@ -1,4 +1,5 @@
 import { Environment } from '@docrender/contracts';
+import { apiKeySummary } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation } from '../cli/command';
 
@@ -39,14 +40,7 @@ export const listApiKeysCommand = defineCommand({
     if (!(await context.database.organisations.findById(organisationId))) throw new UsageError('--org', `no organisation ${organisationId}`);
     const keys = await context.database.apiKeys.listByOrganisation(organisationId);
     return {
-      keys: keys.map((k) => ({
-        id: k.id,
-        environment: k.environment,
-        lookupPrefix: k.lookupPrefix,
-        label: k.label,
-        createdAt: k.createdAt.toISOString(),
-        revokedAt: k.revokedAt?.toISOString() ?? null,
-      })),
+      keys: keys.map(apiKeySummary),
     };
   },
 });

@@ -9,6 +9,7 @@ import { purgePdfsCommand } from './retention.command';
 import { seedCommand } from './seed.command';
 import { importTemplateCommand, publishVersionCommand } from './template.command';
 import { rotateWebhookSecretCommand, showWebhookSecretCommand } from './webhook-secret.command';
+import { createWorkspaceUserCommand } from './workspace-user.command';
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   revokeApiKeyCommand,
   rotateWebhookSecretCommand,
   showWebhookSecretCommand,
+  createWorkspaceUserCommand,
   createProjectCommand,
   importTemplateCommand,
   publishVersionCommand,

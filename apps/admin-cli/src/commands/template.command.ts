@@ -1,14 +1,24 @@
 import { RecordNotFoundError } from '@docrender/persistence';
+import { checkTemplateVersion, templateErrorLines, type TemplateVersionContent } from '@docrender/template-dsl/checks';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation } from '../cli/command';
 import { readJsonObject } from '../cli/read-file';
+
+/**
+ * The render's own check of a version (checkTemplateVersion): a version a render would refuse is neither stored nor
+ * published. `argument` is the option the error names.
+ */
+function refuseInvalidVersion(argument: string, version: TemplateVersionContent): void {
+  const check = checkTemplateVersion(version);
+  if (!check.ok) throw new UsageError(argument, `the template version is invalid: ${templateErrorLines(check.errors).join('; ')}`);
+}
 
 /** Recorded as updatedBy / publishedBy unless --author is given. */
 const DEFAULT_AUTHOR = 'admin-cli';
 
 export const importTemplateCommand = defineCommand({
   name: 'import-template',
-  summary: 'Import a template version from a DSL file, as a draft or published (--publish).',
+  summary: 'Import a template version from a DSL file, as a draft or published (--publish); a version a render would refuse is refused.',
   options: {
     org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
     dsl: { type: 'string', valueName: '<file.json>', description: 'the template DSL (required)' },
@@ -44,6 +54,8 @@ export const importTemplateCommand = defineCommand({
     const sampleData = 'data' in sample ? { ...sample, i18n: sample.i18n ?? {} } : { data: sample, i18n: {} };
     const translationsFile = args.optionalString('translations');
     const translations = translationsFile === undefined ? null : await readJsonObject('--translations', baseDir, translationsFile);
+    const documentNameTemplate = args.optionalString('document-name-template') ?? null;
+    refuseInvalidVersion('--dsl', { template: dsl, translations, documentNameTemplate });
     return {
       organisationId,
       target: templateId !== undefined ? ({ kind: 'existing', templateId } as const) : ({ kind: 'new', name: name ?? '', projectId: projectId ?? null } as const),
@@ -51,7 +63,7 @@ export const importTemplateCommand = defineCommand({
         templateJson: JSON.stringify(dsl),
         sampleData: JSON.stringify(sampleData),
         translations: translations === null ? null : JSON.stringify(translations),
-        documentNameTemplate: args.optionalString('document-name-template') ?? null,
+        documentNameTemplate,
       },
       publish: args.flag('publish'),
       author: args.optionalString('author') ?? DEFAULT_AUTHOR,
@@ -116,6 +128,12 @@ export const publishVersionCommand = defineCommand({
     await liveOrganisation(context, input.organisationId);
     if (!(await context.database.templates.findById(input.organisationId, input.templateId))) {
       throw new UsageError('--template', `no template ${input.templateId} in organisation ${input.organisationId}`);
+    }
+    const stored = await context.database.templateVersions.findByNumber(input.templateId, input.versionNumber);
+    if (!stored) throw new UsageError('--version', `template ${input.templateId} has no version ${input.versionNumber}`);
+    if (stored.publishedAt === null) {
+      // A draft stored before versions were checked at the door, or whose check has since tightened.
+      refuseInvalidVersion('--version', { template: stored.templateJson, translations: stored.translations, documentNameTemplate: stored.documentNameTemplate });
     }
     try {
       const version = await context.database.templateVersions.publish(input.templateId, input.versionNumber, input.author, context.now());

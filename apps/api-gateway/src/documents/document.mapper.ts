@@ -1,4 +1,4 @@
-import type { StoredDocumentDto } from '@docrender/contracts';
+import { PLAIN_PDF_CONFORMANCE, type StoredDocumentDto } from '@docrender/contracts';
 import type { StoredDocumentRecord } from '@docrender/persistence';
 import type { ViewUrlSigner } from '@docrender/platform';
 
@@ -18,5 +18,7 @@ export function toStoredDocumentDto(r: StoredDocumentRecord, signer: ViewUrlSign
     documentType: r.documentType,
     isPdfDeleted: r.isPdfDeleted,
     language: r.language,
+    // rows stored before a field of the conformance existed answer that field as a plain PDF's
+    conformance: { ...PLAIN_PDF_CONFORMANCE, ...r.conformance },
   };
 }

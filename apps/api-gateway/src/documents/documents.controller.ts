@@ -6,6 +6,7 @@ import { ApiBearerKey } from '../auth/api-auth.decorator';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { callerOf, type AuthenticatedRequest, type Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
+import { contentDisposition } from '../http/content-disposition';
 import { ApiListing, ListQueryParams } from '../listing/list-query.decorator';
 import { pagedResultOf } from '../listing/paged-result.dto';
 import { resourceId } from '../listing/path-params';
@@ -16,13 +17,6 @@ import { DocumentsService } from './documents.service';
 
 const StoredDocumentPageDto = pagedResultOf(StoredDocumentDto, 'StoredDocumentPageDto');
 const documentId = (raw: string) => resourceId(raw, ErrorCode.DocumentNotFound, 'document');
-
-/** `attachment`/`inline` with a plain ASCII filename and the exact UTF-8 one (RFC 6266, RFC 8187). */
-export function contentDisposition(kind: 'inline' | 'attachment', documentName: string): string {
-  const fileName = `${documentName}.pdf`;
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 /** Spec 4.13–4.15: stored documents. */
 @ApiTags('documents')

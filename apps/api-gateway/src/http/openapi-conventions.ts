@@ -152,8 +152,11 @@ const CALLBACKS: CallbacksObject = {
   completion: callback([WebhookEvent.Completed, WebhookEvent.Failed], 'CompletionCallbackDto', 'The job finished (render.completed or render.failed)'),
 };
 
-/** The finished document: the conventions above applied to every operation. */
-export function applyOpenApiConventions(document: OpenAPIObject): OpenAPIObject {
+/**
+ * The finished document: the conventions above applied to every operation. Its one server is `publicBaseUrl`
+ * (PUBLIC_BASE_URL) when the gateway has one, else the relative `/`, so "Try it out" works on whatever host serves it.
+ */
+export function applyOpenApiConventions(document: OpenAPIObject, publicBaseUrl: string | null = null): OpenAPIObject {
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => {
       const next: PathItemObject = { ...item };
@@ -174,13 +177,11 @@ export function applyOpenApiConventions(document: OpenAPIObject): OpenAPIObject 
       : { ...document.components?.securitySchemes, bearer: { type: bearer.type, scheme: bearer.scheme, description: bearer.description } };
   return {
     ...document,
-    info: { ...document.info, license: { name: 'UNLICENSED (proprietary; see package.json)' } },
+    info: { ...document.info, license: { name: 'MIT', url: 'https://opensource.org/license/mit' } },
     servers: [
-      {
-        url: '{baseUrl}',
-        description: 'The base URL of a deployment (without /v1).',
-        variables: { baseUrl: { default: 'http://localhost:3000', description: 'A service started locally with `npm start` listens on PORT 3000.' } },
-      },
+      publicBaseUrl === null
+        ? { url: '/', description: 'The gateway serving this document: Swagger UI at /docs sends its requests to the address it was loaded from.' }
+        : { url: publicBaseUrl, description: 'The gateway as clients reach it (PUBLIC_BASE_URL).' },
     ],
     paths,
     components: { ...document.components, securitySchemes },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ERROR_HTTP_STATUS, ErrorCode } from '@docrender/contracts';
+import { applyOpenApiConventions } from './openapi-conventions';
 import { generateOpenApiDocument, openApiJson } from './openapi-document';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -151,5 +152,21 @@ describe('an OpenAPI document generated clients can trust (issue 22)', () => {
     expect(byName.sortDirection).toMatchObject({ default: 'asc' });
     expect(byName['filters[0].field'].enum).toEqual(expect.arrayContaining(['documentName', 'template.guid', 'environment']));
     expect(byName['filters[0].op']).toMatchObject({ default: 'eq', enum: expect.arrayContaining(['eq', 'neq', 'contains', 'gte']) });
+  });
+});
+
+describe('issue 37 item 4: Try it out works on any host; the licence is stated', () => {
+  it('docs/openapi.json names the relative server / and the MIT licence', () => {
+    const checked = JSON.parse(readFileSync(checkedIn, 'utf8')) as { servers: { url: string }[]; info: { license: { name: string; url: string } } };
+    expect(checked.servers.map((s) => s.url)).toEqual(['/']);
+    expect(checked.info.license).toEqual({ name: 'MIT', url: 'https://opensource.org/license/mit' });
+  });
+
+  it('a gateway with PUBLIC_BASE_URL names that address as the one server', () => {
+    const bare = { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {} };
+    expect(applyOpenApiConventions(bare, 'https://render.example.net/docrender').servers).toEqual([
+      { url: 'https://render.example.net/docrender', description: expect.stringContaining('PUBLIC_BASE_URL') },
+    ]);
+    expect(applyOpenApiConventions(bare).servers?.map((s) => s.url)).toEqual(['/']);
   });
 });

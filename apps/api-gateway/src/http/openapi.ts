@@ -1,11 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CompletionCallbackDto, ProgressCallbackDto } from '@docrender/contracts';
-import { buildVersion } from '@docrender/platform';
+import { Settings, viewUrlSettings } from '@docrender/config';
+import { buildVersion, trimBaseUrl } from '@docrender/platform';
 import { applyOpenApiConventions } from './openapi-conventions';
 
-/** The OpenAPI document of the public interface, generated from the controllers and contracts. */
-export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+/**
+ * The OpenAPI document of the public interface, generated from the controllers and contracts. Its server is
+ * `publicBaseUrl` when given (a gateway with PUBLIC_BASE_URL), else relative (docs/openapi.json, a gateway without it).
+ */
+export function createOpenApiDocument(app: INestApplication, publicBaseUrl: string | null = null): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Document Rendering Service')
     .setDescription(
@@ -19,10 +23,12 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       'signedLink',
     )
     .build();
-  return applyOpenApiConventions(SwaggerModule.createDocument(app, config, { extraModels: [ProgressCallbackDto, CompletionCallbackDto] }));
+  return applyOpenApiConventions(SwaggerModule.createDocument(app, config, { extraModels: [ProgressCallbackDto, CompletionCallbackDto] }), publicBaseUrl);
 }
 
-/** Swagger UI at /docs and the JSON document at /docs-json. */
+/** Swagger UI at /docs and the JSON document at /docs-json, naming PUBLIC_BASE_URL as the server when it is set. */
 export function serveOpenApi(app: INestApplication): void {
-  SwaggerModule.setup('docs', app, () => createOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
+  const configured = app.get(Settings, { strict: false }).get(viewUrlSettings).publicBaseUrl;
+  const publicBaseUrl = configured === undefined ? null : trimBaseUrl(configured);
+  SwaggerModule.setup('docs', app, () => createOpenApiDocument(app, publicBaseUrl), { jsonDocumentUrl: 'docs-json' });
 }

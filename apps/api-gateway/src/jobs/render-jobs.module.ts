@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, Settings } from '@docrender/config';
+import { RunJobOutboxRelay } from '@docrender/platform';
 import { RequestBodyModule } from '../render/body/request-body.module';
 import { renderTargetProvider } from '../render/render-target.provider';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';
 import { RenderJobStatusService } from './render-job-status.service';
 import { RenderJobsController } from './render-jobs.controller';
-import { RunJobOutboxRelay } from './run-job-outbox.relay';
 
 /**
  * Async render jobs on the gateway: enqueue (spec 4.5), status (4.6) and the relay of job.run outbox messages.

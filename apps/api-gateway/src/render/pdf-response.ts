@@ -17,14 +17,3 @@ export function wantsRawPdf(accept: string | undefined): boolean {
   }
   return pdf !== null && pdf > 0 && (json === null || pdf >= json);
 }
-
-/**
- * `Content-Disposition: attachment` with the filename `<documentName>.pdf` (spec 4.2): a plain-ASCII `filename` for
- * every client and the exact name as RFC 5987 `filename*`.
- */
-export function attachmentDisposition(documentName: string): string {
-  const fileName = `${documentName}.pdf`;
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}

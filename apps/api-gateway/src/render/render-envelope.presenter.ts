@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   DocumentType,
   renderStatusOf,
@@ -6,7 +6,8 @@ import {
   type RenderEnvelopeDto,
   type RenderIssueDto,
 } from '@docrender/contracts';
-import { ViewUrlSigner } from '@docrender/platform';
+import type { Logger } from '@docrender/observability';
+import { LOGGER, ViewUrlSigner } from '@docrender/platform';
 import type { BatchRenderResult, RenderedDocument, RenderTarget } from '@docrender/rendering';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
@@ -23,6 +24,14 @@ export function envelopeMessage(result: BatchRenderResult): string {
     reasons.push(`${result.failedCount} failed to render${failure}`);
   }
   const why = reasons.length > 0 ? `; ${reasons.join(', ')}` : '';
+  const uncertain =
+    result.uncertain.length === 0
+      ? ''
+      : ` The database went away while document(s) ${result.uncertain.join(', ')} were being recorded: they are answered, but a stored one whose GET /v1/documents/{id} answers 404 was neither stored nor charged.`;
+  return summary(result, rendered, requested, why) + uncertain;
+}
+
+function summary(result: BatchRenderResult, rendered: number, requested: number, why: string): string {
   if (result.creditStopped) {
     return `Page credit ran out: ${rendered} of ${plural(requested, 'document')} rendered, the rest were not rendered${why}.`;
   }
@@ -34,13 +43,14 @@ export function envelopeMessage(result: BatchRenderResult): string {
 /**
  * Turns the result of a render into the spec 2.6 envelope: documents correlated by documentIndex (blocked ones leave
  * gaps), id and viewUrl null when persist=false, the PDF in documentBase64 when includeDocument=true or
- * persist=false. Transient PDFs are deleted once read.
+ * persist=false. Transient PDFs are deleted by the caller once the answer holds them (RenderedPdfReader.discard).
  */
 @Injectable()
 export class RenderEnvelopePresenter {
   constructor(
     private readonly pdfs: RenderedPdfReader,
     private readonly viewUrls: ViewUrlSigner,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async envelope(
@@ -49,6 +59,15 @@ export class RenderEnvelopePresenter {
     includeDocument: boolean,
     now: Date = new Date(),
   ): Promise<RenderEnvelopeDto> {
+    if (result.interruption !== null) {
+      // Answered 200 with what was paid for (decision 0028): the error reaches no exception filter, so it is logged here.
+      this.logger.error('sync batch interrupted; answering the documents paid for', {
+        err: result.interruption.cause,
+        rendered: result.rendered.length,
+        requested: result.requestedCount,
+        uncertain: result.uncertain.join(','),
+      });
+    }
     const documents = await Promise.all(result.rendered.map((d) => this.document(d, target, includeDocument, now)));
     return {
       status: renderStatusOf(result.requestedCount, result.rendered.length, result.creditStopped),
@@ -84,6 +103,7 @@ export class RenderEnvelopePresenter {
       renderDuration: document.renderDurationMs,
       documentType: DocumentType.Template,
       language: target.language,
+      conformance: document.conformance,
     };
   }
 }

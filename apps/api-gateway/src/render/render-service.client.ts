@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataRef, DomainError, ErrorCode, MessageName, renderIssue, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
-import { RenderBudget, renderCommand, renderInputBlobKey, type BatchDocumentOutput, type RenderTarget } from '@docrender/rendering';
+import { RenderBudget, renderCommand, renderInputBlobKey, SYNC_STORAGE_OUTAGE_WAIT_MS, type BatchDocumentOutput, type RenderTarget } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { textOf, type DocumentSlice } from './body/render-body.binder';
 import { RENDER_API_SETTINGS } from './render.tokens';
@@ -19,7 +19,8 @@ export type DocumentToRender = BatchDocumentOutput & {
  * Sends one document to the render service (request/reply over the message bus) and returns its result. The data
  * travels as the raw JSON text the client sent, never parsed in the gateway: inside the message when small, through
  * the blob store when larger than RENDER_API_INLINE_DATA_MAX_BYTES. The render service gets a deadline of the render
- * budget from now; a reply that does not come within the budget and a grace period is a RenderTimeout. A caller that
+ * budget from now, and waits out a blob store outage only for SYNC_STORAGE_OUTAGE_WAIT_MS (the client's connection is
+ * held); a reply that does not come within the budget and a grace period is a RenderTimeout. A caller that
  * needs the PDF's bytes gets a small PDF inside the reply (raw bytes: decision 0022) as well as stored at outputBlobKey.
  */
 @Injectable()
@@ -49,7 +50,11 @@ export class RenderServiceClient {
         data = { blobKey: inputBlobKey };
       }
       const inlinePdfMaxBytes = document.wantsPdfBytes ? this.settings.inlinePdfMaxBytes : undefined;
-      const command = renderCommand(target, { requestId: document.requestId, data, outputBlobKey: document.outputBlobKey, inlinePdfMaxBytes }, this.budget);
+      const command = renderCommand(
+        target,
+        { requestId: document.requestId, data, outputBlobKey: document.outputBlobKey, inlinePdfMaxBytes, storageOutageWaitMs: SYNC_STORAGE_OUTAGE_WAIT_MS },
+        this.budget,
+      );
       return await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.budget.replyTimeoutMs(this.settings.replyGraceMs) });
     } catch (error) {
       if (error instanceof RequestTimeoutError) return this.timedOut(target, Date.now() - started);

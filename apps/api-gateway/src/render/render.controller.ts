@@ -1,20 +1,22 @@
-import { Controller, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
+import { conformanceHeader, DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
 import { RenderBodyParser } from './body/render-body.parser';
-import { attachmentDisposition, wantsRawPdf } from './pdf-response';
+import { contentDisposition } from '../http/content-disposition';
+import { wantsRawPdf } from './pdf-response';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
 import { RenderServiceClient } from './render-service.client';
-import { RenderBatch, RenderTargetResolver, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
-import { ViewUrlSigner } from '@docrender/platform';
+import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderedDocument, type RenderTarget } from '@docrender/rendering';
+import { LOGGER, ViewUrlSigner } from '@docrender/platform';
+import type { Logger } from '@docrender/observability';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 
 /**
@@ -39,6 +41,8 @@ export class RenderController {
     private readonly pdfs: RenderedPdfReader,
     private readonly viewUrls: ViewUrlSigner,
     private readonly validation: RenderValidationService,
+    private readonly undelivered: UndeliveredAnswers,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Post(':templateId')
@@ -121,35 +125,65 @@ export class RenderController {
     const persist = query.persist ?? true;
     const wantsPdfBytes = rawPdf || !persist || body.includeDocument;
     const render = this.renderService.documentsOf(target, body.raw, wantsPdfBytes);
-    const result = await this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID() });
-    if (!rawPdf) {
-      const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
-      res.status(200).json(envelope);
-      return;
+    // A retry after a 5xx never pays twice for the same input (decision 0041): what an earlier answer of this very
+    // request paid for and could not deliver is answered as it is.
+    const how = { environment: caller.environment, templateId, version, persist, language: query.language ?? null, rawPdf, includeDocument: body.includeDocument };
+    const fingerprint = UndeliveredAnswers.fingerprint(how, body.raw);
+    const organisationId = target.organisationId;
+    const paid = await this.undelivered.paidFor(organisationId, fingerprint);
+    let result: BatchRenderResult;
+    try {
+      result = await this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID(), paid });
+    } catch (error) {
+      await this.keepUndelivered(organisationId, fingerprint, paid);
+      throw error;
     }
-    await this.sendPdf(result, target, res);
+    let send: () => void;
+    try {
+      if (rawPdf) send = await this.pdfAnswer(result, target, res);
+      else {
+        const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
+        send = () => res.status(200).json(envelope);
+      }
+    } catch (error) {
+      // paid for, not answered: the client is told to retry, and its retry takes these
+      await this.keepUndelivered(organisationId, fingerprint, result.rendered);
+      throw error;
+    }
+    // the answer holds every PDF it sends: the persist=false ones are no longer needed
+    await this.pdfs.discard(result.rendered);
+    send();
   }
 
-  /** The raw PDF variant: the one document's PDF with the headers of spec 4.2, or 422 with the envelope. */
-  private async sendPdf(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<void> {
+  /** Keeps paid documents whose answer failed for the request's retry; the answer's own error goes on whatever happens here. */
+  private async keepUndelivered(organisationId: string, fingerprint: string, documents: readonly RenderedDocument[]): Promise<void> {
+    try {
+      await this.undelivered.undelivered(organisationId, fingerprint, documents);
+    } catch (error) {
+      this.logger.error('paid documents whose answer failed could not be kept for the retry', { err: error, documents: documents.length });
+    }
+  }
+
+  /** The raw PDF variant, made and ready to send: the one document's PDF with the headers of spec 4.2, or 422 with the envelope. */
+  private async pdfAnswer(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<() => void> {
     const [document] = result.rendered;
     if (document === undefined) {
       const envelope: RenderEnvelopeDto = await this.envelopes.envelope(result, target, false);
-      res.status(422).json(envelope);
-      return;
+      return () => res.status(422).json(envelope);
     }
     const pdf = await this.pdfs.read(document);
     const headers: Record<string, string> = {
       'Content-Type': 'application/pdf',
-      'Content-Disposition': attachmentDisposition(document.documentName),
+      'Content-Disposition': contentDisposition('attachment', document.documentName),
       'X-Service-Page-Count': String(document.pageCount),
       'X-Service-Render-Duration-Ms': String(document.renderDurationMs),
+      'X-Service-Conformance': conformanceHeader(document.conformance),
     };
     if (document.id !== null) {
       headers['X-Service-Document-Id'] = document.id;
       headers['X-Service-View-Url'] = this.viewUrls.sign(document.id);
     }
     if (document.issues.length > 0) headers['X-Service-Issue-Count'] = String(document.issues.length);
-    res.status(200).set(headers).end(pdf);
+    return () => res.status(200).set(headers).end(pdf);
   }
 }

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
-import type { RenderApiSettings } from '@docrender/config';
-import { RenderedDocumentLedger, UsageRepository } from '@docrender/persistence';
-import { RenderBatch } from '@docrender/rendering';
+import { egressSettings, Settings, type RenderApiSettings } from '@docrender/config';
+import { RenderedDocumentLedger, UndeliveredRenderRepository, UsageRepository } from '@docrender/persistence';
+import { RenderBatch, UndeliveredAnswers } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { RequestBodyModule } from './body/request-body.module';
 import { RenderServiceClient } from './render-service.client';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { renderBudgetProvider } from './render-budget.provider';
 import { renderTargetProvider } from './render-target.provider';
-import { RENDER_API_SETTINGS } from './render.tokens';
+import { RENDER_API_SETTINGS, VALIDATION_EGRESS_POLICY } from './render.tokens';
 import { RenderController } from './render.controller';
 import { RenderedPdfReader } from './rendered-pdf.reader';
+import { shareValidationEgressPolicy } from './render-validation';
 import { RenderValidationService } from './render-validation.service';
 import { StatelessRenderController } from './stateless-render.controller';
 
@@ -32,8 +33,20 @@ import { StatelessRenderController } from './stateless-render.controller';
         new RenderBatch({ store, credit, pdfs, concurrency: settings.batchConcurrency }),
       inject: [RenderedDocumentLedger, UsageRepository, BLOB_STORE, RENDER_API_SETTINGS],
     },
+    // Paid documents whose answer failed, kept for the same request's retry (decision 0041).
+    { provide: UndeliveredAnswers, useFactory: (store: UndeliveredRenderRepository) => new UndeliveredAnswers(store), inject: [UndeliveredRenderRepository] },
     RenderedPdfReader,
     RenderEnvelopePresenter,
+    // Before any validation worker starts (they start on first use): the policy its image checks apply.
+    {
+      provide: VALIDATION_EGRESS_POLICY,
+      useFactory: (settings: Settings) => {
+        const policy = settings.get(egressSettings);
+        shareValidationEgressPolicy(policy);
+        return policy;
+      },
+      inject: [Settings],
+    },
     RenderValidationService,
   ],
 })

@@ -27,6 +27,12 @@ const templateNotFound = errorResponse(
 export const ApiTemplateIdParam = () => ApiParam({ name: 'templateId', format: 'uuid', description: 'Template id.' });
 export const ApiVersionParam = () => ApiParam({ name: 'version', type: 'integer', description: 'Version number (a draft may be addressed this way).' });
 
+const conformanceHeaderDoc = {
+  description:
+    "What the document asked to conform to and the result of the service's own checks: `PDF/A-3b; checks=passed`, `PDF/UA-1; checks=passed`, `PDF/A-3b, PDF/UA-1; checks=passed` (with `; e-invoice=<profile>` when it carries one), or `none` for a plain PDF. An output failing its checks is never returned (decisions 0032, 0038).",
+  schema: { type: 'string' },
+};
+
 const pdfHeaders = {
   'Content-Disposition': { description: 'attachment with filename `<documentName>.pdf`', schema: { type: 'string' } },
   'X-Service-Document-Id': { description: 'Stored document id; omitted when persist=false.', schema: { type: 'string', format: 'uuid' } },
@@ -34,6 +40,7 @@ const pdfHeaders = {
   'X-Service-Render-Duration-Ms': { description: 'Render time in milliseconds.', schema: { type: 'integer' } },
   'X-Service-View-Url': { description: 'Signed download URL; omitted when persist=false.', schema: { type: 'string' } },
   'X-Service-Issue-Count': { description: 'Count of non-blocking issues; omitted when there are none.', schema: { type: 'integer' } },
+  'X-Service-Conformance': conformanceHeaderDoc,
 };
 
 /** OpenAPI of spec 4.2 (single and batch render, JSON envelope or raw PDF). */
@@ -72,7 +79,12 @@ export function ApiStatelessRenderEndpoint(): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(RenderEnvelopeDto, ErrorEnvelopeDto),
     ApiBody({ type: StatelessRenderRequestDto }),
-    ApiResponse({ status: 200, description: 'The PDF; no metadata headers. A test key watermarks it.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }),
+    ApiResponse({
+      status: 200,
+      description: 'The PDF; of the metadata headers only X-Service-Conformance. A test key watermarks it.',
+      content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+      headers: { 'X-Service-Conformance': conformanceHeaderDoc },
+    }),
     tooLarge,
     ApiResponse({
       status: 422,

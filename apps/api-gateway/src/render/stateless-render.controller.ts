@@ -2,7 +2,7 @@ import { Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
+import { conformanceHeader, DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import { validateTemplate } from '@docrender/template-dsl/checks';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
@@ -65,7 +65,9 @@ export class StatelessRenderController {
     const [document] = result.rendered;
     if (document !== undefined) {
       const pdf = await this.pdfs.read(document);
-      res.status(200).set({ 'Content-Type': 'application/pdf' }).end(pdf);
+      await this.pdfs.discard(result.rendered);
+      // the conformance of the PDF is the one header a stateless render answers (decision 0032)
+      res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Service-Conformance': conformanceHeader(document.conformance) }).end(pdf);
       return;
     }
     this.throwWhenFailed(result);

@@ -119,7 +119,7 @@ export class TemplatesController {
   @ApiOkResponse({ type: TemplateVersionDto })
   @notFound('TemplateNotFound or VersionNotFound.')
   @ApiResponse({ status: 413, type: ErrorEnvelopeDto, description: 'PayloadTooLarge: the body is over 1 MiB (counted after decompression).' })
-  @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }` (at most 500 characters, no NUL, no lone surrogate).' })
+  @ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'BindingError: the body is not `{ "documentNameTemplate": string | null }` (at most 500 characters, no NUL, no lone surrogate), or the pattern has bindings a render could not use (syntax, an unknown function).' })
   async updateDocumentNameTemplate(
     @CurrentCaller() caller: Caller,
     @Param('templateId') id: string,

@@ -35,6 +35,7 @@ export function helpText(commands: readonly CommandDefinition[], only?: CommandD
   const width = Math.max(...commands.map((c) => c.words.join(' ').length));
   return [
     `Usage: ${PROGRAM} <command> [options]     (${PROGRAM} <command> --help for its options; in this repository: npm run cli -- …)`,
+    `       ${PROGRAM} --version                the CLI's version`,
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.words.join(' ').padEnd(width)}  ${c.summary}`),

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '@docrender/testing';
+import { notOkDocument, REPO_ROOT } from '@docrender/testing';
 import { runCli } from '../cli';
 import type { CliIo } from '../cli/cli-io';
 import { COMMANDS } from '.';
@@ -70,10 +70,34 @@ describe('issue 21 item 8: docrender check template.json data.json — every iss
     expect(r.out).toContain('$.body[0].text: binding syntax error at character 16: Expected expression after *');
   });
 
+  it('issue 33 item 3: a character no font can draw blocks the production gate, with its element and code point', async () => {
+    await writeFile(path.join(dir, 'glyphs.json'), JSON.stringify({ body: [{ type: 'text', id: 'note', text: 'Korean 세금 and {{ mark }}' }] }));
+    await writeFile(path.join(dir, 'glyphs-data.json'), JSON.stringify({ mark: '\uE000' }));
+    const r = await check(dir, 'glyphs.json', 'glyphs-data.json');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Invalid (production gate): 1 document(s), 1 issue(s)');
+    expect(r.out).toContain('Warning     UnresolvedFont (document 0, element note): No font of the family chain of "Inter" (then the built-in script fonts) has a glyph for "U+E000"');
+  });
+
   it('the invoice example passes', async () => {
     const r = await check(REPO_ROOT, 'examples/invoice/template.json', 'examples/invoice/data.json');
     expect(r.out).toContain('Valid (production gate): 1 document(s), 0 issue(s)');
     expect(r.code).toBe(0);
+  });
+
+  it('issue 31 item 2: the document caps a production render blocks on are reported (a 20,000 × 20,000 PNG, a 1 mm page)', async () => {
+    for (const name of ['png-20000x20000', 'page-1mm']) {
+      const attack = notOkDocument(name);
+      await writeFile(path.join(dir, `${name}.template.json`), JSON.stringify(attack.template));
+      await writeFile(path.join(dir, `${name}.data.json`), JSON.stringify(attack.data));
+    }
+    const png = await check(dir, 'png-20000x20000.template.json', 'png-20000x20000.data.json');
+    expect(png.code).toBe(1);
+    expect(png.out).toContain('Warning     UnresolvedImage (document 0, element photo): The image cannot be shown: the data URI is too large to print: it is 20,000 × 20,000 pixels (400 megapixels)');
+    const page = await check(dir, 'page-1mm.template.json', 'page-1mm.data.json');
+    expect(page.code).toBe(1);
+    expect(page.out).toContain('Warning     RenderLayoutDegraded');
+    expect(page.out).toContain('page.size 1 mm × 1 mm is outside the supported range');
   });
 
   it('is only in the repository build: the published command list does not have it', async () => {

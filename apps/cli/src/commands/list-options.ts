@@ -1,4 +1,4 @@
-import { FilterOperator, LISTING_FIELDS, type ListFilter, type ListParams, type ListingName } from '@docrender/client';
+import { FilterOperator, LISTING_FIELDS, type FilterField, type ListFilter, type ListParams, type ListingName, type SortField } from '@docrender/client';
 import type { OptionSpec, OptionValues } from '../cli/command';
 import { flag, integerOption, stringOption } from '../cli/option-values';
 import { UsageError } from '../cli/usage.error';
@@ -32,7 +32,8 @@ export function listParams<L extends ListingName>(values: OptionValues, listing:
   if (sortBy !== undefined) knownField('--sort', sortBy, LISTING_FIELDS[listing].sortable, `${listingLabel(listing)} cannot be sorted by`);
   return {
     search: stringOption(values, 'search'),
-    sortBy,
+    // checked above against the fields the service sorts on
+    sortBy: sortBy as SortField<L> | undefined,
     sortDirection: flag(values, 'desc') ? 'desc' : undefined,
     take: integerOption(values, 'take', 1),
     skip: integerOption(values, 'skip', 0),
@@ -50,7 +51,8 @@ function filterOptions<L extends ListingName>(values: OptionValues, listing: L):
     const [, field, op, value] = match;
     knownField('--filter', field, LISTING_FIELDS[listing].filterable as readonly string[], `${listingLabel(listing)} cannot be filtered on`);
     if (op !== undefined && !OPERATORS.includes(op)) throw new UsageError(`--filter: unknown operator '${op}'${suggestion(op, OPERATORS)}; operators: ${OPERATORS.join(', ')}`);
-    return { field, ...(op === undefined ? {} : { op: op as FilterOperator }), value };
+    // the field is checked above against the endpoint's filterable fields
+    return { field: field as FilterField<L>, ...(op === undefined ? {} : { op: op as FilterOperator }), value };
   });
 }
 

@@ -97,6 +97,10 @@ export async function renderAsync(client: DocrenderClient, request: RenderReques
           throw refusedCallbackUrl(error, options.callbackUrl) ?? error;
         });
       jobs.set(accepted.jobId, { jobId: accepted.jobId, offset: chunk.offset, count: chunk.items.length, status: null });
+      // Waiting can be resumed from another shell, e.g. after this one was interrupted: the job goes on regardless.
+      const resume = `job ${accepted.jobId}: ${chunk.items.length} document(s); if interrupted, wait again with: docrender jobs wait ${accepted.jobId}`;
+      if (bar) bar.interject(resume);
+      else output.note(resume);
       for (const callback of early.get(accepted.jobId) ?? []) handle(callback);
       early.delete(accepted.jobId);
       draw();

@@ -1,6 +1,7 @@
 import {
   CompletionCallbackDto,
   DeliverWebhookCommand,
+  type DocumentConformance,
   DocumentType,
   JobState,
   ProgressCallbackDto,
@@ -22,6 +23,7 @@ export type RenderedDocumentFacts = {
   renderDurationMs: number;
   viewUrl: string | null;
   documentBase64: string | null;
+  conformance: DocumentConformance;
 };
 
 /**
@@ -44,6 +46,7 @@ export function progressCallback(job: RenderJobRecord, documentIndex: number, do
     language: job.language,
     documentBase64: document.documentBase64,
     documentIndex,
+    conformance: document.conformance,
   };
   const rest: Omit<ProgressCallbackDto, 'jobId' | 'processed'> = { requestedCount: job.requestedCount, documentIndex, document: rendered };
   return {

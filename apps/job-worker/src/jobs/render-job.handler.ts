@@ -3,6 +3,7 @@ import {
   Environment,
   JobState,
   MessageName,
+  PLAIN_PDF_CONFORMANCE,
   renderIssue,
   RenderIssueType,
   renderStatusOf,
@@ -225,6 +226,7 @@ export class RenderJobHandler {
         renderDurationMs,
         viewUrl: documentId === null ? null : this.deps.viewUrl.sign(documentId, renderedAt),
         documentBase64,
+        conformance: pdf.conformance ?? PLAIN_PDF_CONFORMANCE,
       }),
     );
     switch (recorded.recording) {

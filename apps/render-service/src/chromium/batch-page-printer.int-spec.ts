@@ -40,6 +40,9 @@ const keyOf = (document: CompiledDocument): string | null => batchPrintKey({ ...
 
 const pageOf = (text: string, n: number): string => text.split('\f')[n - 1] ?? '';
 
+// every test prints each document twice and rasterises every page: generous on a busy machine
+jest.setTimeout(240_000);
+
 describe('issue 23 item 4: several documents of one template in one print, split into one PDF each', () => {
   let pool: BrowserPool;
 
@@ -134,6 +137,32 @@ describe('issue 23 item 4: several documents of one template in one print, split
       expect(pageOf(texts[index], 2)).toContain('COPY');
       expect(pageOf(texts[index], 2)).not.toContain('DRAFT');
     }
+  });
+
+  it('issue 32 item 7: placed elements of unknown height share the print, measured by it, as printed alone; one reaching below its first page, or as wide as the content area, refuses the batch', async () => {
+    // A6, 10 mm margins: a placed text from 120 mm ends on page 1 with one line, below it with six
+    const placedText = (lines: number): CompiledDocument =>
+      compileDocument({
+        template: {
+          page: { size: 'A6', margins: '10mm', footer: { elements: [{ type: 'text', id: 'page-of', text: 'Page {{ pageNumber }} of {{ totalPages }}' }] } },
+          body: [
+            { type: 'text', id: 'flow', text: `In the flow, ${lines} lines placed` },
+            { type: 'text', id: 'placed', position: { x: '15mm', y: '120mm' }, width: '60mm', text: Array.from({ length: lines }, (_v, i) => `Line ${i + 1}`).join('\n') },
+          ],
+        },
+        data: {},
+      });
+    const fitting = [placedText(1), placedText(2), placedText(1)];
+    expect(fitting.every((document) => document.placedToMeasure && keyOf(document) === keyOf(fitting[0]))).toBe(true);
+    await expectAsPrintedAlone(pool, fitting, await printBatch(pool, fitting));
+    await expect(printBatch(pool, [placedText(1), placedText(6), placedText(1)])).rejects.toBeInstanceOf(BatchNotSharedError);
+
+    // examples/label's reference line is as wide as the content area: laid out alone against the content area in whole
+    // pixels, in a batch against its fraction, so it would move; the label is printed alone
+    const { template: label, data: labelData } = readExample('label');
+    const labels = [labelData, labelData].map((data) => compileDocument({ template: label as Template, data }));
+    expect(labels.every((document) => document.placedToMeasure && keyOf(document) !== null)).toBe(true);
+    await expect(printBatch(pool, labels)).rejects.toBeInstanceOf(BatchNotSharedError);
   });
 
   it('documents whose watermarks differ are refused (each is then printed alone); tagged documents and tables with break rows are never batched', async () => {

@@ -1,8 +1,8 @@
 import type { CDPSession, Page } from 'puppeteer';
 import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
-import type { PageVariant } from '@docrender/template-dsl';
 import { evaluateInPage } from './page-aware-tables';
-import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PdfPrintOptions } from './page-printer';
+import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
+import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';
 
 /**
  * A compiled document that may share a print with others (batchPrintKey is not null for it). Its own PDF /Title is
@@ -10,17 +10,20 @@ import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageSty
  */
 export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | 'footerHtml'> & {
   /** Null or absent when every page prints alike; else what page N of M of this document prints with. */
-  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  pageVariant?: PageVariantOf | null;
+  /** It has placed elements whose height only printing tells (CompiledDocument.placedToMeasure). */
+  placedToMeasure?: boolean;
 };
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
  * (styles, font faces, `@page` rules, the page style element, the language), and whether their pages differ. Null
  * for a document that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh
- * context per document), tables with lines at page breaks or placed elements to measure (their measuring prints are
- * per document), `@page`
- * rules for the first, left, right or blank page (in a batch they would apply to the batch's pages, not to each
- * document's), or HTML without the one head and body the template DSL writes.
+ * context per document), tables with lines at page breaks (their breaks are placed by measuring prints of the
+ * document: decision 0029), page references (their numbers are read from the document's own print and written in
+ * before the real one: decision 0036), `@page` rules for the first, left, right or blank page (in a batch they would apply to
+ * the batch's pages, not to each document's), or HTML without the one head and body the template DSL writes. Placed
+ * elements to measure may share: the batch's one print measures them (printBatchOnPage).
  */
 export function batchPrintKey(document: {
   html: string;
@@ -28,9 +31,10 @@ export function batchPrintKey(document: {
   javaScript: boolean;
   pageAwareTables: boolean;
   placedToMeasure: boolean;
+  pageReferences?: boolean;
   pageVariant?: unknown;
 }): string | null {
-  if (document.tagged || document.javaScript || document.pageAwareTables || document.placedToMeasure) return null;
+  if (document.tagged || document.javaScript || document.pageAwareTables || document.pageReferences === true) return null;
   const parts = splitDocument(document.html);
   if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
   return `${document.pageVariant ? 'variants' : 'alike'}\n${parts.head.replace(TITLE, '')}`;
@@ -38,7 +42,10 @@ export function batchPrintKey(document: {
 
 const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
 
-/** The documents cannot be printed together after all; each is printed alone. */
+/**
+ * The documents cannot be printed together after all (their watermarks differ, or a placed element reaches below its
+ * document's first page); each is printed alone.
+ */
 export class BatchNotSharedError extends Error {}
 
 const TITLE = /<title>[^<]*<\/title>/i;
@@ -62,7 +69,9 @@ function splitDocument(html: string): { head: string; body: string } | null {
  * document with the shared head, each in a block that starts a new page and holds its placed elements
  * (`position:relative`), with a link at its start that takes no room (an absolutely placed 1 px anchor). Elements
  * fixed on the page (watermarks) are kept once. That document is printed once, without bands: the links' annotations
- * tell on which page each document starts, so how many pages it has. A print lays the whole document out, whatever
+ * tell on which page each document starts, so how many pages it has; placed elements of unknown height get a link at
+ * their bottom too, so the same print tells whether each still ends on its document's first page (if one does not, the
+ * batch is refused: alone, that document gets a page more and an issue). A print lays the whole document out, whatever
  * its page range, so this is the one print of the batch; only pages whose page style differs (issue 20 page roles)
  * are printed again, once per page style, with `pageRanges`. Chromium fills a band's `pageNumber` and `totalPages`
  * spans with the numbers of the whole print, so the bands are printed apart, on empty pages with the same head: a
@@ -85,16 +94,32 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   const devTools = await devToolsOf(page);
   const { result } = await devTools.send('Runtime.evaluate', { expression: `(${oneSetOfFixedElements.toString()})()`, returnByValue: true });
   if (result.value !== true) throw new BatchNotSharedError('the documents have different watermarks (elements fixed on every page)');
+  const placed = await devTools.send('Runtime.evaluate', { expression: `(${placedAsAlone.toString()})()`, returnByValue: true });
+  if (placed.result.value !== true) throw new BatchNotSharedError('a placed element is as wide as the page\'s content area, or of unknown width');
+  const measuresPlaced = documents.some((document) => document.placedToMeasure);
+  if (measuresPlaced) await markPlacedElementsInBatch(devTools);
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
   const counted = await PDFDocument.load(await printOnce(devTools, false, null, null, ''), { updateMetadata: false });
   const firstPages = documentFirstPages(counted, documents.length);
+  if (measuresPlaced) {
+    // printed alone, such a document gets a page more (and an issue): it is not laid out here as it would be alone
+    const beyond = await documentsPlacedBeyondFirstPage(counted, firstPages);
+    if (beyond.length > 0) throw new BatchNotSharedError(`documents ${beyond.join(', ')} of the batch have placed elements reaching below their first page`);
+  }
 
   // what every page of every document prints with
-  const pagePlan = documents.flatMap((document, index) => {
-    const totalPages = firstPages[index + 1] - firstPages[index];
+  const documentPlans = await Promise.all(
+    documents.map(async (document, index) => {
+      const totalPages = firstPages[index + 1] - firstPages[index];
+      const pageVariant = document.pageVariant;
+      const variants = pageVariant ? await Promise.all(Array.from({ length: totalPages }, (_, i) => pageVariant(i + 1, totalPages))) : null;
+      return { document, index, totalPages, variants };
+    }),
+  );
+  const pagePlan = documentPlans.flatMap(({ document, index, totalPages, variants }) => {
     return Array.from({ length: totalPages }, (_, i) => {
       const pageNumber = i + 1;
-      const variant = document.pageVariant ? document.pageVariant(pageNumber, totalPages) : null;
+      const variant = variants ? variants[i] : null;
       // bands: a document whose pages print alike takes page N of its own bands printed on M empty pages (Chromium
       // numbers those 1 to M); one whose bands differ per page takes its page's bands, numbers written as text
       const bands = variant
@@ -106,7 +131,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   // content: pages whose page style differs are printed again with theirs (the links removed first)
   const content = new Map<number, PrintedPage>();
   const byPageCss = groupBy(pagePlan.filter((p) => p.pageCss !== null), (p) => p.pageCss);
-  if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document').forEach((link) => link.remove())`);
+  if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document, a.docrender-placed-marker').forEach((link) => link.remove())`);
   for (const [pageCss, pages] of byPageCss) {
     await evaluate(devTools, setPageStyle(pageCss ?? ''));
     const source = await PDFDocument.load(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')), { updateMetadata: false });
@@ -155,7 +180,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     }
     for (const p of pages) {
       const copy = copies.get(p.printed) as PDFPage; // every page was copied above
-      withoutDocumentLinks(copy);
+      withoutBatchLinks(copy);
       own.addPage(copy);
       const stamp = stamps.get(p.printed);
       if (stamp !== undefined) copy.drawPage(stamp);
@@ -185,19 +210,24 @@ function pageOf(pages: Map<number, PrintedPage>, printed: number): PrintedPage {
   return found;
 }
 
-/** Removes the batch's document links from a page's annotations. */
-function withoutDocumentLinks(page: PDFPage): void {
+/** Removes the batch's own links (each document's start, the placed elements' markers) from a page's annotations. */
+function withoutBatchLinks(page: PDFPage): void {
   const annotations = page.node.Annots();
   if (!annotations) return;
   for (let i = annotations.size() - 1; i >= 0; i--) {
-    if (documentLink(annotations.lookupMaybe(i, PDFDict)) !== null) annotations.remove(i);
+    const uri = linkUri(annotations.lookupMaybe(i, PDFDict));
+    if (uri?.startsWith(`https://${MARKER_HOST}/`) || uri?.startsWith(`https://${PLACED_MARKER_HOST}/`)) annotations.remove(i);
   }
   if (annotations.size() === 0) page.node.delete(PDFName.of('Annots'));
 }
 
-function documentLink(annotation: PDFDict | undefined): number | null {
+function linkUri(annotation: PDFDict | undefined): string | null {
   const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
-  const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
+  return uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
+}
+
+function documentLink(annotation: PDFDict | undefined): number | null {
+  const text = linkUri(annotation);
   const prefix = `https://${MARKER_HOST}/`;
   return text?.startsWith(prefix) ? Number(text.slice(prefix.length)) : null;
 }
@@ -234,6 +264,39 @@ function evaluate(devTools: CDPSession, expression: string): Promise<void> {
 }
 
 // Runs in the page (through the DevTools protocol, whatever the document's JavaScript setting).
+
+/**
+ * Whether every placed element (the DSL's `position`: absolutely positioned by a class) is laid out in the batch as
+ * alone. Alone, a placed element's containing block is the page's content area in whole pixels (Chromium's initial
+ * containing block); in a batch, it is its document's block, as wide as the content area to the fraction of a pixel.
+ * An element placed from the left and narrower than the whole pixels is laid out the same in both; one at least as
+ * wide is capped by its `max-width:100%` differently (examples/label's reference line, 93.6 mm on a 93.6 mm content
+ * area, printed 0.28 pt further right), one of auto width may wrap differently, and one placed from the right edge
+ * (right-to-left documents) moves by the fraction. False when there is such an element.
+ */
+function placedAsAlone(): boolean {
+  let pageRule: CSSPageRule | null = null;
+  const placedSelectors: string[] = [];
+  for (const sheet of Array.from(document.styleSheets)) {
+    for (const rule of Array.from(sheet.cssRules)) {
+      if (rule instanceof CSSPageRule && rule.selectorText === '' && rule.style.getPropertyValue('size') !== '') pageRule = rule;
+      if (rule instanceof CSSStyleRule && rule.style.position === 'absolute') placedSelectors.push(rule.selectorText);
+    }
+  }
+  if (placedSelectors.length === 0) return true;
+  if (pageRule === null) return false;
+  // a margin of 0 may be written without a unit
+  const px = (length: string): number => (Number.parseFloat(length) === 0 ? 0 : CSSNumericValue.parse(length).to('px').value);
+  const [pageWidth] = pageRule.style.getPropertyValue('size').trim().split(/\s+/).map(px);
+  const contentWidth = pageWidth - px(pageRule.style.getPropertyValue('margin-left')) - px(pageRule.style.getPropertyValue('margin-right'));
+  const documents = Array.from(document.body.children);
+  return documents.every((container) =>
+    Array.from(container.querySelectorAll(placedSelectors.join(','))).every((element) => {
+      const { width, right } = getComputedStyle(element);
+      return right === 'auto' && width.endsWith('px') && Number.parseFloat(width) < Math.floor(contentWidth);
+    }),
+  );
+}
 
 /**
  * Elements fixed on the page (the DSL's watermarks) print on every page of the print, so in a batch on every page of

@@ -79,4 +79,22 @@ describe('issue 23 item 4: RENDER_BATCH_PRINT_MAX — documents waiting for a pa
     await expectOwnDocuments(documents, printed.map((p) => p.pdf));
     for (const [index, company] of ['ACME', 'ACNE', 'ACRE'].entries()) expect(await pdfText(printed[index].pdf)).toContain(`To ${company}`);
   });
+
+  it('issue 32 item 7: a placed element reaching below its first page refuses the shared print; printed alone, its document gets its page and the element is named (placedBeyondPage)', async () => {
+    const placedText = (lines: number): CompiledDocument =>
+      compileDocument({
+        template: {
+          page: { size: 'A6', margins: '10mm' },
+          body: [{ type: 'text', id: 'placed', position: { x: '15mm', y: '120mm' }, width: '60mm', text: Array.from({ length: lines }, (_v, i) => `Line ${i + 1}`).join('\n') }],
+        },
+        data: {},
+      });
+    const documents = [placedText(1), placedText(6), placedText(1)];
+    const runs = jest.spyOn(pool, 'run');
+    const printed = await Promise.all(documents.map((document) => printer.printPdf(request(document))));
+    // the first alone, the refused shared print of the other two, then each of them alone
+    expect(runs).toHaveBeenCalledTimes(4);
+    expect(printed.map((p) => p.placedBeyondPage)).toEqual([[], ['placed'], []]);
+    expect(await Promise.all(printed.map(async (p) => (await pdfInfo(p.pdf)).Pages))).toEqual(['1', '2', '1']);
+  });
 });

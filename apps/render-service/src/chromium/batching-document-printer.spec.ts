@@ -71,17 +71,20 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     expect(printed.map((p) => p.pdf.toString())).toEqual(['alone:d0', 'batch:d1+d1', 'batch:d2+d2', 'batch:d3+d3', 'batch:d4+d4', 'batch:d5+d5', 'batch:d6+d6']);
   });
 
-  it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged) alone at once', async () => {
+  it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged, with page references) alone at once', async () => {
     const alone = alonePrinter();
     const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, logger });
     const first = printer.printPdf(request('first'));
     const mixed = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')].map((r) => printer.printPdf(r));
     const tagged = printer.printPdf(request('tagged', 'a', { tagged: true }));
+    // decision 0036: a document with page references fills in its numbers from its own print; in a shared one they would stay '?'
+    const referencing = printer.printPdf(request('references', 'a', { pageReferences: true }));
     await flush();
-    expect(alone.printer.printPdf.mock.calls.map(([r]) => r.title)).toEqual(['first', 'tagged']);
+    expect(alone.printer.printPdf.mock.calls.map(([r]) => r.title)).toEqual(['first', 'tagged', 'references']);
     alone.release();
     alone.release();
-    await Promise.all([first, tagged, ...mixed]);
+    alone.release();
+    await Promise.all([first, tagged, referencing, ...mixed]);
     expect(batchPrint.mock.calls.map(([, documents]) => documents.map((d) => /<title>(.*)<\/title>/.exec(d.html)?.[1]))).toEqual([
       ['a1', 'a2'],
       ['b1', 'b2'],

@@ -2,6 +2,7 @@ import type { Logger } from '@docrender/observability';
 import { counter, gauge } from '@docrender/observability';
 import { BrowserCrashedError, BrowserPoolClosedError } from './browser-crashed.error';
 import { chromiumFlags } from './chromium-flags';
+import { assertChromiumSupported } from './chromium-version';
 import { PageIsolation, PageWork, PooledBrowser, BrowserLaunchConfig, BrowserEvents } from './pooled-browser';
 import { RefusingProxy } from './refusing-proxy';
 import { RenderTimeoutError } from './render-timeout.error';
@@ -101,6 +102,8 @@ export class BrowserPool {
         Array.from({ length: options.browsers }, () => PooledBrowser.launch(pool.launchConfig, pool.events)),
       );
       for (const browser of started) pool.browsers.add(browser);
+      // The browser against the Chrome puppeteer is made for: refused when older, a warning when newer (issue 36 item 4).
+      if (started[0] !== undefined) assertChromiumSupported(await started[0].version(), pool.logger);
     } catch (error) {
       await pool.close();
       throw error;
@@ -135,11 +138,16 @@ export class BrowserPool {
     });
   }
 
-  /** Resolves when a browser is ready and answers; the readiness probe's check. */
+  /**
+   * Resolves when a browser is ready and answers; the readiness probe's check. A browser the watchdog heard from
+   * within its last round (checkIntervalMs + answerTimeoutMs; one that stops answering is killed) counts without a new
+   * call: a browser busy taking a large document in answers DevTools late, and the probe must not wait on it (issue 31).
+   */
   async ping(): Promise<void> {
     if (this.closed) throw new BrowserPoolClosedError();
     const ready = [...this.browsers].filter((b) => b.isReady || b.isRetiring);
     if (ready.length === 0) throw new Error('no Chromium browser is ready');
+    if (ready.some((b) => b.sinceLastAnswerMs <= this.options.checkIntervalMs + this.options.answerTimeoutMs)) return;
     await Promise.any(ready.map((b) => b.ping(this.options.answerTimeoutMs))).catch(() => {
       throw new Error(`no Chromium browser answered within ${this.options.answerTimeoutMs} ms`);
     });

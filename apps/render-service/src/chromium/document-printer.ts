@@ -1,8 +1,9 @@
 import type { Logger } from '@docrender/observability';
-import type { PageVariant } from '@docrender/template-dsl';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { BrowserPool } from './browser-pool';
-import { printPdfOnPage, screenshotFirstPageOnPage } from './page-printer';
+import { printPdfOnPage, screenshotFirstPageOnPage, type PageVariantOf } from './page-printer';
+
+export type { PageVariantOf } from './page-printer';
 
 export type PrintPdfRequest = {
   html: string;
@@ -13,11 +14,15 @@ export type PrintPdfRequest = {
   headerHtml: string | null;
   footerHtml: string | null;
   /** Null when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
-  pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  pageVariant: PageVariantOf | null;
   /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
   pageAwareTables: boolean;
   /** The document has placed elements whose height only printing tells (CompiledDocument.placedToMeasure). */
   placedToMeasure: boolean;
+  /** The document has page references to fill in (CompiledDocument.pageReferences); absent: none. */
+  pageReferences?: boolean;
+  /** A PDF outline from the headings (CompiledDocument.outline); absent: none. */
+  outline?: boolean;
   /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
   javaScript: boolean;
   /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */
@@ -35,9 +40,11 @@ export type ScreenshotRequest = {
   headerHtml: string | null;
   footerHtml: string | null;
   /** When pages differ: the first page's bands and page style (CompiledDocument.pageVariant). */
-  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  pageVariant?: PageVariantOf | null;
   /** Tables with lines at page breaks (CompiledDocument.pageAwareTables): page 1 shows its carried rows. */
   pageAwareTables?: boolean;
+  /** Page references (CompiledDocument.pageReferences): page 1 shows the pages as the PDF does. */
+  pageReferences?: boolean;
   deadline: number;
   budgetMs: number;
 };
@@ -46,6 +53,8 @@ export type PrintedPdf = {
   pdf: Buffer;
   /** Placed elements found reaching below the first page's content area (only measured when placedToMeasure). */
   placedBeyondPage: string[];
+  /** Anchors whose page the print did not tell (only with pageReferences; anchorNotPrintedIssue). */
+  anchorsNotPrinted?: string[];
 };
 
 /** What the render handlers need from Chromium (a port, so their unit tests can use a fake). */
@@ -77,8 +86,13 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
    */
   async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     let placedBeyondPage: string[] = [];
-    const printed = await this.printOnPool(request, (ids) => (placedBeyondPage = ids));
-    return { pdf: this.withMetadata(printed, request.title), placedBeyondPage };
+    let anchorsNotPrinted: string[] = [];
+    const printed = await this.printOnPool(
+      request,
+      (ids) => (placedBeyondPage = ids),
+      (anchors) => (anchorsNotPrinted = anchors),
+    );
+    return { pdf: this.withMetadata(printed, request.title), placedBeyondPage, anchorsNotPrinted };
   }
 
   /** A printed PDF with the document's metadata (also each document of a batch print: BatchingDocumentPrinter). */
@@ -88,7 +102,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
     return outcome.pdf;
   }
 
-  private printOnPool(request: PrintPdfRequest, onPlacedBeyondPage: (elementIds: string[]) => void): Promise<Buffer> {
+  private printOnPool(request: PrintPdfRequest, onPlacedBeyondPage: (elementIds: string[]) => void, onAnchorsNotPrinted: (anchors: string[]) => void): Promise<Buffer> {
     return this.pool.run({
       isolation: request.javaScript ? 'fresh-context' : 'reused-page',
       javaScript: request.javaScript,
@@ -102,7 +116,11 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           footerHtml: request.footerHtml,
           pageVariant: request.pageVariant,
           pageAwareTables: request.pageAwareTables,
+          pageReferences: request.pageReferences,
+          outline: request.outline,
+          onAnchorsNotPrinted,
           onPlacedBeyondPage: request.placedToMeasure ? onPlacedBeyondPage : undefined,
+          budget: { deadline: request.deadline, budgetMs: request.budgetMs },
         }),
     });
   }
@@ -124,6 +142,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
           footerHtml: request.footerHtml,
           pageVariant: request.pageVariant,
           pageAwareTables: request.pageAwareTables,
+          pageReferences: request.pageReferences,
         }),
     });
   }

@@ -1,94 +1,220 @@
 import type { CDPSession } from 'puppeteer';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { counter } from '@docrender/observability';
+import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
 
 /** Prints the loaded document as it stands (no bands, untagged) and returns the PDF. */
 export type MeasuringPrint = () => Promise<Buffer>;
 
 const MARKER_HOST = 'row.docrender.invalid';
+/** CSS pixels per PDF point: Chromium prints 96 CSS pixels to the inch. */
+const PX_PER_PT = 96 / 72;
+/** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
+const MAX_ROUNDS = 8;
+const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
+
+const measuringPrints = counter(
+  'docrender_render_measuring_prints_total',
+  'Prints of a document made only to measure it (page-aware tables, placed elements), before the printed PDF.',
+);
+
+/** Counts measuring prints (the metric docrender_render_measuring_prints_total). */
+export function countMeasuringPrints(prints: number): void {
+  if (prints > 0) measuringPrints.inc(prints);
+}
+
+export type TableBreaksPlaced = {
+  /** How many times the document was printed to place the breaks. */
+  measuringPrints: number;
+  /** The last of those prints: laid out as the real print will be (its markers take no room), so it counts its pages. */
+  printed: Buffer;
+};
+
+/** What the page tells of the page box and its page-aware tables (measureTables, run in the page). */
+type Measured = {
+  /** The top margin and the content area's height, CSS pixels. */
+  contentTop: number;
+  contentHeight: number;
+  tables: (MeasuredTable & {
+    /** Where the first row starts below the top of the content area of page 1, when the layout shows it is on page 1. */
+    startOnFirstPage: number | null;
+    /** How far below a row's top its marker link is. */
+    markerOffset: number;
+  })[];
+};
+
+/** A table's planned pages, and where it starts: the page and the room left there under its first row's top. */
+type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: PlannedPage[] };
 
 /**
  * Tables with lines at page breaks (the DSL's `pageBreaks`: "continued" lines, carried and brought-forward subtotals):
- * the compiled HTML holds, after every row, the rows that would follow it at a page break, hidden. Where Chromium
- * breaks the table is only known from printing, so the document is printed with an invisible link in every row (a
- * PDF link annotation knows its page), the first break found is made explicit — the carried rows shown after the
- * last row of the page, the brought-forward rows before the next one with a forced page break — and the document is
- * printed again to check that the carried rows still fit on their page (else the break moves one row up) and to find
- * the next break. The links are removed before the real print. Costs one measuring print per break, plus one per
- * break that moves (docs/decisions/0011-page-roles.md has the figures).
+ * the compiled HTML holds, after every row, the rows that would follow it at a page break, hidden. The table is laid
+ * out once for print in the page (print media, the page's content width) and every row, header, totals row and set
+ * of break rows measured; the breaks are then placed by arithmetic (planTablePages) — each page as many rows as fit
+ * with the carried rows at its foot and the header and brought-forward rows at its head — and made explicit: the
+ * carried rows shown after the last row of a page, the brought-forward rows before the next one with a forced page
+ * break. One print with a link at the first and last row of every page and after its carried rows (a PDF link
+ * annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
+ * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
+ * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
+ * by that print first. The links are removed before the real print. Costs one measuring print for a document whose
+ * first page-aware table starts on page 1, one more for each further table (docs/decisions/0029).
+ *
+ * `screenMedia` is the media type the page is emulating (`''` for none, `'print'` for the preview), restored after
+ * measuring.
  */
-export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint): Promise<number> {
-  await evaluate(devTools, `(${addMarkers.toString()})(${JSON.stringify(MARKER_HOST)})`);
-  const placed = new Set<string>();
-  let checking: string | null = null;
+export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, screenMedia = ''): Promise<TableBreaksPlaced> {
+  // every face the document declares is loaded before measuring (the print loads them too)
+  await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
+  await devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
+  let measured: Measured;
+  try {
+    await evaluate(devTools, `(${clearBreaks.toString()})()`);
+    measured = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, (${pageBox.toString()})())`);
+  } finally {
+    await devTools.send('Emulation.setEmulatedMedia', { media: screenMedia });
+  }
+  const { contentTop, contentHeight, tables } = measured;
+  const plans: (TablePlan | null)[] = tables.map(() => null);
+  // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
+  const found: ({ page: number; firstSpace: number } | null)[] = tables.map((table) =>
+    table.startOnFirstPage === null ? null : { page: 1, firstSpace: contentHeight - table.startOnFirstPage },
+  );
+  // the room on a page, learnt lower when a page overflows
+  const pageSpace = tables.map(() => contentHeight);
   let prints = 0;
-  // every break is placed or moved at most (rows) times; the bound only guards against a layout that never settles
-  for (let round = 0; round < 500; round++) {
-    const pages = await markerPages(await measure());
-    prints++;
-    if (checking !== null) {
-      const [table, row]: number[] = checking.split(':').map(Number);
-      if (pages.has(`c:${checking}`) && pages.get(`c:${checking}`) !== pages.get(`r:${checking}`) && row > 0) {
-        // the carried rows did not fit under the last row of the page: the break moves one row up
-        const earlier: string = `${table}:${row - 1}`;
-        await evaluate(devTools, `(${showBreakRows.toString()})(${JSON.stringify(checking)}, false)`);
-        await evaluate(devTools, `(${showBreakRows.toString()})(${JSON.stringify(earlier)}, true)`);
-        placed.delete(checking);
-        placed.add(earlier);
-        checking = earlier;
-        continue;
-      }
-      checking = null;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let t = 0; t < tables.length; t++) {
+      if (plans[t] !== null) continue;
+      const at = found[t];
+      if (at === null) break;
+      const plan: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: planTablePages(tables[t], at.firstSpace, pageSpace[t]) };
+      plans[t] = plan;
+      await showBreaks(devTools, tables[t], plan);
     }
-    const next = firstUnplacedBreak(pages, placed);
-    if (next === null) break;
-    await evaluate(devTools, `(${showBreakRows.toString()})(${JSON.stringify(next)}, true)`);
-    placed.add(next);
-    checking = next;
+    const printed = await measure();
+    prints++;
+    const links = await markerLinks(printed, MARKER_HOST);
+    const pages = new Map<string, { page: number; top: number }>();
+    for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
+    let settled = true;
+    for (let t = 0; t < tables.length; t++) {
+      const plan = plans[t];
+      const table = tables[t];
+      if (plan === null) {
+        // not found yet: its first row in this print (every table before it is placed and confirmed)
+        const first = pages.get(`r:${table.index}:0`);
+        if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
+        const top = first.top - contentTop - table.markerOffset;
+        // the link's position is rounded to whole pixels: the room is taken half a pixel short
+        found[t] = { page: first.page, firstSpace: contentHeight - top - 0.5 };
+        settled = false;
+        break;
+      }
+      const misplaced = misplacedPages(table, plan, pages);
+      if (misplaced.length === 0) continue;
+      settled = false;
+      const wrong = misplaced[0].page;
+      if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== plan.page) {
+        // the table starts elsewhere (content above it moved): found again from this print
+        found[t] = null;
+        plans[t] = null;
+        await showBreaks(devTools, table, null);
+        if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
+        break;
+      }
+      // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
+      // before the first wrong one stay, and the rest of the table is planned again
+      let firstSpace = plan.firstSpace;
+      for (const { page, overflowed } of misplaced) {
+        if (!overflowed) continue;
+        const held = plan.pages[page].used - 1 / 64;
+        if (page === 0) firstSpace = Math.min(firstSpace, held);
+        else pageSpace[t] = Math.min(pageSpace[t], held);
+      }
+      const pagesAgain = planTablePages(table, firstSpace, pageSpace[t], plan.pages.slice(0, wrong).map((page) => page.last));
+      plans[t] = { page: plan.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+      await showBreaks(devTools, table, plans[t]);
+      if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
+      break;
+    }
+    if (settled) {
+      await evaluate(devTools, `(${removeMarkers.toString()})()`);
+      return { measuringPrints: prints, printed };
+    }
   }
-  await evaluate(devTools, `(${removeMarkers.toString()})()`);
-  return prints;
+  throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
 }
 
-/** The first row (in table and row order) followed by a row on a later page, with no break rows shown after it. */
-function firstUnplacedBreak(pages: Map<string, number>, placed: Set<string>): string | null {
-  const rows = [...pages.keys()]
-    .filter((k) => k.startsWith('r:'))
-    .map((k) => k.slice(2).split(':').map(Number) as [number, number])
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  for (let i = 0; i + 1 < rows.length; i++) {
-    const [table, row] = rows[i];
-    const [nextTable] = rows[i + 1];
-    if (nextTable !== table) continue;
-    const key = `${table}:${row}`;
-    if (placed.has(key)) continue;
-    if ((pages.get(`r:${table}:${rows[i + 1][1]}`) ?? 0) > (pages.get(`r:${key}`) ?? 0)) return key;
+/** Later tables move when an earlier one changes: their breaks are taken out and they are found again. */
+async function forgetLaterTables(
+  devTools: CDPSession,
+  tables: Measured['tables'],
+  plans: (TablePlan | null)[],
+  found: ({ page: number; firstSpace: number } | null)[],
+  from: number,
+): Promise<void> {
+  for (let t = from; t < tables.length; t++) {
+    if (plans[t] !== null) await showBreaks(devTools, tables[t], null);
+    plans[t] = null;
+    found[t] = null;
   }
-  return null;
 }
 
-/** Marker key (`r:<table>:<row>` for a row, `c:<table>:<row>` for the shown carried rows after it) → page number, from link annotations. */
-async function markerPages(pdf: Buffer): Promise<Map<string, number>> {
-  const pages = new Map<string, number>();
-  for (const { key, page } of await markerLinks(pdf, MARKER_HOST)) {
-    // a row's first link (a row split over two pages has one on each); the carried rows' last one
-    if (!pages.has(key) || key.startsWith('c:')) pages.set(key, page);
+/**
+ * The planned pages whose rows are not where planned in the print, in order: a page is right when its first and last
+ * row and its carried rows are on one page, the page after the one before (after its carried rows, when those did
+ * not fit and Chromium put them on a page of their own). `overflowed`: the page's own rows or carried rows went onto
+ * a further page, so it held less than planned.
+ */
+function misplacedPages(table: MeasuredTable, plan: TablePlan, pages: Map<string, { page: number }>): { page: number; overflowed: boolean }[] {
+  const misplaced: { page: number; overflowed: boolean }[] = [];
+  let expected = plan.page;
+  for (let p = 0; p < plan.pages.length; p++) {
+    const { first, last, fits } = plan.pages[p];
+    const at = pages.get(`r:${table.index}:${first}`)?.page;
+    const end = pages.get(`r:${table.index}:${last}`)?.page;
+    const carried = table.carried[last] > 0 && p < plan.pages.length - 1 ? pages.get(`c:${table.index}:${last}`)?.page : end;
+    if (at === undefined || end === undefined || carried === undefined) {
+      misplaced.push({ page: p, overflowed: false });
+      break;
+    }
+    if (fits ? at !== expected || end !== at || carried !== at : at !== expected || end !== at) {
+      misplaced.push({ page: p, overflowed: fits && (end !== at || carried !== at) });
+    }
+    expected = carried + 1;
   }
-  return pages;
+  return misplaced;
 }
 
-/** The links to `https://<host>/<key>` in a printed PDF, in page order: each key with its page number (1-based). */
-export async function markerLinks(pdf: Buffer, host: string): Promise<{ key: string; page: number }[]> {
-  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+/** Shows the break rows of a plan (none for null) and puts the links the confirming print reads. */
+async function showBreaks(devTools: CDPSession, table: MeasuredTable, plan: TablePlan | null): Promise<void> {
+  const breaks = plan === null ? [] : breaksOf(plan.pages);
+  const rows = plan === null ? [0] : [...new Set(plan.pages.flatMap((page) => [page.first, page.last]))];
+  await evaluate(devTools, `(${applyBreaks.toString()})(${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`);
+}
+
+/**
+ * The links to `https://<host>/<key>` in a printed PDF (or one already loaded), in page order: each key with its page
+ * number (1-based) and the top of the link in CSS pixels from the top of the page (whole pixels: Chromium rounds the
+ * link's box).
+ */
+export async function markerLinks(pdf: Buffer | PDFDocument, host: string): Promise<{ key: string; page: number; top: number }[]> {
+  const document = pdf instanceof PDFDocument ? pdf : await PDFDocument.load(pdf, { updateMetadata: false });
   const prefix = `https://${host}/`;
-  const links: { key: string; page: number }[] = [];
+  const links: { key: string; page: number; top: number }[] = [];
   document.getPages().forEach((page, index) => {
     const annotations = page.node.Annots();
     if (!annotations) return;
+    const height = page.getMediaBox().height;
     for (let i = 0; i < annotations.size(); i++) {
-      const action = annotations.lookupMaybe(i, PDFDict)?.lookupMaybe(PDFName.of('A'), PDFDict);
-      const uri = action?.lookup(PDFName.of('URI'));
+      const annotation = annotations.lookupMaybe(i, PDFDict);
+      const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
       const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
-      if (text?.startsWith(prefix)) links.push({ key: text.slice(prefix.length), page: index + 1 });
+      if (!text?.startsWith(prefix)) continue;
+      const rect = annotation?.lookupMaybe(PDFName.of('Rect'), PDFArray);
+      const y = rect?.lookupMaybe(3, PDFNumber)?.asNumber() ?? height;
+      links.push({ key: text.slice(prefix.length), page: index + 1, top: (height - y) * PX_PER_PT });
     }
   });
   return links;
@@ -104,29 +230,173 @@ async function evaluate(devTools: CDPSession, expression: string): Promise<void>
   await evaluateInPage(devTools, expression, 'placing the rows at table page breaks');
 }
 
+async function evaluateValue<T>(devTools: CDPSession, expression: string): Promise<T> {
+  const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
+  if (exceptionDetails) throw new Error(`placing the rows at table page breaks failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  return result.value as T;
+}
+
 // The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).
 
-/** A 1 px link at the top of the first cell of every row and of every carried row: takes no room, prints no ink. */
-function addMarkers(host: string): void {
-  const mark = (row: Element, key: string): void => {
-    const cell = row.firstElementChild;
+/** The page box of the document's `@page` rule, CSS pixels: the sheet's height, the margins, the content area's width. */
+export type PageBox = { height: number; top: number; bottom: number; contentWidth: number };
+
+/**
+ * Runs in the page: the page box from the `@page` rule with the page size and margins (a page background is another
+ * `@page` rule), converted to CSS pixels by the page itself.
+ */
+export function pageBox(): PageBox {
+  const probe = document.createElement('div');
+  document.documentElement.appendChild(probe);
+  const px = (length: string): number => {
+    probe.style.cssText = `position:absolute;visibility:hidden;width:${length || '0'}`;
+    return probe.getBoundingClientRect().width;
+  };
+  let pageRule: CSSPageRule | null = null;
+  for (const sheet of Array.from(document.styleSheets)) {
+    for (const rule of Array.from(sheet.cssRules)) if (rule instanceof CSSPageRule && rule.selectorText === '' && rule.style.getPropertyValue('size') !== '') pageRule = rule;
+  }
+  if (pageRule === null) {
+    probe.remove();
+    throw new Error('the document has no @page rule');
+  }
+  const pageStyle = pageRule.style;
+  const [width, height] = pageStyle.getPropertyValue('size').trim().split(/\s+/).map(px);
+  const margin = (side: string): number => px(pageStyle.getPropertyValue(`margin-${side}`));
+  const box = { height, top: margin('top'), bottom: margin('bottom'), contentWidth: width - margin('left') - margin('right') };
+  probe.remove();
+  return box;
+}
+
+/** Runs in the page: every break row of every page-aware table hidden again and the marker links taken out (a table placed anew). */
+function clearBreaks(): void {
+  for (const row of Array.from(document.querySelectorAll('tr.xon'))) row.classList.remove('xon', 'xbrk');
+  for (const link of Array.from(document.querySelectorAll('a.docrender-marker'))) link.remove();
+}
+
+/**
+ * Lays the document out as printed (the caller emulates print media; the root gets the width of the page's content
+ * area from the `@page` rule) and measures every page-aware table: its rows, its header and totals row, and, shown
+ * all at once for the purpose, the rows that would follow each row at a break. Puts a link in every table's first row
+ * (how far below the row's top it is, is measured too). Leaves the document as it was, but for those links.
+ */
+function measureTables(host: string, box: PageBox): Measured {
+  const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
+  const { top, bottom, contentWidth } = box;
+  const sizing = document.createElement('style');
+  sizing.textContent = `html{width:${contentWidth}px!important}`;
+  document.head.appendChild(sizing);
+  const contentHeight = box.height - top - bottom;
+  const origin = document.documentElement.getBoundingClientRect().top;
+
+  const byTable = new Map<number, HTMLTableRowElement[]>();
+  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>('tr[data-r]'))) {
+    const table = Number((row.getAttribute('data-r') ?? '').split(':')[0]);
+    const rows = byTable.get(table) ?? [];
+    rows.push(row);
+    byTable.set(table, rows);
+  }
+  const tables: Measured['tables'] = [];
+  let first = true;
+  for (const [index, rows] of byTable) {
+    const element = rows[0].closest('table') as HTMLTableElement;
+    const link = document.createElement('a');
+    link.className = 'docrender-marker';
+    link.href = `https://${host}/r:${index}:0`;
+    link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
+    rows[0].firstElementChild?.insertBefore(link, rows[0].firstElementChild.firstChild);
+    const boxes = rows.map((row) => row.getBoundingClientRect());
+    const rowTops = boxes.map((box) => box.top - origin);
+    let startOnFirstPage: number | null = null;
+    if (first && boxes[0].bottom - origin <= contentHeight) {
+      // on page 1 when nothing above it forces a page break (its own bottom is above the foot of page 1)
+      let breaksAbove = false;
+      for (const other of Array.from(document.body.querySelectorAll('*'))) {
+        if (other === element) break;
+        const style = getComputedStyle(other);
+        if (!element.contains(other) && (forced.has(style.breakBefore) || forced.has(style.breakAfter))) breaksAbove = true;
+      }
+      if (!breaksAbove) startOnFirstPage = rowTops[0];
+    }
+    first = false;
+    tables.push({
+      index,
+      rowTops,
+      rowBottoms: boxes.map((box) => box.bottom - origin),
+      carried: rows.map(() => 0),
+      brought: rows.map(() => 0),
+      breakable: rows.map((row, i) => i + 1 >= rows.length || row.parentElement !== rows[i + 1].parentElement || !row.parentElement?.classList.contains('kr')),
+      head: element.tHead?.getBoundingClientRect().height ?? 0,
+      totals: element.querySelector(':scope > tbody.tot')?.getBoundingClientRect().height ?? 0,
+      startOnFirstPage,
+      markerOffset: link.getBoundingClientRect().top - boxes[0].top,
+    });
+  }
+  // every break row shown: each set's height (from its first row's top to its last row's bottom)
+  const showing = document.createElement('style');
+  showing.textContent = '.xc,.xb{display:table-row!important}';
+  document.head.appendChild(showing);
+  const spans = new Map<string, { top: number; bottom: number }>();
+  for (const row of Array.from(document.querySelectorAll('tr.xc[data-x], tr.xb[data-x]'))) {
+    const key = `${row.classList.contains('xc') ? 'c' : 'b'}:${row.getAttribute('data-x') ?? ''}`;
+    const box = row.getBoundingClientRect();
+    const span = spans.get(key);
+    if (span === undefined) spans.set(key, { top: box.top, bottom: box.bottom });
+    else span.bottom = box.bottom;
+  }
+  for (const table of tables) {
+    for (let i = 0; i < table.rowTops.length; i++) {
+      const carried = spans.get(`c:${table.index}:${i}`);
+      const brought = spans.get(`b:${table.index}:${i}`);
+      table.carried[i] = carried === undefined ? 0 : carried.bottom - carried.top;
+      table.brought[i] = brought === undefined ? 0 : brought.bottom - brought.top;
+    }
+  }
+  showing.remove();
+  sizing.remove();
+  return { contentTop: top, contentHeight, tables };
+}
+
+/**
+ * Shows the rows at the page breaks after the rows `breaks` of table `table` (only those): the first brought-forward
+ * row of each starts a page. Links go at the top of the rows `rows` and of the last carried row of every break (the
+ * table's links from before are taken out first).
+ */
+function applyBreaks(host: string, table: number, breaks: number[], rows: number[]): void {
+  const prefix = `${table}:`;
+  for (const link of Array.from(document.querySelectorAll(`a.docrender-marker[data-t="${table}"]`))) link.remove();
+  const breakRows = new Map<string, HTMLTableRowElement[]>();
+  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-x^="${prefix}"]`))) {
+    row.classList.remove('xon', 'xbrk');
+    const key = row.getAttribute('data-x') ?? '';
+    const list = breakRows.get(key) ?? [];
+    list.push(row);
+    breakRows.set(key, list);
+  }
+  const mark = (row: Element | undefined, key: string): void => {
+    const cell = row?.firstElementChild;
     if (!cell) return;
     const link = document.createElement('a');
     link.className = 'docrender-marker';
+    link.setAttribute('data-t', String(table));
     link.href = `https://${host}/${key}`;
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     cell.insertBefore(link, cell.firstChild);
   };
-  for (const row of Array.from(document.querySelectorAll('tr[data-r]'))) mark(row, `r:${row.getAttribute('data-r') ?? ''}`);
-  for (const row of Array.from(document.querySelectorAll('tr.xc'))) mark(row, `c:${row.getAttribute('data-x') ?? ''}`);
-}
-
-/** Shows (or hides) the rows at the page break after row `key`: the first brought-forward row starts a page. */
-function showBreakRows(key: string, show: boolean): void {
-  const rows = Array.from(document.querySelectorAll(`tr[data-x="${key}"]`));
-  rows.forEach((row) => row.classList.toggle('xon', show));
-  const firstBrought = rows.find((row) => row.classList.contains('xb'));
-  if (firstBrought) firstBrought.classList.toggle('xbrk', show);
+  for (const after of breaks) {
+    const shown = breakRows.get(`${prefix}${after}`) ?? [];
+    shown.forEach((row) => row.classList.add('xon'));
+    shown.find((row) => row.classList.contains('xb'))?.classList.add('xbrk');
+    const carried = shown.filter((row) => row.classList.contains('xc'));
+    mark(carried[carried.length - 1], `c:${prefix}${after}`);
+  }
+  if (rows.length > 0) {
+    const wanted = new Set(rows.map((row) => `${prefix}${row}`));
+    for (const row of Array.from(document.querySelectorAll(`tr[data-r^="${prefix}"]`))) {
+      const key = row.getAttribute('data-r') ?? '';
+      if (wanted.has(key) && key !== `${prefix}0`) mark(row, `r:${key}`);
+    }
+  }
 }
 
 function removeMarkers(): void {

@@ -8,6 +8,7 @@ import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 import { locateChromium } from './chromium-executable';
 import { printPdfOnPage } from './page-printer';
+import { serviceFontConfigFile } from './service-fonts';
 
 /** The certificate with its custom font (Great Vibes, a WOFF2 file of the example) as the render service passes it. */
 async function certificate(): Promise<CompiledDocument> {
@@ -51,7 +52,9 @@ describe('issue 4: documents are printed without a screen layout (laidOutForPrin
 
   beforeAll(async () => {
     const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
-    plain = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    // the same fonts as the pool's browsers (decision 0030): this test is about how the document is loaded
+    const env = { ...process.env, FONTCONFIG_FILE: serviceFontConfigFile() };
+    plain = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], env });
     // a fresh pool: the first document below is its browser's first render, with no font in any cache yet
     pool = await startPrintPool('docrender render-service (print test)');
   });

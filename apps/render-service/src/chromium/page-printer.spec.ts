@@ -1,4 +1,5 @@
-import { laidOutForPrintOnly } from './page-printer';
+import { laidOutForPrintOnly, refuseWhatCannotFinish } from './page-printer';
+import { RenderBudgetEstimateError } from './render-timeout.error';
 
 const RULE = '<style>@media screen{:root{display:none!important}}</style>';
 
@@ -26,5 +27,16 @@ describe('laidOutForPrintOnly: the rule that keeps a printed document off the sc
 
   it('goes first in a fragment with neither', () => {
     expect(laidOutForPrintOnly('<p>fragment</p>')).toBe(`${RULE}<p>fragment</p>`);
+  });
+});
+
+describe('issue 32 item 3: a render that cannot finish in its budget fails before its real print', () => {
+  it('fails when less of the budget is left than the measuring print took, and says so; passes when as much is left', () => {
+    const budget = { deadline: 100_000, budgetMs: 60_000 };
+    expect(() => refuseWhatCannotFinish(20_000, budget, 80_000)).not.toThrow();
+    expect(() => refuseWhatCannotFinish(20_001, budget, 80_000)).toThrow(RenderBudgetEstimateError);
+    expect(() => refuseWhatCannotFinish(25_000, budget, 81_000)).toThrow(
+      'the document cannot be printed within its render budget of 60000 ms: printing it to measure it took 25.0 s, the real print takes at least as long, and 19.0 s of the budget were left',
+    );
   });
 });

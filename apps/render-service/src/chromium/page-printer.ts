@@ -2,8 +2,16 @@ import type { CDPSession, Page } from 'puppeteer';
 import { PDFDocument } from 'pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
-import { placeTableBreakRows } from './page-aware-tables';
+import { countMeasuringPrints, placeTableBreakRows } from './page-aware-tables';
+import { copyDestinations, resolvePageReferences, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
+import { RenderBudgetEstimateError } from './render-timeout.error';
+
+/**
+ * What page N of M prints with, when pages differ (CompiledDocument.pageVariant). Asynchronous when the compiled
+ * document lives on a compile thread (DocumentCompiler), which works the variants out once the page count is known.
+ */
+export type PageVariantOf = (pageNumber: number, totalPages: number) => PageVariant | Promise<PageVariant>;
 
 export type PdfPrintOptions = {
   /** The compiled document; Chromium writes its <title> as the PDF /Title. */
@@ -14,14 +22,28 @@ export type PdfPrintOptions = {
   headerHtml: string | null;
   footerHtml: string | null;
   /** Null or absent when every page prints alike; else what page N of M prints with (CompiledDocument.pageVariant). */
-  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  pageVariant?: PageVariantOf | null;
   /** The document has tables with lines at page breaks (CompiledDocument.pageAwareTables). */
   pageAwareTables?: boolean;
+  /** The document has page references to fill in (CompiledDocument.pageReferences). */
+  pageReferences?: boolean;
+  /** A PDF outline (bookmarks) from the headings (CompiledDocument.outline). */
+  outline?: boolean;
+  /** Told the anchors whose page the print did not tell (their references show UNRESOLVED_PAGE; anchorNotPrintedIssue). */
+  onAnchorsNotPrinted?: (anchors: string[]) => void;
   /**
    * Given when the document has placed elements of unknown height (CompiledDocument.placedToMeasure): called with
    * the ids of those that reach below the first page's content area (placedBeyondFirstPage), before the real print.
    */
   onPlacedBeyondPage?: (elementIds: string[]) => void;
+  /** Told how many times the document was printed only to measure it (also counted in docrender_render_measuring_prints_total). */
+  onMeasuringPrints?: (prints: number) => void;
+  /**
+   * The render's budget: when the document was printed to measure it, and what is left of the budget is shorter
+   * than that print took, the real print (which lays out the same document) cannot finish in time, so the render
+   * fails before it with RenderBudgetEstimateError (issue 32 item 3).
+   */
+  budget?: { deadline: number; budgetMs: number };
 };
 
 export type PageScreenshotOptions = {
@@ -35,9 +57,11 @@ export type PageScreenshotOptions = {
   headerHtml: string | null;
   footerHtml: string | null;
   /** When pages differ (CompiledDocument.pageVariant): the first page's bands and page style come from here. */
-  pageVariant?: ((pageNumber: number, totalPages: number) => PageVariant) | null;
+  pageVariant?: PageVariantOf | null;
   /** Tables with lines at page breaks (CompiledDocument.pageAwareTables): placed as for the PDF before the picture. */
   pageAwareTables?: boolean;
+  /** Page references (CompiledDocument.pageReferences): filled in as for the PDF before the picture. */
+  pageReferences?: boolean;
 };
 
 const EMPTY_BAND = '<span></span>';
@@ -61,31 +85,80 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
   // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
-  const measuringPrint = (): Promise<Buffer> => printOnce(devTools, false, null, null, '');
+  let lastMeasuringPrintMs = 0;
+  const measuringPrint = async (): Promise<Buffer> => {
+    const started = Date.now();
+    const printed = await printOnce(devTools, false, null, null, '');
+    lastMeasuringPrintMs = Date.now() - started;
+    return printed;
+  };
   // a print of the document as it will be laid out, without bands: page groups count their pages from it
   let unbanded: Buffer | null = null;
+  let measuringPrints = 0;
+  // page references print with numbers of about their width from the start: every measuring print can tell their pages
+  if (options.pageReferences) await showPlaceholderPages(devTools);
   if (options.onPlacedBeyondPage) {
     const placed = await placedBeyondFirstPage(devTools, measuringPrint);
     options.onPlacedBeyondPage(placed.elementIds);
     unbanded = placed.printed;
+    measuringPrints++;
   }
+  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measuringPrint);
   if (options.pageAwareTables) {
-    await placeTableBreakRows(devTools, measuringPrint);
-    unbanded = null;
+    // its last print is laid out as the real one: page groups count their pages from it
+    const placed = await placeTables();
+    unbanded = placed.printed;
+    measuringPrints += placed.measuringPrints;
   }
-  if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
-  return printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()));
+  if (options.pageReferences) {
+    // from the last measuring print when there is one (the pages of the placed tables), else from one of their own
+    const resolved = await resolvePageReferences(devTools, unbanded, measuringPrint, options.pageAwareTables ? placeTables : null);
+    unbanded = resolved.printed;
+    measuringPrints += resolved.measuringPrints;
+    options.onAnchorsNotPrinted?.(resolved.notPrinted);
+  }
+  countMeasuringPrints(measuringPrints);
+  options.onMeasuringPrints?.(measuringPrints);
+  if (options.budget && measuringPrints > 0) refuseWhatCannotFinish(lastMeasuringPrintMs, options.budget);
+  const outline = options.outline ?? false;
+  if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline);
+  return printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false);
 }
 
-/** One Page.printToPDF of the loaded document: every page, or those of `pageRanges` ("1,3-4"). */
-export async function printOnce(devTools: CDPSession, tagged: boolean, headerHtml: string | null, footerHtml: string | null, pageRanges: string): Promise<Buffer> {
+/**
+ * The real print lays out the whole document again, as the last measuring print did, and writes the bands too:
+ * it takes at least as long as that print. Less than that left of the budget, the render cannot finish.
+ */
+export function refuseWhatCannotFinish(measuringPrintMs: number, budget: { deadline: number; budgetMs: number }, now = Date.now()): void {
+  const leftMs = budget.deadline - now;
+  if (leftMs >= measuringPrintMs) return;
+  const seconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  throw new RenderBudgetEstimateError(
+    budget.budgetMs,
+    `printing it to measure it took ${seconds(measuringPrintMs)}, the real print takes at least as long, and ${seconds(leftMs)} of the budget were left`,
+  );
+}
+
+/**
+ * One Page.printToPDF of the loaded document: every page, or those of `pageRanges` ("1,3-4"). `outline`: bookmarks
+ * from the headings (Chromium builds them from the structure tree, so the PDF is tagged too).
+ */
+export async function printOnce(
+  devTools: CDPSession,
+  tagged: boolean,
+  headerHtml: string | null,
+  footerHtml: string | null,
+  pageRanges: string,
+  outline = false,
+): Promise<Buffer> {
   const bands = headerHtml !== null || footerHtml !== null;
   const { data } = await devTools.send('Page.printToPDF', {
     transferMode: 'ReturnAsBase64',
     printBackground: true,
     preferCSSPageSize: true,
-    generateTaggedPDF: tagged,
-    generateDocumentOutline: false,
+    // Chromium builds the outline from the structure tree: without tags it writes none (puppeteer's outline option tags too)
+    generateTaggedPDF: tagged || outline,
+    generateDocumentOutline: outline,
     displayHeaderFooter: bands,
     headerTemplate: bands ? (headerHtml ?? EMPTY_BAND) : '',
     footerTemplate: bands ? (footerHtml ?? EMPTY_BAND) : '',
@@ -113,13 +186,14 @@ export async function printOnce(devTools: CDPSession, tagged: boolean, headerHtm
 async function printPageVariants(
   devTools: CDPSession,
   tagged: boolean,
-  variantOf: (pageNumber: number, totalPages: number) => PageVariant,
+  variantOf: PageVariantOf,
   unbanded: Buffer,
+  pageReferences: boolean,
 ): Promise<Buffer> {
   const totalPages = await readPdfPageCount(unbanded);
   const groups = new Map<string, { variant: PageVariant; pages: number[] }>();
   for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) {
-    const variant = variantOf(pageNumber, totalPages);
+    const variant = await variantOf(pageNumber, totalPages);
     const key = JSON.stringify(variant);
     const group = groups.get(key);
     if (group) group.pages.push(pageNumber);
@@ -134,6 +208,8 @@ async function printPageVariants(
     copies.forEach((page, i) => placed.set(pages[i], page));
   }
   for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) merged.addPage(placed.get(pageNumber));
+  // the links of page references name destinations the catalog of each print held
+  if (pageReferences) copyDestinations(await PDFDocument.load(unbanded, { updateMetadata: false }), merged);
   return Buffer.from(await merged.save({ useObjectStreams: false }));
 }
 
@@ -220,14 +296,25 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   await page.setViewport({ width: widthPx, height: heightPx, deviceScaleFactor: 1 });
   await page.emulateMediaType('print');
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
+  const devTools = await devToolsOf(page);
+  const measure = (): Promise<Buffer> => printOnce(devTools, false, null, null, '');
+  if (options.pageReferences) await showPlaceholderPages(devTools, 'print');
+  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, 'print');
+  let tablesPrinted: Buffer | null = null;
   if (options.pageAwareTables) {
     // the carried and "continued" rows at the foot of page 1, and the forced break before page 2, as printed
-    const devTools = await devToolsOf(page);
-    await placeTableBreakRows(devTools, () => printOnce(devTools, false, null, null, ''));
+    const placed = await placeTables();
+    countMeasuringPrints(placed.measuringPrints);
+    tablesPrinted = placed.printed;
+  }
+  if (options.pageReferences) {
+    // the pages as the PDF shows them
+    const resolved = await resolvePageReferences(devTools, tablesPrinted, measure, options.pageAwareTables ? placeTables : null, 'print');
+    countMeasuringPrints(resolved.measuringPrints);
   }
   if (options.pageVariant) {
     // the first page's variant needs the page count (is page 1 also the last?)
-    const variant = options.pageVariant(1, await printedPageCount(page));
+    const variant = await options.pageVariant(1, await printedPageCount(page));
     await page.evaluate(setPageStyle(variant.pageCss));
     options = { ...options, headerHtml: variant.headerHtml, footerHtml: variant.footerHtml, pageVariant: null };
   }

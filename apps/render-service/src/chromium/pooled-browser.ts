@@ -3,6 +3,7 @@ import { builtinFontFile } from '@docrender/template-dsl';
 import puppeteer, { Browser, BrowserContext, HTTPRequest, Page, ProtocolError } from 'puppeteer';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { RenderTimeoutError } from './render-timeout.error';
+import { serviceFontConfigFile } from './service-fonts';
 
 /** How long a failed render waits for its page or browser to report the crash that may have caused the failure. */
 const CRASH_REPORT_GRACE_MS = 250;
@@ -130,6 +131,8 @@ export class PooledBrowser {
   private readonly disconnected: Promise<never>;
   private rejectDisconnected: (error: Error) => void = () => undefined;
   private goneReason = 'it crashed or was killed from outside';
+  /** When the browser last answered a DevTools call (launched counts as answered); the readiness probe reads it. */
+  private answeredAt = Date.now();
 
   private constructor(
     private readonly browser: Browser,
@@ -149,6 +152,10 @@ export class PooledBrowser {
       headless: true,
       pipe: true,
       args: config.args,
+      // Chromium sees the built-in script fonts and no font of the host (issue 33 item 2, decision 0030). It inherits
+      // the service's environment as puppeteer's default does (no setting is read here), plus FONTCONFIG_FILE.
+      // eslint-disable-next-line no-restricted-properties
+      env: { ...process.env, FONTCONFIG_FILE: serviceFontConfigFile() },
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
@@ -196,9 +203,20 @@ export class PooledBrowser {
     return isolation === 'fresh-context' || this.idlePages.length > 0;
   }
 
+  /** The browser's product and version, e.g. `HeadlessChrome/156.0.8078.108` (Browser.getVersion). */
+  version(): Promise<string> {
+    return this.browser.version();
+  }
+
   /** Resolves when the browser answers a DevTools call within `timeoutMs`. */
   async ping(timeoutMs: number): Promise<void> {
     await withTimeout(this.browser.version(), timeoutMs, 'Browser.getVersion');
+    this.answeredAt = Date.now();
+  }
+
+  /** Milliseconds since the browser last answered a ping (or was launched). */
+  get sinceLastAnswerMs(): number {
+    return Date.now() - this.answeredAt;
   }
 
   async run<T>(task: PageTask<T>): Promise<T> {

@@ -1,7 +1,9 @@
 import type { CustomFontRef, DataRef } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
+import { sharedBytes } from '@docrender/platform';
 import { BlobNotFoundError, BlobStoreUnavailableError, type BlobStore } from '@docrender/storage';
 import type { CustomFontFile, ImageResolution } from '@docrender/template-dsl';
+import type { DocumentData } from '../compile/compile-task';
 import { FontFileCache } from './font-file.cache';
 import { ImageResolver } from './image-resolver';
 import { TransientFailureError } from './transient-failure.error';
@@ -21,15 +23,16 @@ export class DocumentSources {
   ) {}
 
   /**
-   * The data as a value, or as JSON text for the template DSL to check and parse. A blob store outage is thrown as
-   * BlobStoreUnavailableError (the caller waits it out); another failure to read as TransientFailureError.
+   * The data as it travels to a compile thread: a value, JSON text, or the blob's bytes in shared memory (decoded and
+   * parsed on the thread, not here). A blob store outage is thrown as BlobStoreUnavailableError (the caller waits it
+   * out); another failure to read as TransientFailureError.
    */
-  async readData(ref: DataRef): Promise<unknown> {
-    if ('inline' in ref) return ref.inline;
-    if ('json' in ref) return ref.json;
+  async readData(ref: DataRef): Promise<DocumentData> {
+    if ('inline' in ref) return { value: ref.inline };
+    if ('json' in ref) return { text: ref.json };
     if (typeof ref.blobKey !== 'string') throw new Error('the command carries no document data (inline, json or blobKey)');
     try {
-      return (await this.blobStore.get(ref.blobKey)).toString('utf8');
+      return { bytes: sharedBytes(await this.blobStore.get(ref.blobKey)) };
     } catch (error) {
       if (error instanceof BlobNotFoundError || error instanceof BlobStoreUnavailableError) throw error;
       throw new TransientFailureError(`reading the document data ${ref.blobKey} failed`, error);

@@ -7,6 +7,8 @@ import { ImageResolver } from './image-resolver';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
+/** A file to attach: no image, and larger than the image limit the tests' resolver has (2048 bytes). */
+const TERMS = Buffer.from('Terms of payment. '.repeat(200));
 const logger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
 
 class AssetStore implements Pick<BlobStore, 'get'> {
@@ -65,7 +67,7 @@ describe('template images are fetched before compiling (real HTTP listener, SSRF
 
   const resolver = (policy: { allowHttp: boolean; allowPrivate: boolean }, maxBytes = 2048) =>
     new ImageResolver(
-      new AssetStore({ 'orgs/org-1/assets/brand/logo.png': PNG }) as unknown as BlobStore,
+      new AssetStore({ 'orgs/org-1/assets/brand/logo.png': PNG, 'orgs/org-1/assets/legal/terms.txt': TERMS }) as unknown as BlobStore,
       { policy, fetchTimeoutMs: 2000, maxBytes },
       logger,
     );
@@ -96,6 +98,17 @@ describe('template images are fetched before compiling (real HTTP listener, SSRF
     expect(resolved.get(`${origin}/huge.png`)).toMatchObject({ error: expect.stringMatching(/2048/) });
     expect(resolved.get(`${origin}/missing.png`)).toEqual({ error: 'the image server answered HTTP 404' });
     expect(resolved.get(`${origin}/loop`)).toEqual({ error: 'more than 3 redirects' });
+  });
+
+  it('issue 34 item 2: organisation assets to attach are read whatever their type, up to the attachment limit, unsniffed', async () => {
+    const resolved = await resolver({ allowHttp: false, allowPrivate: false }).resolveAll(
+      ['attachment:asset:legal/terms.txt', 'attachment:asset:legal/gone.txt', 'attachment:asset:../org-2/terms.txt'],
+      'org-1',
+      Date.now() + 10_000,
+    );
+    expect(resolved.get('attachment:asset:legal/terms.txt')).toEqual({ dataUri: `data:application/octet-stream;base64,${TERMS.toString('base64')}` });
+    expect(resolved.get('attachment:asset:legal/gone.txt')).toEqual({ error: "the organisation has no asset named 'legal/gone.txt'" });
+    expect(resolved.get('attachment:asset:../org-2/terms.txt')).toEqual({ error: "'../org-2/terms.txt' is not an asset name" });
   });
 
   it('the SSRF policy refuses private addresses and plain http before anything is sent', async () => {

@@ -2,7 +2,7 @@ import { EgressPolicy, guardedFetch } from '@docrender/egress';
 import type { Logger } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
 import { BlobNotFoundError, organisationAssetKey, sniffImageType } from '@docrender/storage';
-import type { ImageResolution } from '@docrender/template-dsl';
+import { ATTACHMENT_LIMITS, type ImageResolution } from '@docrender/template-dsl';
 
 export type ImageLimits = {
   policy: EgressPolicy;
@@ -12,13 +12,17 @@ export type ImageLimits = {
 };
 
 const ASSET_PREFIX = 'asset:';
+/** An organisation asset to attach (template-dsl attachmentAssetReference): any file type, the attachment size limit. */
+const ATTACHMENT_ASSET_PREFIX = 'attachment:asset:';
 const MAX_REDIRECTS = 3;
 
 /**
  * Turns the image references of a document into data URIs before it is compiled, so the page itself never
  * loads anything: https URLs through the SSRF-guarded fetch (policy, size and time limits; redirects followed
  * up to 3 hops, each hop checked again), organisation assets (`asset:<name>`) from the blob store. A reference
- * that cannot be resolved gets an error text; the template DSL reports it as UnresolvedImage.
+ * that cannot be resolved gets an error text; the template DSL reports it as UnresolvedImage. Organisation assets
+ * to attach (`attachment:asset:<name>`) are read the same way, of any type, up to the attachment size limit, and
+ * handed back as Base64 data URIs; the DSL reports one that cannot be read as SchemaInvalid, naming the attachment.
  */
 export class ImageResolver {
   constructor(
@@ -35,6 +39,11 @@ export class ImageResolver {
 
   private async resolve(reference: string, organisationId: string, deadline: number): Promise<ImageResolution> {
     try {
+      if (reference.startsWith(ATTACHMENT_ASSET_PREFIX)) {
+        const file = await this.readAsset(organisationId, reference.slice(ATTACHMENT_ASSET_PREFIX.length));
+        if (file.length > ATTACHMENT_LIMITS.maxBytes) return { error: `it has ${file.length} bytes, more than the ${ATTACHMENT_LIMITS.maxBytes} an attachment may have` };
+        return { dataUri: `data:application/octet-stream;base64,${file.toString('base64')}` };
+      }
       const file = reference.startsWith(ASSET_PREFIX)
         ? await this.readAsset(organisationId, reference.slice(ASSET_PREFIX.length))
         : await this.fetch(reference, deadline);

@@ -1,6 +1,7 @@
 import { Environment, ErrorCode, RenderIssueType } from '@docrender/contracts';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
-import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { RenderBudgetEstimateError, RenderTimeoutError } from '../chromium/render-timeout.error';
+import { NO_CONFORMANCE } from '../pdf/archival-stage';
 import { fakeRenderDependencies } from '../../test/fake-render-dependencies';
 import { renderCommand } from '../../test/render-commands';
 import { RenderDocumentHandler } from './render-document.handler';
@@ -9,8 +10,8 @@ import { TransientFailureError } from './transient-failure.error';
 const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greeting', text: 'Hello {{ name }}' }] };
 
 function setUp(budgetMs = 60_000) {
-  const { blobs, printer, sources, templates, logger } = fakeRenderDependencies();
-  const handler = new RenderDocumentHandler(printer, blobs, sources, templates, { budgetMs, allowHttpImages: false }, logger);
+  const { blobs, printer, sources, compiler, logger } = fakeRenderDependencies();
+  const handler = new RenderDocumentHandler(printer, blobs, sources, compiler, { budgetMs, allowHttpImages: false }, logger);
   return { blobs, printer, handler };
 }
 
@@ -20,7 +21,7 @@ describe('render.document handler (fake printer and blob store)', () => {
     const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, documentNameTemplate: 'Greeting for {{ name }}' });
     const result = await handler.handle(command);
     expect(result).toMatchObject({ outcome: 'rendered', documentName: 'Greeting for Ada', issues: [], failure: null });
-    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: blobs.blobs.get(command.outputBlobKey)?.length });
+    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: blobs.blobs.get(command.outputBlobKey)?.length, conformance: NO_CONFORMANCE });
     expect(printer.requests[0]).toMatchObject({ tagged: false, javaScript: false, budgetMs: 60_000 });
     expect(printer.requests[0].html).toContain('Hello Ada');
     expect(printer.requests[0].html).toContain('class="wm"');
@@ -32,7 +33,7 @@ describe('render.document handler (fake printer and blob store)', () => {
     const result = await handler.handle(command);
     const stored = blobs.blobs.get(command.outputBlobKey);
     expect(stored).toBeDefined();
-    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBase64: stored?.toString('base64') });
+    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBase64: stored?.toString('base64'), conformance: NO_CONFORMANCE });
   });
 
   it('0022 render.document inlinePdfBinary: a caller that takes the PDF raw gets its bytes, not base64', async () => {
@@ -40,7 +41,7 @@ describe('render.document handler (fake printer and blob store)', () => {
     const command = renderCommand({ template, data: { inline: { name: 'Ada' } }, inlinePdfMaxBytes: 1024 * 1024, inlinePdfBinary: true });
     const result = await handler.handle(command);
     const stored = blobs.blobs.get(command.outputBlobKey);
-    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBytes: stored });
+    expect(result.pdf).toEqual({ blobKey: command.outputBlobKey, pageCount: 3, fileSizeBytes: stored?.length, inlineBytes: stored, conformance: NO_CONFORMANCE });
   });
 
   it('render.document inlinePdfMaxBytes: a PDF larger than the cap travels by blob key only', async () => {
@@ -87,6 +88,16 @@ describe('render.document handler (fake printer and blob store)', () => {
     }
   });
 
+  it('issue 32 item 4: a document with page references is printed with them and its outline; an anchor whose page the print did not tell is a RenderLayoutDegraded issue', async () => {
+    const referring = { dsl: 1, outline: true, body: [{ type: 'text', id: 'see', text: 'See page {{ pageOf("end") }}' }, { type: 'text', id: 'end', anchor: 'end', text: 'End' }] };
+    const { printer, handler } = setUp();
+    printer.anchorsNotPrinted = ['end'];
+    const result = await handler.handle(renderCommand({ template: referring, data: { inline: {} } }));
+    expect(printer.requests[0]).toMatchObject({ pageReferences: true, outline: true });
+    expect(result.outcome).toBe('rendered');
+    expect(result.issues.map((i) => [i.type, i.description])).toEqual([[RenderIssueType.RenderLayoutDegraded, expect.stringContaining('The page of the anchor "end" was not found in the print')]]);
+  });
+
   it('7.3: JSON text that is not JSON is an InvalidJson Error and blocks', async () => {
     const { printer, handler } = setUp();
     const result = await handler.handle(renderCommand({ template, data: { json: '{"name": ' } }));
@@ -118,6 +129,15 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.RenderTimeout, message: 'The document exceeded its render budget of 60 s.' } });
   });
 
+  it('issue 32 item 3: a document found too long for what is left of its budget fails before its real print, with a RenderTimeout issue that says so', async () => {
+    const { printer, handler } = setUp();
+    printer.failure = new RenderBudgetEstimateError(60_000, 'printing it to measure it took 41.0 s, the real print takes at least as long, and 19.0 s of the budget were left');
+    const result = await handler.handle(renderCommand({ template, data: { inline: { name: 'Ada' } } }));
+    const message = 'The document cannot be printed within its render budget of 60 s: printing it to measure it took 41.0 s, the real print takes at least as long, and 19.0 s of the budget were left.';
+    expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.RenderTimeout, message } });
+    expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, description: message })]);
+  });
+
   it('3.1 rule 2: a document that crashed Chromium twice is a failed reply (InternalError) explained by a RenderTimeout issue, not a redelivery', async () => {
     const { printer, handler } = setUp();
     printer.failure = new BrowserCrashedError('killed');
@@ -143,10 +163,19 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(result.issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, description: expect.stringContaining('blob store stayed unreachable') })]);
   });
 
-  it('an invalid template is a failed reply naming the problem (BindingError)', async () => {
-    const { handler } = setUp();
-    const result = await handler.handle(renderCommand({ template: { dsl: 1, body: 'nope' }, data: { inline: {} } }));
-    expect(result).toMatchObject({ outcome: 'failed', failure: { code: ErrorCode.BindingError } });
+  it('issue 31 item 4: a stored template that does not validate is blocked with the DSL\'s SchemaInvalid issue naming its element, never printed', async () => {
+    const { handler, printer } = setUp();
+    const unknownFunction = { dsl: 1, body: [{ type: 'text', id: 'total', text: 'Sum {{ nosuchfn(items) }}' }] };
+    for (const environment of [Environment.Test, Environment.Production]) {
+      const result = await handler.handle(renderCommand({ template: unknownFunction, data: { inline: { items: [] } }, environment }));
+      expect(result).toMatchObject({ outcome: 'blocked', pdf: null, failure: null });
+      expect(result.issues).toEqual([
+        expect.objectContaining({ type: RenderIssueType.SchemaInvalid, severity: 'Error', elementId: 'total', description: expect.stringContaining('unknown function "nosuchfn"') }),
+      ]);
+    }
+    const notAList = await handler.handle(renderCommand({ template: { dsl: 1, body: 'nope' }, data: { inline: {} } }));
+    expect(notAList).toMatchObject({ outcome: 'blocked', issues: [expect.objectContaining({ type: RenderIssueType.SchemaInvalid, elementId: null })] });
+    expect(printer.requests).toEqual([]);
   });
 
   it('throws (so the message returns to the queue) when shutting down or when the PDF cannot be stored', async () => {

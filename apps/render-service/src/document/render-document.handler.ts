@@ -10,15 +10,18 @@ import {
   RenderIssueType,
 } from '@docrender/contracts';
 import { counter, histogram, inSpan, Logger, withLogFields } from '@docrender/observability';
+import { WorkerPoolClosedError } from '@docrender/platform';
 import type { BlobStore } from '@docrender/storage';
-import { BandFaceSubsets, compileDocument, imageReferencesOf, inspectData, InvalidTemplateError, placedBeyondPageIssue, Template } from '@docrender/template-dsl';
+import { anchorNotPrintedIssue, placedBeyondPageIssue } from '@docrender/template-dsl';
 import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
-import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { RenderBudgetEstimateError, RenderTimeoutError } from '../chromium/render-timeout.error';
+import { NO_CONFORMANCE, needsArchivalStage } from '../pdf/archival-stage';
+import { eInvoiceFileOf } from '../pdf/factur-x-attachment';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
+import { CompileAbandonedError, CompileOutOfMemoryError, DocumentCompiler } from '../compile/document-compiler';
 import { DocumentSources } from './document-sources';
-import { TemplateCache } from './template-cache';
-import { StorageOutageError, waitOutStorage } from './storage-wait';
+import { PRINT_RESERVE_MS, StorageOutageError, waitOutStorage } from './storage-wait';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 export type RenderHandlerOptions = {
@@ -26,6 +29,8 @@ export type RenderHandlerOptions = {
   budgetMs: number;
   /** Templates may use http:// images (EGRESS_ALLOW_HTTP). */
   allowHttpImages: boolean;
+  /** The PDF /Producer (and /Creator unless the template names one) of archival output; default `docrender render-service`. */
+  producer?: string;
 };
 
 /** Watermark text of test-environment output (spec 1: test keys give watermarked output). */
@@ -40,25 +45,22 @@ const renderSeconds = histogram(
 );
 
 /**
- * Handles `render.document`: data → checks → images and fonts → compile → (unless an issue blocks in the
- * command's environment) print → store the PDF at `outputBlobKey` → reply. Issues and failures are replies, not
+ * Handles `render.document`: data and fonts → checks, images, compile on a compile thread (DocumentCompiler: stopped
+ * at the deadline, never on this event loop; a template that does not validate is `blocked` with SchemaInvalid issues
+ * naming their elements) → (unless an issue blocks in the command's environment) print → store the PDF at `outputBlobKey` → reply. Issues and failures are replies, not
  * exceptions, and a document that ends without a PDF always carries an Error issue saying why (spec 3.1 rule 2;
  * docs/decisions/0010). A blob store outage is waited out within the document's budget (the data read and the PDF
- * stored once the store is back); past it the reply is `failed` with ExternalServiceError. It throws only when the
+ * stored once the store is back), or for the command's storageOutageWaitMs when a caller holding a connection set it
+ * (decision 0041); past that the reply is `failed` with ExternalServiceError. It throws only when the
  * message should go back to the queue (the service is shutting down, the delivery was abandoned, or the blob store
  * failed in another way), so another instance renders it.
  */
 export class RenderDocumentHandler {
-  /** The bands' faces subset to the characters they print, kept across documents (decision 0020). */
-  private readonly bandFaceSubsets = new BandFaceSubsets((file, error) =>
-    this.logger.warn('a band face could not be subset; bands printing those characters keep the whole face', { file, reason: error instanceof Error ? error.message : String(error) }),
-  );
-
   constructor(
     private readonly printer: DocumentPrinter,
     private readonly blobStore: BlobStore,
     private readonly sources: DocumentSources,
-    private readonly templates: TemplateCache,
+    private readonly compiler: DocumentCompiler,
     private readonly options: RenderHandlerOptions,
     private readonly logger: Logger,
   ) {}
@@ -92,8 +94,13 @@ export class RenderDocumentHandler {
       ...fields,
       renderDurationMs: Date.now() - started,
     });
-    const timedOut = (issues: RenderIssue[] = []): RenderDocumentResult => {
-      const message = `The document exceeded its render budget of ${Math.round(this.options.budgetMs / 1000)} s.`;
+    const timedOut = (issues: RenderIssue[] = [], error: RenderTimeoutError | null = null): RenderDocumentResult => {
+      const budget = `${Math.round(this.options.budgetMs / 1000)} s`;
+      // estimated before the real print (issue 32 item 3): the render ends then, and says why
+      const message =
+        error instanceof RenderBudgetEstimateError
+          ? `The document cannot be printed within its render budget of ${budget}: ${error.reason}.`
+          : `The document exceeded its render budget of ${budget}.`;
       return reply({
         outcome: 'failed',
         issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
@@ -105,65 +112,79 @@ export class RenderDocumentHandler {
     if (Date.now() >= deadline) return timedOut();
 
     let issues: RenderIssue[] = [];
-    const storage = <T>(what: string, operation: () => Promise<T>): Promise<T> =>
+    const storage = <T>(what: string, operation: () => Promise<T>, reserveMs = 0): Promise<T> =>
       waitOutStorage(what, operation, deadline, {
         abandoned,
+        reserveMs,
+        outageWaitMs: command.storageOutageWaitMs,
         messageName: MessageName.RenderDocument,
         onWait: (error, delayMs) => this.logger.warn('blob store unavailable; waiting it out within the render budget', { what, delayMs, reason: error.message }),
       });
     try {
-      const raw = await storage('reading the document data', () => this.sources.readData(command.data));
-      // the check parses JSON text once and hands back the value it walked
-      const inspection = inspectData(raw);
-      issues = inspection.issues;
-      if (hasBlockingIssue(issues, command.environment)) {
-        return reply({ outcome: 'blocked', issues, documentName: command.fallbackDocumentName, pdf: null, failure: null });
-      }
-      const data = inspection.value;
-      const template = this.templates.canonical(command.template, command.templateDigest) as Template;
-      const allowHttpImages = this.options.allowHttpImages;
-      const [images, customFonts] = await Promise.all([
-        this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),
+      const [data, customFonts] = await Promise.all([
+        storage('reading the document data', () => this.sources.readData(command.data), PRINT_RESERVE_MS),
         this.sources.readCustomFonts(command.customFonts),
       ]);
-      const compiled = compileDocument({
-        template,
-        data,
-        translations: command.translations,
-        language: command.language,
-        watermark: command.environment === Environment.Test ? TEST_WATERMARK : null,
-        images,
-        customFonts,
-        documentNameTemplate: command.documentNameTemplate,
-        fallbackDocumentName: command.fallbackDocumentName,
-        allowHttpImages,
-        // the pool's pages serve the built-in faces, each decoded once per page rather than once per document (0020)
-        builtinFonts: 'served',
-        bandFaceSubsets: this.bandFaceSubsets,
-      });
+      const outcome = await this.compiler.compile(
+        {
+          template: command.template,
+          templateDigest: command.templateDigest,
+          data,
+          environment: command.environment,
+          customFonts,
+          translations: command.translations,
+          language: command.language,
+          watermark: command.environment === Environment.Test ? TEST_WATERMARK : null,
+          documentNameTemplate: command.documentNameTemplate,
+          fallbackDocumentName: command.fallbackDocumentName,
+          allowHttpImages: this.options.allowHttpImages,
+          // the pool's pages serve the built-in faces, each decoded once per page rather than once per document (0020)
+          servedFonts: true,
+        },
+        {
+          deadline,
+          budgetMs: this.options.budgetMs,
+          abandoned,
+          resolveImages: (references) => this.sources.resolveImages(references, command.organisationId, deadline),
+        },
+      );
+      if (outcome.kind === 'blocked') {
+        issues = outcome.issues;
+        return reply({ outcome: 'blocked', issues, documentName: outcome.documentName ?? command.fallbackDocumentName, pdf: null, failure: null });
+      }
+      const compiled = outcome.document;
       issues = compiled.issues;
       const documentName = compiled.documentName;
-      if (hasBlockingIssue(issues, command.environment)) {
-        return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
-      }
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      const { pdf, placedBeyondPage } = await this.printer.printPdf({
+      const { pdf: printed, placedBeyondPage, anchorsNotPrinted = [] } = await this.printer.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant,
         pageAwareTables: compiled.pageAwareTables,
         placedToMeasure: compiled.placedToMeasure,
+        pageReferences: compiled.pageReferences,
+        outline: compiled.outline,
         title: compiled.title,
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,
         deadline,
         budgetMs: this.options.budgetMs,
       });
-      if (placedBeyondPage.length > 0) {
+      if (placedBeyondPage.length > 0 || anchorsNotPrinted.length > 0) {
         // found only by printing; a Warning blocks a production render as one found by the compiler would
-        issues = [...issues, ...placedBeyondPage.map(placedBeyondPageIssue)];
+        issues = [...issues, ...placedBeyondPage.map(placedBeyondPageIssue), ...anchorsNotPrinted.map(anchorNotPrintedIssue)];
         if (hasBlockingIssue(issues, command.environment)) return reply({ outcome: 'blocked', issues, documentName, pdf: null, failure: null });
+      }
+      // the archival stage (PDF/A, metadata, attachments) checks its own output: a failed rule means no PDF (decision 0032)
+      let pdf = printed;
+      let conformance = NO_CONFORMANCE;
+      const eInvoice = eInvoiceFileOf(compiled.eInvoice);
+      if (needsArchivalStage(compiled.archival) || eInvoice !== null) {
+        const producer = this.options.producer ?? 'docrender render-service';
+        const archived = await this.compiler.archive(printed, compiled, producer, { deadline, budgetMs: this.options.budgetMs, abandoned }, eInvoice);
+        if (archived.pdf === null) return reply({ outcome: 'blocked', issues: [...issues, ...archived.issues], documentName, pdf: null, failure: null });
+        ({ pdf, conformance } = archived);
       }
       const pageCount = await readPdfPageCount(pdf);
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
@@ -180,6 +201,7 @@ export class RenderDocumentHandler {
           blobKey: command.outputBlobKey,
           pageCount,
           fileSizeBytes: pdf.length,
+          conformance,
           // the caller asked for the bytes of a PDF this small: they come back inline as well as stored, raw when it
           // takes them raw (decision 0022)
           ...(pdf.length <= (command.inlinePdfMaxBytes ?? 0) ? (command.inlinePdfBinary === true ? { inlineBytes: pdf } : { inlineBase64: pdf.toString('base64') }) : {}),
@@ -187,9 +209,9 @@ export class RenderDocumentHandler {
         failure: null,
       });
     } catch (error) {
-      if (error instanceof RenderTimeoutError) return timedOut(issues);
+      if (error instanceof RenderTimeoutError) return timedOut(issues, error);
       if (error instanceof StorageOutageError) {
-        this.logger.warn('blob store unavailable for the whole render budget; the document ends without a PDF', { reason: error.message });
+        this.logger.warn('blob store unavailable for as long as the document could wait; it ends without a PDF', { reason: error.message });
         return reply({
           outcome: 'failed',
           issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, `Not rendered: ${error.message}.`)],
@@ -198,16 +220,18 @@ export class RenderDocumentHandler {
           failure: { code: ErrorCode.ExternalServiceError, message: error.message },
         });
       }
-      if (error instanceof InvalidTemplateError) {
+      if (error instanceof CompileOutOfMemoryError) {
+        const message = `Not rendered: ${error.message}.`;
         return reply({
           outcome: 'failed',
-          issues,
+          issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
           documentName: command.fallbackDocumentName,
           pdf: null,
-          failure: { code: ErrorCode.BindingError, message: error.message },
+          failure: { code: ErrorCode.RenderTimeout, message },
         });
       }
-      if (error instanceof BrowserPoolClosedError || error instanceof TransientFailureError) throw error;
+      if (error instanceof CompileAbandonedError) throwIfAbandoned(abandoned, MessageName.RenderDocument);
+      if (error instanceof BrowserPoolClosedError || error instanceof WorkerPoolClosedError || error instanceof TransientFailureError) throw error;
       const errorId = `${command.requestId}:${started}`;
       this.logger.error('render failed', { err: error, errorId });
       const message =

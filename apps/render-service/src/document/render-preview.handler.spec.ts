@@ -19,8 +19,8 @@ function previewCommand(): RenderPreviewCommand {
 }
 
 function setUp() {
-  const { blobs, printer, sources, templates, logger } = fakeRenderDependencies();
-  const handler = new RenderPreviewHandler(printer, blobs, sources, templates, { budgetMs: 60_000, allowHttpImages: false }, logger);
+  const { blobs, printer, sources, compiler, logger } = fakeRenderDependencies();
+  const handler = new RenderPreviewHandler(printer, blobs, sources, compiler, { budgetMs: 60_000, allowHttpImages: false }, logger);
   return { blobs, printer, handler };
 }
 

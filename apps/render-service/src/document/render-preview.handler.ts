@@ -1,7 +1,6 @@
 import {
   Environment,
   ErrorCode,
-  hasBlockingIssue,
   MessageName,
   RenderIssue,
   renderIssue,
@@ -11,12 +10,12 @@ import {
 } from '@docrender/contracts';
 import { Logger, withLogFields } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { checkData, compileDocument, imageReferencesOf, InvalidTemplateError, Template } from '@docrender/template-dsl';
+import { WorkerPoolClosedError } from '@docrender/platform';
 import { BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
+import { CompileAbandonedError, CompileOutOfMemoryError, DocumentCompiler } from '../compile/document-compiler';
 import { DocumentSources } from './document-sources';
-import { TemplateCache } from './template-cache';
 import type { RenderHandlerOptions } from './render-document.handler';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
@@ -38,7 +37,7 @@ export class RenderPreviewHandler {
     private readonly printer: DocumentPrinter,
     private readonly blobStore: BlobStore,
     private readonly sources: DocumentSources,
-    private readonly templates: TemplateCache,
+    private readonly compiler: DocumentCompiler,
     private readonly options: RenderHandlerOptions,
     private readonly logger: Logger,
   ) {}
@@ -55,18 +54,27 @@ export class RenderPreviewHandler {
     const deadline = Math.min(command.deadline, Date.now() + this.options.budgetMs);
     let issues: RenderIssue[] = [];
     try {
-      const data = sampleDocumentData(command.sampleData);
-      issues = checkData(data);
-      if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
-      const template = this.templates.canonical(command.template) as Template;
-      const allowHttpImages = this.options.allowHttpImages;
-      const [images, customFonts] = await Promise.all([
-        this.sources.resolveImages(imageReferencesOf(template, data, { allowHttpImages }), command.organisationId, deadline),
-        this.sources.readCustomFonts(command.customFonts),
-      ]);
-      const compiled = compileDocument({ template, data, translations: command.translations, images, customFonts, allowHttpImages });
+      const outcome = await this.compiler.compile(
+        {
+          template: command.template,
+          data: { value: sampleDocumentData(command.sampleData) },
+          environment: Environment.Test,
+          customFonts: await this.sources.readCustomFonts(command.customFonts),
+          translations: command.translations,
+          watermark: null,
+          allowHttpImages: this.options.allowHttpImages,
+          servedFonts: false,
+        },
+        {
+          deadline,
+          budgetMs: this.options.budgetMs,
+          abandoned,
+          resolveImages: (references) => this.sources.resolveImages(references, command.organisationId, deadline),
+        },
+      );
+      if (outcome.kind === 'blocked') return { outcome: 'blocked', issues: outcome.issues, png: null, failure: null };
+      const compiled = outcome.document;
       issues = compiled.issues;
-      if (hasBlockingIssue(issues, Environment.Test)) return { outcome: 'blocked', issues, png: null, failure: null };
       throwIfAbandoned(abandoned, MessageName.RenderPreview);
       const png = await this.printer.screenshotFirstPage({
         html: compiled.html,
@@ -78,6 +86,7 @@ export class RenderPreviewHandler {
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant,
         pageAwareTables: compiled.pageAwareTables,
+        pageReferences: compiled.pageReferences,
         deadline,
         budgetMs: this.options.budgetMs,
       });
@@ -91,10 +100,12 @@ export class RenderPreviewHandler {
         const message = `The preview exceeded its render budget of ${Math.round(this.options.budgetMs / 1000)} s.`;
         return { outcome: 'failed', issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)], png: null, failure: { code: ErrorCode.RenderTimeout, message } };
       }
-      if (error instanceof InvalidTemplateError) {
-        return { outcome: 'failed', issues, png: null, failure: { code: ErrorCode.BindingError, message: error.message } };
+      if (error instanceof CompileOutOfMemoryError) {
+        const message = `Not rendered: ${error.message}.`;
+        return { outcome: 'failed', issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)], png: null, failure: { code: ErrorCode.RenderTimeout, message } };
       }
-      if (error instanceof BrowserPoolClosedError || error instanceof TransientFailureError) throw error;
+      if (error instanceof CompileAbandonedError) throwIfAbandoned(abandoned, MessageName.RenderPreview);
+      if (error instanceof BrowserPoolClosedError || error instanceof WorkerPoolClosedError || error instanceof TransientFailureError) throw error;
       this.logger.error('preview failed', { err: error });
       return { outcome: 'failed', issues, png: null, failure: { code: ErrorCode.InternalError, message: 'Internal error while rendering the preview.' } };
     }

@@ -3,11 +3,17 @@ import type { FilterOperator, LISTINGS, SortDirection } from '@docrender/contrac
 /** The list endpoints of spec 4.1 (as named in the contracts' LISTINGS table). */
 export type ListingName = keyof typeof LISTINGS;
 
-/** The fields an endpoint filters on; other strings are accepted for fields a newer service adds. */
-export type FilterField<L extends ListingName> = keyof (typeof LISTINGS)[L]['filterable'] | (string & NonNullable<unknown>);
+/**
+ * The fields an endpoint filters on (the contracts' LISTINGS table): a misspelt field does not compile, where the
+ * service would answer 400. A field only a newer service knows is passed with a cast (`'newField' as FilterField<'jobs'>`).
+ */
+export type FilterField<L extends ListingName> = keyof (typeof LISTINGS)[L]['filterable'];
 
-/** The fields an endpoint sorts by; an unrecognised one silently falls back to the default sort (spec 4.1). */
-export type SortField<L extends ListingName> = (typeof LISTINGS)[L]['sortable'][number] | (string & NonNullable<unknown>);
+/**
+ * The fields an endpoint sorts by: a misspelt field does not compile — the service would silently fall back to its
+ * default sort (spec 4.1), which is the mistake worth catching.
+ */
+export type SortField<L extends ListingName> = (typeof LISTINGS)[L]['sortable'][number];
 
 /** One filter: `filters[i].field`, `.op` (default `eq`), `.value`; filters combine with AND. Dates are sent as ISO 8601. */
 export type ListFilter<L extends ListingName> = {

@@ -1,5 +1,5 @@
 import type { PagedResult } from '@docrender/contracts';
-import type { ListFilter, ListingName, ListParams } from './list-params';
+import type { FilterField, ListFilter, ListingName, ListParams } from './list-params';
 
 /** How `listAll` walks the pages. */
 export type IterateOptions = {
@@ -12,7 +12,7 @@ export type IterateOptions = {
 };
 
 /** The field each listing pins on: the documents' render time; templates and versions by creation time. */
-export const PIN_FIELDS: Readonly<Record<ListingName, string | null>> = {
+export const PIN_FIELDS: { readonly [L in ListingName]: FilterField<L> | null } = {
   documents: 'renderedAt',
   templates: 'createdAt',
   templateVersions: 'createdAt',

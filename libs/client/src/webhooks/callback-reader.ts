@@ -21,8 +21,8 @@ export type ReadCallbackInput = {
 export type ReceivedCallback = CallbackBody & {
   /** X-Service-Event: `render.progress`, `render.completed`, `render.failed` (or a newer value), null when absent. */
   event: string | null;
-  /** X-Service-Delivery: stable across retries of one delivery; deduplicate on it. */
-  deliveryId: string | null;
+  /** X-Service-Delivery (spec 6.2, on every callback): stable across retries of one delivery; deduplicate on it. */
+  deliveryId: string;
   /** The verified signing time `t` (Unix seconds). */
   signedAt: number;
 };
@@ -33,7 +33,8 @@ const verifier = new WebhookVerifier();
  * Verifies a callback's signature with the shared verifier (spec 6.4 receiver rules; verify before parsing), then
  * parses it into a progress or completion callback. Answer 400 and drop the request on either exception.
  * @throws WebhookSignatureError (from `@docrender/webhooks`, re-exported) when the signature does not verify
- * @throws MalformedCallbackError when the verified body is neither shape, or contradicts a known X-Service-Event
+ * @throws MalformedCallbackError when the verified body is neither shape, contradicts a known X-Service-Event, or
+ *   comes without X-Service-Delivery (the service sends it on every callback; without it nothing can be deduplicated)
  */
 export function readCallback(input: ReadCallbackInput): ReceivedCallback {
   const signedAt = verifier.verify({
@@ -50,7 +51,9 @@ export function readCallback(input: ReadCallbackInput): ReceivedCallback {
   if (event !== null && known.includes(event) && event !== expected) {
     throw new MalformedCallbackError(`X-Service-Event is ${event} but the body is a ${callback.kind} callback (${expected})`);
   }
-  return { ...callback, event, deliveryId: single(header(input.headers, WebhookHeader.Delivery)), signedAt };
+  const deliveryId = single(header(input.headers, WebhookHeader.Delivery));
+  if (deliveryId === null || deliveryId === '') throw new MalformedCallbackError(`the callback has no ${WebhookHeader.Delivery} header (spec 6.2)`);
+  return { ...callback, event, deliveryId, signedAt };
 }
 
 function expectedEvent(callback: CallbackBody): WebhookEvent {

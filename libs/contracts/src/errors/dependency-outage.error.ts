@@ -16,3 +16,15 @@ export class DependencyOutageError extends Error {
     this.name = 'DependencyOutageError';
   }
 }
+
+/**
+ * A dependency went away after a write was sent to it and before it answered: the write may or may not have taken
+ * effect (e.g. a document's payment and row, committed or not). Code that answers a client must not report it as
+ * not done (a retry could pay twice) nor as done for sure.
+ */
+export class OutcomeUnknownError extends DependencyOutageError {
+  constructor(dependency: string, message: string, options?: { cause?: unknown }) {
+    super(dependency, message, options);
+    this.name = 'OutcomeUnknownError';
+  }
+}

@@ -1,3 +1,4 @@
+import type { DocumentConformance } from '../documents/document.dto';
 import { Environment } from '../environment';
 import { RenderIssue } from '../issues/render-issue';
 import { WebhookEvent } from '../callbacks/callback';
@@ -78,6 +79,13 @@ export type RenderDocumentCommand = {
   inlinePdfBinary?: boolean;
   /** Epoch milliseconds after which the render is abandoned with a RenderTimeout issue. */
   deadline: number;
+  /**
+   * Set by a caller holding a client's connection (the gateway's sync renders): once the blob store has failed for
+   * this long without answering (unreachable, reset, 5xx), the document ends `failed` with ExternalServiceError
+   * instead of waiting to its deadline, so the client gets its 500 with Retry-After when the outage outlasts a blip
+   * (decision 0041). Absent (async jobs, older senders): an outage is waited out within the whole budget.
+   */
+  storageOutageWaitMs?: number;
 };
 
 export type RenderOutcome = 'rendered' | 'blocked' | 'failed';
@@ -92,7 +100,15 @@ export type RenderDocumentResult = {
    * within it, the PDF is here as well: inlineBytes when the command set inlinePdfBinary (and the render service knows
    * the flag), inlineBase64 otherwise. Without either the PDF is read at blobKey.
    */
-  pdf: { blobKey: string; pageCount: number; fileSizeBytes: number; inlineBase64?: string; inlineBytes?: Uint8Array } | null;
+  pdf: {
+    blobKey: string;
+    pageCount: number;
+    fileSizeBytes: number;
+    inlineBase64?: string;
+    inlineBytes?: Uint8Array;
+    /** What the document asked to conform to and the result of the service's checks; absent from older render services. */
+    conformance?: DocumentConformance;
+  } | null;
   renderDurationMs: number;
   /** Set when outcome is failed: why (e.g. RenderTimeout, InternalError). */
   failure: { code: string; message: string } | null;

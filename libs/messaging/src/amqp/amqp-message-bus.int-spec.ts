@@ -30,7 +30,9 @@ describe('AmqpMessageBus against RabbitMQ', () => {
     ...loadSettings(messagingSettings, {}),
     amqpUrl: vhost.url,
     queuePrefix: `t${randomBytes(4).toString('hex')}.`,
-    connectTimeoutMs: 5_000,
+    // a bound, not a speed: on a busy machine connecting and declaring the topology took over 5 s (CI, 2026-11-29);
+    // the test of the bound itself sets its own 500 ms against a closed port
+    connectTimeoutMs: 30_000,
     publishWaitMs: 5_000,
     ...overrides,
   });

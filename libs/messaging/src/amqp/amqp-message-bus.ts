@@ -112,12 +112,17 @@ export class AmqpMessageBus implements MessageBus {
     this.topology = new AmqpTopology(settings);
   }
 
-  /** Connects (waiting up to AMQP_CONNECT_TIMEOUT_MS), declares the topology and returns the bus. */
-  static async connect(settings: MessagingSettings, logger: MessagingLogger): Promise<AmqpMessageBus> {
+  /**
+   * Connects (waiting up to AMQP_CONNECT_TIMEOUT_MS), declares the topology and returns the bus. With
+   * `waitForConnection: false` it returns at once and connects in the background, retrying with backoff for as long
+   * as RabbitMQ is away: a process that serves without the broker (the gateway's reads) then starts during an
+   * outage, and `ping()` says the bus is not connected until it is.
+   */
+  static async connect(settings: MessagingSettings, logger: MessagingLogger, options: { waitForConnection?: boolean } = {}): Promise<AmqpMessageBus> {
     const url = settings.amqpUrl;
     if (url === undefined) throw new MessageBusUnavailableError('AMQP_URL is not set');
     const bus = new AmqpMessageBus({ ...settings, amqpUrl: url }, logger);
-    await bus.start();
+    await bus.start(options.waitForConnection ?? true);
     return bus;
   }
 
@@ -220,7 +225,7 @@ export class AmqpMessageBus implements MessageBus {
 
   // ---- connection and sessions -------------------------------------------------------------------------------
 
-  private async start(): Promise<void> {
+  private async start(waitForConnection: boolean): Promise<void> {
     const connection = await connect(this.settings.amqpUrl, {
       clientProperties: { connection_name: `docrender ${process.pid}` },
       // Small frames (a reply, an ack) must not wait behind delayed TCP ACKs: without it a request/reply takes ~50 ms.
@@ -259,6 +264,10 @@ export class AmqpMessageBus implements MessageBus {
     });
     connection.on('error', (error: Error) => this.logger.error('RabbitMQ connection error', { err: error }));
 
+    if (!waitForConnection) {
+      if (!this.session?.alive) this.logger.info('starting without waiting for RabbitMQ; connecting in the background', { url: target });
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.settings.connectTimeoutMs);

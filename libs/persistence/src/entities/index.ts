@@ -12,6 +12,8 @@ import { TemplateVersionEntity } from './template-version.entity';
 import { TemplateEntity } from './template.entity';
 import { UsagePeriodEntity } from './usage-period.entity';
 import { WebhookSecretEntity } from './webhook-secret.entity';
+import { WorkspaceSessionEntity } from './workspace-session.entity';
+import { WorkspaceUserEntity } from './workspace-user.entity';
 
 export {
   ApiKeyEntity,
@@ -28,6 +30,8 @@ export {
   TemplateVersionEntity,
   UsagePeriodEntity,
   WebhookSecretEntity,
+  WorkspaceSessionEntity,
+  WorkspaceUserEntity,
 };
 
 /** Every entity of the schema (the rate-limit table has none: it is used through SQL only). */
@@ -46,4 +50,6 @@ export const ENTITIES = [
   UsagePeriodEntity,
   FontFamilyEntity,
   FontFileEntity,
+  WorkspaceUserEntity,
+  WorkspaceSessionEntity,
 ];

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { DocumentType, Environment } from '@docrender/contracts';
+import type { DocumentConformance, DocumentType, Environment } from '@docrender/contracts';
 
 @Entity({ name: 'documents' })
 export class StoredDocumentEntity {
@@ -18,6 +18,7 @@ export class StoredDocumentEntity {
   @Column({ name: 'render_duration_ms', type: 'integer' }) renderDurationMs!: number;
   @Column({ name: 'is_pdf_deleted', type: 'boolean' }) isPdfDeleted!: boolean;
   @Column({ name: 'render_job_id', type: 'uuid', nullable: true }) renderJobId!: string | null;
+  @Column({ type: 'jsonb', nullable: true }) conformance!: DocumentConformance | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

@@ -21,6 +21,9 @@ const EXPECTED_TABLES = [
   'templates',
   'usage_periods',
   'webhook_secrets',
+  // issue 35: the workspace's users and sessions
+  'workspace_sessions',
+  'workspace_users',
 ];
 
 describe('migrations', () => {
@@ -64,7 +67,11 @@ describe('migrations', () => {
   });
 
   it('2.10: render_jobs.recorded_count starts as the count of the outcomes recorded before it existed', async () => {
-    // the deferred document reference, then recorded_count
+    // the undelivered renders, the workspace's users, the documents' conformance, the deferred document reference,
+    // then recorded_count
+    expect(await revertMigrations(db.dataSource)).toBe(1);
+    expect(await revertMigrations(db.dataSource)).toBe(1);
+    expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     const { organisation } = await db.database.transaction((r) =>

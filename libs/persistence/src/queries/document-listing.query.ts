@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ListQuery } from '@docrender/contracts';
+import type { DocumentConformance, ListQuery } from '@docrender/contracts';
 import type { StoredDocumentRecord } from '../repositories/stored-document.repository';
 import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
 
@@ -24,7 +24,7 @@ export const DOCUMENT_LISTING: ListingSql = {
 
 const DOCUMENT_COLUMNS = `d.id, d.organisation_id, d.template_id, d.version_number, d.environment, d.language, d.document_name,
   d.document_type, d.pdf_blob_key, d.file_size_bytes, d.page_count, d.rendered_at, d.render_duration_ms, d.is_pdf_deleted,
-  d.render_job_id, d.created_at, d.updated_at`;
+  d.render_job_id, d.conformance, d.created_at, d.updated_at`;
 
 type DocumentRow = {
   id: string;
@@ -42,6 +42,7 @@ type DocumentRow = {
   render_duration_ms: number;
   is_pdf_deleted: boolean;
   render_job_id: string | null;
+  conformance: DocumentConformance | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -63,6 +64,7 @@ function toRecord(r: DocumentRow): StoredDocumentRecord {
     renderDurationMs: r.render_duration_ms,
     isPdfDeleted: r.is_pdf_deleted,
     renderJobId: r.render_job_id,
+    conformance: r.conformance,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

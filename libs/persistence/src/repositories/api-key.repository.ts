@@ -18,6 +18,11 @@ export type ApiKeyRecord = {
   revokedAt: Date | null;
 };
 
+/** A key as the admin CLI prints it and the workspace answers it: nothing secret, times as ISO 8601. */
+export function apiKeySummary(k: ApiKeyRecord): { id: string; environment: Environment; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null } {
+  return { id: k.id, environment: k.environment, lookupPrefix: k.lookupPrefix, label: k.label, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null };
+}
+
 /** What a valid, unrevoked key stands for. */
 export type AuthenticatedApiKey = {
   apiKeyId: string;

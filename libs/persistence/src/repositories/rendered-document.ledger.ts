@@ -1,10 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { traceCarrier } from '@docrender/observability';
-import { JobState, Limits, MessageName, type DeliverWebhookCommand, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
+import { dependencyOutageOf } from '@docrender/messaging';
+import { DependencyOutageError, JobState, Limits, MessageName, OutcomeUnknownError, type DeliverWebhookCommand, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
 import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
 import { RenderJobRepository, type JobCompletion, type JobDocumentResult, type RenderJobRecord } from './render-job.repository';
-import { paidDocumentParams, paidDocumentSteps, StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
+import { paidDocumentConformance, paidDocumentParams, paidDocumentSteps, StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
 import { lockPagesOfCurrentPeriod, UsageRepository } from './usage.repository';
 import { queryPrepared } from '../prepared-statement';
 
@@ -56,11 +57,32 @@ export type JobDocumentRecorded = { recording: 'recorded'; callback: DeliverWebh
 export class RenderedDocumentLedger {
   constructor(private readonly manager: EntityManager) {}
 
-  /** False, taking and storing nothing, when the pages do not fit the organisation's credit. */
-  record(entry: RenderedDocumentEntry): Promise<boolean> {
-    return payAndStore(this.manager, entry);
+  /**
+   * False, taking and storing nothing, when the pages do not fit the organisation's credit. A failure to reach the
+   * database (no connection) throws DependencyOutageError('database'): nothing was sent, nothing taken. A connection lost once the statement
+   * was sent throws OutcomeUnknownError: the payment and the row may have been committed (issue 31: the caller then
+   * answers the document rather than a retry that would pay for it again).
+   */
+  async record(entry: RenderedDocumentEntry): Promise<boolean> {
+    const runner = this.manager.connection.createQueryRunner();
+    try {
+      await runner.connect();
+    } catch (error) {
+      await runner.release().catch(() => undefined);
+      if (dependencyOutageOf(error) === null) throw error;
+      throw new DependencyOutageError('database', 'the database could not be reached to record the document: nothing was stored or paid', { cause: error });
+    }
+    try {
+      return await payAndStore(runner.manager, entry);
+    } catch (error) {
+      if (dependencyOutageOf(error) === null) throw error;
+      throw new OutcomeUnknownError('database', 'the database connection was lost after the document was sent to be recorded: it may or may not be stored and paid', { cause: error });
+    } finally {
+      await runner.release().catch(() => undefined);
+    }
   }
 }
+
 
 /** Rolls back a job document's transaction that must not count (another run recorded it, or no credit). */
 class NotRecorded extends Error {
@@ -141,7 +163,7 @@ async function payAndStore(manager: EntityManager, { payment, document, rendered
   return true;
 }
 
-/** recordOutcome's statement: $1–$15 paidDocumentParams, then the job's ($16–$31). */
+/** recordOutcome's statement: $1–$15 paidDocumentParams, then the job's ($16–$31), then the document's conformance ($32). */
 const RECORD_JOB_DOCUMENT = {
   name: 'render-job-record-document',
   text: `WITH job AS (
@@ -152,7 +174,7 @@ const RECORD_JOB_DOCUMENT = {
      INSERT INTO render_job_documents (job_id, document_index, outcome, document_id, issues, created_at)
      SELECT job.id, $17, $18, $19, $20::jsonb, $21 FROM job WHERE NOT $31::boolean OR EXISTS (SELECT 1 FROM credit)
      ON CONFLICT DO NOTHING RETURNING job_id
-   ), ${paidDocumentSteps('EXISTS (SELECT 1 FROM recorded)')}, kept_issues AS (
+   ), ${paidDocumentSteps('EXISTS (SELECT 1 FROM recorded)', '$32')}, kept_issues AS (
      INSERT INTO render_job_issues (job_id, position, type, severity, description, element_id, document_index)
      SELECT recorded.job_id, LEAST(job.issue_count, $22) + i.n - 1, i.issue->>'type', i.issue->>'severity', i.issue->>'description', i.issue->>'elementId', $17
        FROM recorded, job, jsonb_array_elements($20::jsonb) WITH ORDINALITY AS i(issue, n)
@@ -211,6 +233,7 @@ async function recordOutcome(manager: EntityManager, entry: JobDocumentEntry, on
       callback?.bodyTail ?? null,
       trace === null ? null : JSON.stringify(trace),
       onlyIfPaid,
+      paidDocumentConformance(payment === null ? null : document),
     ],
   );
   if (!rows[0].found) throw new Error(`render job ${entry.jobId} not found`);

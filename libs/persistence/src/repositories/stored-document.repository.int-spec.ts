@@ -54,9 +54,20 @@ describe('StoredDocumentRepository.createPaid (real PostgreSQL)', () => {
     const owner = await organisationWith(10);
     const input = documentOf(owner, 3);
     const created = await db.database.documents.createPaid(input, now);
-    expect(created).toEqual({ ...input, renderJobId: null, isPdfDeleted: false, createdAt: now, updatedAt: now });
+    expect(created).toEqual({ ...input, renderJobId: null, conformance: null, isPdfDeleted: false, createdAt: now, updatedAt: now });
     expect(await db.database.documents.findById(owner.organisationId, input.id ?? '')).toEqual(created);
     expect((await db.database.usage.getUsage(owner.organisationId, now)).pagesUsed).toBe(3);
+  });
+
+  it('issue 34 item 5: a stored document keeps its conformance, paid in one statement or created unpaid', async () => {
+    const owner = await organisationWith(10);
+    const conformance = { pdfA: 'PDF/A-3b' as const, pdfUA: null, checks: 'passed' as const, rules: ['6.1.3', '6.8'], eInvoice: 'en16931' as const };
+    const paid = await db.database.documents.createPaid({ ...documentOf(owner, 1), conformance }, now);
+    const unpaid = await db.database.documents.create({ ...documentOf(owner, 1), conformance }, now);
+    for (const stored of [paid, unpaid]) {
+      expect(stored?.conformance).toEqual(conformance);
+      expect((await db.database.documents.findById(owner.organisationId, stored?.id ?? ''))?.conformance).toEqual(conformance);
+    }
   });
 
   it('3.1 rule 3: pages that do not fit store nothing and take nothing', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
-import type { DocumentType, Environment } from '@docrender/contracts';
+import type { DocumentConformance, DocumentType, Environment } from '@docrender/contracts';
 import { StoredDocumentEntity } from '../entities';
 import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 import { CONSUME_PAGES_OF_CURRENT_PERIOD, UsageRepository } from './usage.repository';
@@ -23,33 +23,46 @@ export type StoredDocumentRecord = {
   isPdfDeleted: boolean;
   /** The async job that produced it, if any. */
   renderJobId: string | null;
+  /** What it asked to conform to and the result of the render service's checks; null for documents stored before (decision 0032). */
+  conformance: DocumentConformance | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
-export type NewStoredDocument = Omit<StoredDocumentRecord, 'id' | 'isPdfDeleted' | 'createdAt' | 'updatedAt' | 'renderJobId'> & {
+export type NewStoredDocument = Omit<StoredDocumentRecord, 'id' | 'isPdfDeleted' | 'createdAt' | 'updatedAt' | 'renderJobId' | 'conformance'> & {
   /** Made up when absent (pass one when the blob key is derived from the id). */
   id?: string;
   renderJobId?: string | null;
+  conformance?: DocumentConformance | null;
 };
 
 function rowOf(input: NewStoredDocument, now: Date): StoredDocumentEntity {
-  return { ...input, id: input.id ?? randomUUID(), renderJobId: input.renderJobId ?? null, isPdfDeleted: false, createdAt: now, updatedAt: now };
+  return {
+    ...input,
+    id: input.id ?? randomUUID(),
+    renderJobId: input.renderJobId ?? null,
+    conformance: input.conformance ?? null,
+    isPdfDeleted: false,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /**
  * The one-statement path of StoredDocumentRepository.createPaid as two steps of a WITH list: `paid` takes the pages
  * while the stored billing period is current and they fit (and `condition` holds), `stored` inserts the row when
  * they were taken, returning its id. Parameters $1–$15 are paidDocumentParams; a statement that embeds the steps
- * numbers its own from $16.
+ * numbers its own from $16, and names the parameter holding the document's conformance (paidDocumentConformance)
+ * in `conformance`.
  */
-export function paidDocumentSteps(condition: string): string {
+export function paidDocumentSteps(condition: string, conformance: string): string {
   return `paid AS (${CONSUME_PAGES_OF_CURRENT_PERIOD} AND (${condition}) RETURNING u.organisation_id
      ), stored AS (
        INSERT INTO documents (id, organisation_id, template_id, version_number, environment, language, document_name, document_type, pdf_blob_key,
-                              file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at)
+                              file_size_bytes, page_count, rendered_at, render_duration_ms, is_pdf_deleted, render_job_id, created_at, updated_at,
+                              conformance)
        SELECT $4::uuid, paid.organisation_id, $5::uuid, $6::integer, $7::text, $8::text, $9::text, $10::text, $11::text,
-              $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3
+              $12::integer, $2, $13::timestamptz, $14::integer, false, $15::uuid, $3, $3, ${conformance}::jsonb
          FROM paid
        RETURNING id
      )`;
@@ -78,8 +91,13 @@ export function paidDocumentParams(input: NewStoredDocument | null, now: Date): 
   ];
 }
 
+/** The conformance parameter of paidDocumentSteps: JSON text, or null. */
+export function paidDocumentConformance(input: NewStoredDocument | null): string | null {
+  return input?.conformance == null ? null : JSON.stringify(input.conformance);
+}
+
 /** Takes the pages of the current billing period and stores the paid document's row, in one statement (createPaid). */
-const CREATE_PAID: PreparedStatement = { name: 'stored-document-create-paid', text: `WITH ${paidDocumentSteps('true')} SELECT id FROM stored` };
+const CREATE_PAID: PreparedStatement = { name: 'stored-document-create-paid', text: `WITH ${paidDocumentSteps('true', '$16')} SELECT id FROM stored` };
 
 /** A document whose PDF retention may purge. */
 export type PurgeCandidate = { id: string; organisationId: string; pdfBlobKey: string; renderedAt: Date };
@@ -102,7 +120,7 @@ export class StoredDocumentRepository {
    */
   async createPaid(input: NewStoredDocument, now: Date = new Date()): Promise<StoredDocumentRecord | null> {
     const row = rowOf(input, now);
-    const inserted = await queryPrepared(this.manager, CREATE_PAID, paidDocumentParams(row, now));
+    const inserted = await queryPrepared(this.manager, CREATE_PAID, [...paidDocumentParams(row, now), paidDocumentConformance(row)]);
     if (inserted.length === 1) return { ...row };
     return this.manager.transaction(async (m) => {
       if (!(await new UsageRepository(m).tryConsumePages(row.organisationId, row.pageCount, now))) return null;

@@ -8,6 +8,7 @@ import { SeedFileError } from './seed-file';
 const OK_DIR = path.join(__dirname, 'fixtures', 'ok', 'acme');
 const NOT_OK_DIR = path.join(__dirname, 'fixtures', 'not-ok');
 const acmeSeed = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(OK_DIR, 'seed.json'), 'utf8')) as Record<string, unknown>;
+const CHANGED_TEMPLATE = { dsl: 1, body: [{ id: 'greeting', type: 'text', text: 'Dear {{name}}, changed' }] };
 const seedKeys = (seed: unknown): string[] =>
   (seed as { organisations: { apiKeys?: string[] }[] }).organisations.flatMap((o) => o.apiKeys ?? []);
 
@@ -66,7 +67,7 @@ describe('applySeed', () => {
     expect(JSON.parse(v1!.sampleData)).toEqual({ data: { number: 'INV-1', total: 42 }, i18n: {} });
     expect(v1).toMatchObject({ translations: null, documentNameTemplate: null, publishedBy: 'seed' });
     expect(JSON.parse(v2!.sampleData)).toEqual({ data: { number: 'INV-2', total: 7 }, i18n: { language: 'de' } });
-    expect(JSON.parse(v2!.translations!)).toEqual({ de: { Invoice: 'Rechnung' } });
+    expect(JSON.parse(v2!.translations!)).toEqual({ defaultLanguage: 'de', languages: { de: { locale: 'de-DE', strings: { Invoice: 'Rechnung' } } } });
     expect(v2).toMatchObject({ documentNameTemplate: 'Invoice {{number}} (draft)', publishedAt: null });
     const letter = await db.database.templateVersions.findByNumber(first.organisations[0].templates[0].id, 1);
     expect(JSON.parse(letter!.sampleData)).toEqual({ data: {}, i18n: {} });
@@ -101,7 +102,7 @@ describe('applySeed', () => {
     const seed = acmeSeed() as { organisations: Record<string, unknown>[] };
     seed.organisations[0].userCount = 9;
     const letter = (seed.organisations[0].templates as { versions: unknown[] }[])[0];
-    letter.versions.push({ template: { pages: [] }, published: false });
+    letter.versions.push({ template: { dsl: 1, body: [{ type: 'text', id: 'greeting', text: 'Dear {{ name }}' }] }, published: false });
     const [testKey] = first.organisations[0].apiKeys;
     await db.database.apiKeys.revoke(testKey.id);
 
@@ -114,7 +115,7 @@ describe('applySeed', () => {
   it('3.4: a published version never changes: a differing entry is an error naming it, and nothing is applied', async () => {
     const seed = acmeSeed() as { organisations: Record<string, unknown>[] };
     seed.organisations[0].userCount = 77;
-    (seed.organisations[0].templates as { versions: { template: unknown }[] }[])[0].versions[0].template = { pages: ['changed'] };
+    (seed.organisations[0].templates as { versions: { template: unknown }[] }[])[0].versions[0].template = CHANGED_TEMPLATE;
     await expect(applySeed(db.database, seed, OK_DIR)).rejects.toThrow(
       /^organisations\[0\]\.templates\[0\]\.versions\[0\]: version 1 is published and differs/,
     );
@@ -122,7 +123,7 @@ describe('applySeed', () => {
 
     const replaced = await applySeed(db.database, seed, OK_DIR, { allowPublishedChanges: true });
     const version = await db.database.templateVersions.findByNumber(replaced.organisations[0].templates[0].id, 1);
-    expect(JSON.parse(version!.templateJson)).toEqual({ pages: ['changed'] });
+    expect(JSON.parse(version!.templateJson)).toEqual(CHANGED_TEMPLATE);
     expect(version!.publishedAt).not.toBeNull();
   });
 
@@ -141,6 +142,10 @@ describe('applySeed', () => {
     ['bad-webhook-secret.json', /^organisations\[0\]\.webhookSecret: must start with whsec_$/],
     ['negative-allowance.json', /^organisations\[0\]\.includedRendersPerMonth: must be a whole number >= 0$/],
     ['sample-data-without-data.json', /^organisations\[0\]\.templates\[0\]\.versions\[0\]\.sampleData: must be an object with a "data" member/],
+    // Issue 31 item 4: the render's own check (checkTemplateVersion), before anything is written.
+    ['unknown-function.json', /^organisations\[0\]\.templates\[0\]\.versions\[0\]: the template version is invalid: \$\.body\[0\]\.text: binding syntax error at character \d+: unknown function "frobnicate"/],
+    ['old-translations.json', /^organisations\[0\]\.templates\[0\]\.versions\[0\]: the template version is invalid: translations: must be /],
+    ['bad-document-name.json', /^organisations\[0\]\.templates\[0\]\.documentNameTemplate: binding syntax error at character \d+: unclosed/],
   ])('a bad seed file (%s) is refused with the bad entry named', async (file, message) => {
     const seed: unknown = JSON.parse(readFileSync(path.join(NOT_OK_DIR, file), 'utf8'));
     const attempt = applySeed(db.database, seed, NOT_OK_DIR);

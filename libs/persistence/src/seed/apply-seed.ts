@@ -1,4 +1,5 @@
 import type { Environment } from '@docrender/contracts';
+import { checkTemplateVersion, templateErrorLines } from '@docrender/template-dsl/checks';
 import type { Database, Repositories } from '../database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { OrganisationRecord } from '../repositories/organisation.repository';
@@ -91,6 +92,9 @@ async function versionContent(version: SeedVersion, baseDir: string, at: string)
     isFileReference(value) ? resolveJson(value, baseDir, `${at}.sampleData.${name}`) : value;
   const sampleData = { ...sample, data: await member('data', sample.data), i18n: await member('i18n', sample.i18n ?? {}) };
   const translations = version.translations ? await resolveJson(version.translations, baseDir, `${at}.translations`) : null;
+  // The render's own check: a version it would refuse is never stored (nor published).
+  const check = checkTemplateVersion({ template, translations, documentNameTemplate: version.documentNameTemplate ?? null });
+  if (!check.ok) throw new SeedFileError(at, `the template version is invalid: ${templateErrorLines(check.errors).join('; ')}`);
   return {
     templateJson: JSON.stringify(template),
     sampleData: JSON.stringify(sampleData),

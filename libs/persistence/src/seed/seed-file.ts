@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assetNameProblem } from '@docrender/storage';
+import { checkDocumentNameTemplate } from '@docrender/template-dsl/checks';
 import { apiKeyProblem } from '../api-keys/api-key-secret';
 import { webhookSecretProblem } from '../api-keys/webhook-secret-generator';
 
@@ -133,12 +134,20 @@ function parseVersion(value: unknown, at: string): SeedVersion {
   };
 }
 
+/** A template's naming pattern, refused (as a render would ignore it) when its bindings do not parse. */
+function documentNameTemplateAt(value: unknown, at: string): string | null | undefined {
+  const pattern = optionalNullableString(value, at);
+  const [error] = checkDocumentNameTemplate(pattern, at);
+  if (error) throw new SeedFileError(at, error.message);
+  return pattern;
+}
+
 function parseTemplate(value: unknown, at: string): SeedTemplate {
   const t = objectAt(value, at, ['id', 'name', 'documentNameTemplate', 'versions']);
   return {
     id: optionalUuid(t.id, `${at}.id`),
     name: stringAt(t.name, `${at}.name`),
-    documentNameTemplate: optionalNullableString(t.documentNameTemplate, `${at}.documentNameTemplate`),
+    documentNameTemplate: documentNameTemplateAt(t.documentNameTemplate, `${at}.documentNameTemplate`),
     versions: arrayAt(t.versions, `${at}.versions`).map((v, i) => parseVersion(v, `${at}.versions[${i}]`)),
   };
 }

@@ -38,6 +38,11 @@ type ConnectCommon = {
   settings: Settings;
   /** Refuse the in-process bus (AMQP_URL unset): an app that takes messages, on its own, would never get any. */
   requireBroker?: boolean;
+  /**
+   * Wait for RabbitMQ at start (up to AMQP_CONNECT_TIMEOUT_MS, then fail; the default). False: start without it and
+   * connect in the background (the gateway, so that a restart during a RabbitMQ outage keeps serving reads).
+   */
+  waitForBroker?: boolean;
 };
 
 export type ConnectOptions = ConnectCommon &
@@ -71,7 +76,7 @@ export async function connectInfrastructure(options: ConnectOptions): Promise<Co
   };
   if (!options.database) {
     const blobStore = await createBlobStore(storage);
-    const bus = await createMessageBus(messaging, log);
+    const bus = await createMessageBus(messaging, log, { waitForConnection: options.waitForBroker ?? true });
     log.info('infrastructure connected', { database: 'none', ...described });
     return { bus, blobStore, close: () => bus.close() };
   }
@@ -96,7 +101,7 @@ export async function connectInfrastructure(options: ConnectOptions): Promise<Co
       if (applied.length > 0) log.info('database migrations applied', { migrations: applied.join(', ') });
     }
     const blobStore = await createBlobStore(storage);
-    const bus = await createMessageBus(messaging, log);
+    const bus = await createMessageBus(messaging, log, { waitForConnection: options.waitForBroker ?? true });
     log.info('infrastructure connected', { database: redactUrl(url), ...described });
     return {
       database,

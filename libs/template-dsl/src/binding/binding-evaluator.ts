@@ -1,6 +1,6 @@
 import jsep from 'jsep';
 import { RenderIssueType } from '@docrender/contracts';
-import { BudgetExceeded, EvaluationBudget, Evaluation, ExpressionHost, Problem } from '../expression/expression-evaluator';
+import { BudgetExceeded, EVALUATION_STEPS, EvaluationBudget, Evaluation, ExpressionHost, Problem } from '../expression/expression-evaluator';
 import { Node } from '../expression/expression-syntax';
 import { IssueCollector } from '../issues/issue-collector';
 import { ActiveTranslations } from '../i18n/translations';
@@ -25,7 +25,6 @@ const ISSUE_OF_PROBLEM: Record<Problem['kind'], RenderIssueType> = {
   missing: RenderIssueType.MissingBinding,
   type: RenderIssueType.BindingFailedAtRender,
   format: RenderIssueType.UnformattedValue,
-  skipped: RenderIssueType.UnformattedValue,
   translation: RenderIssueType.MissingBinding,
 };
 
@@ -33,7 +32,7 @@ const ISSUE_OF_PROBLEM: Record<Problem['kind'], RenderIssueType> = {
 export function reportBudget(env: BindingEnvironment, elementId: string | null, type: RenderIssueType): void {
   if (env.budget.reported) return;
   env.budget.reported = true;
-  env.issues.add(type, `Expressions stopped: ${new BudgetExceeded().message}; the remaining bindings and conditions of the document are left empty.`, elementId);
+  env.issues.add(type, `Expressions stopped: ${new BudgetExceeded().message}; the bindings and conditions still being drawn are left empty and nothing more of the document is drawn.`, elementId);
 }
 
 /**
@@ -46,6 +45,7 @@ export function evaluateBinding(binding: Binding, scope: Scope, env: BindingEnvi
   const evaluation = new Evaluation(env);
   let value: unknown;
   try {
+    env.budget.spend(EVALUATION_STEPS);
     value = evaluation.eval(binding.expression, scope);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
@@ -55,13 +55,13 @@ export function evaluateBinding(binding: Binding, scope: Scope, env: BindingEnvi
   const label = `"{{ ${binding.source} }}"`;
   for (const problem of evaluation.problems) {
     const description =
-      problem.kind === 'translation' || problem.kind === 'skipped'
+      problem.kind === 'translation'
         ? `${problem.message}.`
         : problem.kind === 'missing' && problem.message === `"${wholePath(binding.expression)}" has no value in the data`
           ? `${label} has no value in the data.`
           : `${label}: ${problem.message}.`;
     // one cause per binding and kind: per-row values (the text that is not a number…) do not split the group
-    env.issues.add(ISSUE_OF_PROBLEM[problem.kind], description, elementId, `${problem.kind}\u0000${binding.source}`);
+    env.issues.add(ISSUE_OF_PROBLEM[problem.kind], description, elementId, `${problem.kind}\u0000${binding.source}`, 1 + (problem.more ?? 0));
   }
   if (value === undefined && !evaluation.problems.some((p) => p.kind === 'missing' || p.kind === 'type')) {
     env.issues.add(RenderIssueType.MissingBinding, `${label} has no value in the data.`, elementId);
@@ -115,6 +115,18 @@ export function renderPlainText(segments: TemplateSegments, scope: Scope, env: B
     else out += bindingText(evaluateBinding(segment, scope, env, elementId), segment, env, elementId);
   }
   return out;
+}
+
+/**
+ * The anchor expression of a page reference: the binding is a call of `pageOf` with one argument and nothing else
+ * (`{{ pageOf('intro') }}`, `{{ pageOf('product-' + p.sku) }}`). Null for any other binding.
+ */
+export function pageReferenceOf(binding: Binding): Binding | null {
+  const e = binding.expression;
+  if (e.type !== 'CallExpression') return null;
+  const call = e as jsep.CallExpression;
+  if (call.callee.type !== 'Identifier' || (call.callee as jsep.Identifier).name !== 'pageOf' || call.arguments.length !== 1) return null;
+  return { expression: call.arguments[0], source: binding.source };
 }
 
 /** True when the binding is a bare page counter name (`pageNumber`, `totalPages`). */

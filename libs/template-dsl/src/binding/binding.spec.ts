@@ -80,9 +80,10 @@ describe('binding evaluation', () => {
     expect(render('{{ note }}', { note: '{{ constructor }} <b>' }).out).toBe('{{ constructor }} <b>');
   });
 
-  it('count and sum work on lists', () => {
+  it('count and sum work on lists; a text amount is read with parseNumber (issue 31: never guessed by sum)', () => {
     const data = { items: [{ amount: 1.1 }, { amount: '2.2' }, { amount: 3 }] };
-    expect(render("{{ count(items) }} {{ sum(items, 'amount') }}", data).out).toBe('3 6.3');
+    expect(render("{{ count(items) }} {{ sum(items, x => parseNumber(x.amount, 'en-US')) }}", data).out).toBe('3 6.3');
+    expect(render("{{ sum(items, 'amount') }}", data).issues.map((i) => i.type)).toEqual([RenderIssueType.BindingFailedAtRender]);
   });
 
   it('numbers, currencies and percentages follow the locale (Intl)', () => {

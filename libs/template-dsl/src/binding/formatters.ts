@@ -1,4 +1,4 @@
-import { toDate } from '../expression/values';
+import { toDate, toNumber } from '../expression/values';
 
 export const FORMATTER_NAMES = ['number', 'currency', 'percent', 'date', 'time', 'datetime', 'upper', 'lower', 'default', 'markdown'] as const;
 export type FormatterName = (typeof FORMATTER_NAMES)[number];
@@ -86,14 +86,6 @@ const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code);
-}
-
-const NUMERIC_STRING = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
-
-function toNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && NUMERIC_STRING.test(value)) return Number(value);
-  return null;
 }
 
 function describe(value: unknown): string {

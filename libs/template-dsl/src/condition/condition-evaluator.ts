@@ -1,5 +1,5 @@
 import { Scope } from '../binding/scope';
-import { BudgetExceeded, Evaluation, ExpressionHost } from '../expression/expression-evaluator';
+import { BudgetExceeded, EVALUATION_STEPS, Evaluation, ExpressionHost } from '../expression/expression-evaluator';
 import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { isTruthy } from '../expression/values';
 
@@ -23,6 +23,7 @@ export function evaluateCondition(expression: string, scope: Scope, host: Expres
   }
   const evaluation = new Evaluation(host);
   try {
+    host.budget.spend(EVALUATION_STEPS);
     const value = evaluation.eval(tree, scope);
     return { ok: true, visible: isTruthy(value), problems: evaluation.problems.map((p) => p.message) };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
-import { checkData } from './check-data';
+import { EvaluationBudget } from '../expression/expression-evaluator';
+import { checkData, inspectData } from './check-data';
 import { executableIn } from './dangerous-content';
 
 function nestedArrays(depth: number): unknown {
@@ -125,5 +126,33 @@ describe('checkData (spec 7.3 DangerousContent, spec 8 nesting limit)', () => {
     expect(executableIn(`data:image/png;base64,${png}`)).toBeNull();
     expect(executableIn('TVqQ')).toBeNull();
     expect(types({ logo: `data:image/png;base64,${png}`, token: 'TVpsY2Vz' })).toEqual([]);
+  });
+});
+
+describe('issue 31: the data check is charged to the step budget before it is done (decision 0041)', () => {
+  it('a step per value and one per 16 characters of text: within the budget the data is usable and the steps are spent', () => {
+    const budget = new EvaluationBudget(1_000);
+    const inspection = inspectData({ rows: [1, 2, 3], text: 'a'.repeat(16 * 900) }, budget);
+    expect([inspection.usable, inspection.issues]).toEqual([true, []]);
+    // the two keys, the three rows, the text's 900
+    expect(budget.spent).toBe(2 + 3 + 900);
+  });
+
+  it('a list longer than the budget is refused before its items are walked: a RenderTimeout Error naming the list', () => {
+    const budget = new EvaluationBudget(1_000);
+    const inspection = inspectData(JSON.stringify({ lines: { rows: new Array(2_000).fill(0) } }), budget);
+    expect(inspection.usable).toBe(false);
+    expect(inspection.issues).toEqual([
+      expect.objectContaining({ type: RenderIssueType.RenderTimeout, severity: IssueSeverity.Error, description: expect.stringContaining('the check stopped at $.lines.rows.') }),
+    ]);
+    // reported once: the document's expressions do not report the spent budget again
+    expect([budget.exhausted, budget.reported]).toEqual([true, true]);
+  });
+
+  it('a text longer than the budget covers is refused before it is scanned, and what was found before is kept', () => {
+    const budget = new EvaluationBudget(1_000);
+    const inspection = inspectData({ a: '<script>alert(1)</script>', b: 'x'.repeat(16 * 2_000) }, budget);
+    expect(inspection.issues.map((i) => i.type)).toEqual([RenderIssueType.DangerousContent, RenderIssueType.RenderTimeout]);
+    expect(inspection.issues[1]!.description).toContain('stopped at $.b.');
   });
 });

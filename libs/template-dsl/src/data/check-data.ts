@@ -1,4 +1,6 @@
 import { Limits, RenderIssue, RenderIssueType, renderIssue } from '@docrender/contracts';
+import { DOCUMENT_STEP_BUDGET, EvaluationBudget } from '../expression/expression-evaluator';
+import { CHARACTERS_PER_STEP, textSteps } from '../expression/values';
 import { dangerIn } from './dangerous-content';
 
 /**
@@ -8,6 +10,10 @@ import { dangerIn } from './dangerous-content';
  * array is rejected without touching the call stack, before any recursive code (ajv, the compiler) sees the data.
  * A string is taken as JSON text. The gateway measures the depth of the documents it receives on their text (its
  * body scanner) and reports it with the same issue (nestingTooDeepIssue).
+ *
+ * The walk is charged to the document's step budget before it is done (issue 31, decision 0041): a step per value
+ * (each key of an object, each item of a list) and one per CHARACTERS_PER_STEP characters of each string scanned, so
+ * checking 50 MB of small values stops at the budget instead of taking its time unbounded.
  */
 
 const MAX_DEPTH = Limits.maxNestingDepth;
@@ -66,10 +72,40 @@ function describeNonJson(value: unknown): string | null {
 }
 
 /**
- * Checks data before anything else touches it: nesting depth (iterative), values JSON cannot hold,
- * HTML/script injection in strings, executables in strings. Returns the parsed value for JSON text.
+ * The data could not be checked within the step budget: it cannot be used unchecked, in any environment (an Error),
+ * and waiting does not change it.
  */
-export function inspectData(data: unknown): DataInspection {
+function tooCostlyToCheck(at: string): RenderIssue {
+  return renderIssue(
+    RenderIssueType.RenderTimeout,
+    `The document data is too large to check within the document's budget of ${DOCUMENT_STEP_BUDGET.toLocaleString('en-US')} steps ` +
+      `(a step per value, one per ${CHARACTERS_PER_STEP} characters of text); the check stopped at ${at}. Split the data into smaller documents.`,
+  );
+}
+
+/** Charges `steps`; false once the budget is spent (the caller stops and reports where). */
+function charge(budget: EvaluationBudget, steps: number): boolean {
+  if (budget.exhausted) return false;
+  try {
+    budget.spend(steps);
+    return true;
+  } catch (error) {
+    if (budget.exhausted) return false;
+    throw error;
+  }
+}
+
+/**
+ * Checks data before anything else touches it: nesting depth (iterative), values JSON cannot hold,
+ * HTML/script injection in strings, executables in strings, charging `budget` (the document's; a fresh one by default)
+ * as it goes. Returns the parsed value for JSON text.
+ */
+export function inspectData(data: unknown, budget: EvaluationBudget = new EvaluationBudget()): DataInspection {
+  const spent = (at: string): DataInspection => {
+    // the one issue of the spent budget: the document's later expressions stay silent
+    budget.reported = true;
+    return { issues: [...issues, tooCostlyToCheck(at)], value: undefined, usable: false };
+  };
   let value = data;
   if (typeof data === 'string') {
     try {
@@ -88,7 +124,10 @@ export function inspectData(data: unknown): DataInspection {
       usable: false,
     };
   }
-  if (typeof value === 'string') scanString(value, '$', issues);
+  if (typeof value === 'string') {
+    if (!charge(budget, 1 + textSteps(value.length))) return spent('$');
+    scanString(value, '$', issues);
+  }
   if (typeof value !== 'object' || value === null) {
     issues.push(renderIssue(RenderIssueType.SchemaInvalid, 'The document data must be a JSON object.'));
     return { issues, value, usable: false };
@@ -102,10 +141,14 @@ export function inspectData(data: unknown): DataInspection {
       issues.push(renderIssue(RenderIssueType.InvalidJson, `The value at ${pathOf(frame)} is not a JSON value (it is a ${frame.value.constructor?.name ?? 'special'} object).`));
       return { issues, value: undefined, usable: false };
     }
+    // a step per value, charged before the list's keys are made
+    if (Array.isArray(frame.value) && !charge(budget, frame.value.length)) return spent(pathOf(frame));
     const keys: (string | number)[] = Array.isArray(frame.value) ? Array.from(frame.value.keys()) : Object.keys(frame.value);
+    if (!Array.isArray(frame.value) && !charge(budget, keys.length)) return spent(pathOf(frame));
     for (const key of keys) {
       const child = (frame.value as Record<string | number, unknown>)[key];
       if (typeof child === 'string') {
+        if (!charge(budget, textSteps(child.length))) return spent(pathOf(frame, key));
         if (reported < MAX_REPORTED_STRINGS && scanString(child, null, issues, frame, key)) reported++;
         continue;
       }

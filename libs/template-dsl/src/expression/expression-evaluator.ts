@@ -4,7 +4,7 @@ import { Scope, step } from '../binding/scope';
 import { ActiveTranslations } from '../i18n/translations';
 import { describeNode, formatterOf, Node } from './expression-syntax';
 import { CallContext, FUNCTIONS } from './functions';
-import { CHARACTERS_PER_STEP, cleanNumber, describeValue, isTruthy, kindOf, MAX_TEXT_LENGTH, toNumber } from './values';
+import { cleanNumber, describeValue, includesItem, isTruthy, kindOf, MAX_TEXT_LENGTH, textSteps, toNumber } from './values';
 
 /**
  * Interprets a checked expression tree (expression-syntax.ts) against a Scope. Sandboxed by construction: names and
@@ -12,14 +12,24 @@ import { CHARACTERS_PER_STEP, cleanNumber, describeValue, isTruthy, kindOf, MAX_
  * the closed table of `functions.ts`, there are no loops, no recursion and no assignment, so the work is bounded by
  * the expression's size times the data's size; a per-document budget of steps (`EvaluationBudget`) turns even that
  * into a hard bound, and text produced by an expression is capped at MAX_TEXT_LENGTH characters.
+ *
+ * Every operator and function charges the budget by the work it does, before doing it: a step per node, per list
+ * item visited or compared, per key counted, and per CHARACTERS_PER_STEP characters of text read, compared or
+ * produced; a sort n·log2 n. So the time a document's expressions take is bounded by the budget, whatever the data
+ * (docs/template-dsl.md lists the cost of each function).
  */
 
 /** Evaluation steps per document (a node, or an item an aggregate visits). */
 export const DOCUMENT_STEP_BUDGET = 5_000_000;
+/**
+ * Steps every evaluation of a binding or condition costs before its nodes: setting it up and reporting take about
+ * as long as four nodes (measured on the shared machine), and a table evaluates its bindings once per row.
+ */
+export const EVALUATION_STEPS = 4;
 
 export class BudgetExceeded extends Error {
   constructor() {
-    super(`the document's expressions took more than ${DOCUMENT_STEP_BUDGET.toLocaleString('en-US')} evaluation steps`);
+    super(`the document's expressions and drawing took more than ${DOCUMENT_STEP_BUDGET.toLocaleString('en-US')} evaluation steps`);
     this.name = 'BudgetExceeded';
   }
 }
@@ -30,8 +40,13 @@ export class EvaluationBudget {
   /** Set once the exhaustion has been reported, so it is reported once per document. */
   reported = false;
 
-  constructor(steps = DOCUMENT_STEP_BUDGET) {
+  constructor(private readonly steps = DOCUMENT_STEP_BUDGET) {
     this.left = steps;
+  }
+
+  /** Steps charged so far (past the budget included, for the charge that exceeded it). */
+  get spent(): number {
+    return this.steps - this.left;
   }
 
   spend(n: number): void {
@@ -46,9 +61,9 @@ export class EvaluationBudget {
 
 /**
  * What a problem is about: `missing` a value the data lacks, `type` a value of the wrong kind, `format` a formatter
- * that cannot handle its value, `skipped` items an aggregate left out, `translation` a missing translation.
+ * that cannot handle its value, `translation` a missing translation.
  */
-export type ProblemKind = 'missing' | 'type' | 'format' | 'skipped' | 'translation';
+export type ProblemKind = 'missing' | 'type' | 'format' | 'translation';
 
 export interface ExpressionHost {
   settings: FormatSettings;
@@ -59,23 +74,42 @@ export interface ExpressionHost {
 export interface Problem {
   kind: ProblemKind;
   message: string;
+  /** Further problems of this kind past the ones kept (MAX_PROBLEMS), counted on the first of its kind. */
+  more?: number;
 }
 
-/** One evaluation of one expression: the problems it met, in order. */
+/** Problems one evaluation keeps (the issues report the first of each kind; a million would only take memory). */
+const MAX_PROBLEMS = 100;
+
+/** One evaluation of one expression: the problems it met, in order (the first MAX_PROBLEMS). */
 export class Evaluation {
   readonly problems: Problem[] = [];
+  private readonly firstOfKind = new Map<ProblemKind, Problem>();
+  /** A missing value or a value of the wrong kind has been reported (later missing values are its consequence). */
+  private failed = false;
 
   constructor(readonly host: ExpressionHost) {}
 
   report(kind: ProblemKind, message: string): undefined {
-    this.problems.push({ kind, message });
+    this.host.budget.spend(1);
+    // a list function can meet a problem in every item: the first ones are kept and the rest counted, so memory
+    // stays bounded
+    const first = this.firstOfKind.get(kind);
+    if (this.problems.length < MAX_PROBLEMS || !first) {
+      const problem: Problem = { kind, message };
+      this.problems.push(problem);
+      if (!first) this.firstOfKind.set(kind, problem);
+    } else {
+      first.more = (first.more ?? 0) + 1;
+    }
+    if (kind === 'missing' || kind === 'type') this.failed = true;
     return undefined;
   }
 
   /** True when the value is there; reports it as missing otherwise. */
   private present(node: Node, value: unknown): boolean {
     if (value !== undefined) return true;
-    if (!this.problems.some((p) => p.kind === 'missing' || p.kind === 'type')) this.report('missing', `"${describeNode(node)}" has no value in the data`);
+    if (!this.failed) this.report('missing', `"${describeNode(node)}" has no value in the data`);
     return false;
   }
 
@@ -127,6 +161,8 @@ export class Evaluation {
       if (typeof key !== 'string' && !(typeof key === 'number' && Number.isInteger(key) && key >= 0)) {
         return this.report('type', `"${describeNode(node)}": ${describeValue(key)} is neither a field name nor an index`);
       }
+      // a key from the data is hashed (and tested for an index) in proportion to its length
+      if (typeof key === 'string') this.host.budget.spend(textSteps(key.length));
     } else {
       key = (node.property as jsep.Identifier).name;
     }
@@ -203,6 +239,7 @@ export class Evaluation {
     if (lk !== rk && lk !== 'null' && rk !== 'null') {
       return this.report('type', `"${describeNode(node)}" compares ${describeValue(left)} with ${describeValue(right)}: values of different kinds are never equal`);
     }
+    if (typeof left === 'string' && typeof right === 'string') this.host.budget.spend(textSteps(Math.min(left.length, right.length)));
     const equal = left === right;
     return negate ? !equal : equal;
   }
@@ -214,6 +251,7 @@ export class Evaluation {
     let a: number | string;
     let b: number | string;
     if (typeof left === 'string' && typeof right === 'string') {
+      this.host.budget.spend(textSteps(Math.min(left.length, right.length)));
       a = left;
       b = right;
     } else {
@@ -244,9 +282,9 @@ export class Evaluation {
     if (needle === undefined || haystack === undefined) return undefined;
     let found: boolean;
     if (Array.isArray(haystack)) {
-      this.host.budget.spend(haystack.length);
-      found = haystack.some((v) => v === needle);
+      found = includesItem(haystack, needle, this.host.budget);
     } else if (typeof haystack === 'string' && typeof needle === 'string') {
+      this.host.budget.spend(textSteps(haystack.length + needle.length));
       found = haystack.includes(needle);
     } else {
       return this.report('type', `"${describeNode(node)}": "in" needs a list (or a text to search in), not ${describeValue(haystack)}`);
@@ -298,9 +336,16 @@ export class Evaluation {
 
   /** Text produced by an expression, within the length cap. */
   text(node: Node, value: string): string | undefined {
-    if (value.length > MAX_TEXT_LENGTH) return this.report('type', `"${describeNode(node)}" would produce more than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters`);
-    this.host.budget.spend(Math.floor(value.length / CHARACTERS_PER_STEP));
+    if (!this.fits(node, value.length)) return undefined;
+    this.host.budget.spend(textSteps(value.length));
     return value;
+  }
+
+  /** True when text of `length` characters may be produced; reports the cap otherwise (before the text is built). */
+  fits(node: Node, length: number): boolean {
+    if (length <= MAX_TEXT_LENGTH) return true;
+    this.report('type', `"${describeNode(node)}" would produce more than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters`);
+    return false;
   }
 
   private pipe(node: jsep.BinaryExpression, scope: Scope): unknown {
@@ -326,7 +371,11 @@ export class Evaluation {
       }
     }
     if (formatter.name === 'markdown') return input;
-    if (typeof input === 'string') this.host.budget.spend(Math.floor(input.length / CHARACTERS_PER_STEP));
+    if (typeof input === 'string') {
+      this.host.budget.spend(textSteps(input.length));
+      // upper and lower never shorten a text: one over the cap is refused before it is converted
+      if ((formatter.name === 'upper' || formatter.name === 'lower') && !this.fits(node, input.length)) return input;
+    }
     const outcome = applyFormatter(call, input, this.host.settings);
     if (outcome.ok) return typeof outcome.value === 'string' && outcome.value !== input ? this.text(node, outcome.value) : outcome.value;
     this.report('format', `${outcome.reason}, so ${formatter.name} was not applied and the value is shown as is`);
@@ -398,7 +447,6 @@ class Call implements CallContext {
     if (value === undefined) return undefined;
     if (value === null) return [];
     if (!Array.isArray(value)) return this.fail(`${this.name}() needs a list but "${this.describe(i)}" is ${describeValue(value)}`);
-    this.spend(value.length);
     return value;
   }
 
@@ -415,8 +463,12 @@ class Call implements CallContext {
     if (typeof field !== 'string') {
       return this.fail(`${this.name}() takes a field name ('amount') or a function (x => x.qty * x.price) as argument ${i + 1}, not ${describeValue(field)}`);
     }
+    this.spend(textSteps(field.length));
     const path = field.split('.');
+    // a step per key read, on top of the list function's step per item (reading a key costs about as much as a node)
+    const steps = path.length;
     return (item) => {
+      this.spend(steps);
       let current: unknown = item;
       for (const key of path) {
         const lookup = step(current, key);
@@ -431,12 +483,16 @@ class Call implements CallContext {
     return this.evaluation.report('type', `${message}`);
   }
 
-  report(kind: 'skipped' | 'translation' | 'missing', message: string): void {
+  report(kind: 'translation' | 'missing', message: string): void {
     this.evaluation.report(kind, message);
   }
 
   text(value: string): string | undefined {
     return this.evaluation.text(this.node, value);
+  }
+
+  fits(length: number): boolean {
+    return this.evaluation.fits(this.node, length);
   }
 
   spend(n: number): void {

@@ -194,8 +194,23 @@ export function parseExpression(text: string): Node | ExpressionSyntaxError {
   return result;
 }
 
-/** The text of a (sub)expression, written back from its tree; names the part of an expression an issue is about. */
+/** Texts of nodes already written back: trees come from the parse cache and never change. */
+const described = new WeakMap<Node, string>();
+
+/**
+ * The text of a (sub)expression, written back from its tree; names the part of an expression an issue is about.
+ * Written once per node, so reporting a problem in every row of a list costs a step, not the expression's length.
+ */
 export function describeNode(node: Node): string {
+  let text = described.get(node);
+  if (text === undefined) {
+    text = writeNode(node);
+    described.set(node, text);
+  }
+  return text;
+}
+
+function writeNode(node: Node): string {
   switch (node.type) {
     case 'Literal':
       return (node as jsep.Literal).raw;

@@ -77,7 +77,7 @@ describe('issue 21: aggregates over lists (line items: 3×80 @7%, 5×19.99 @19%,
     ['sum(lines, l => l.quantity * l.unitPrice)', '464.95'],
     ['sum(map(lines, l => l.quantity * l.unitPrice))', '464.95'],
     ['round(sum(lines, l => l.quantity * l.unitPrice * l.vatRate), 2)', '40.54'],
-    ["min(lines, 'unitPrice')", '12.5'],
+    ["min(lines, l => parseNumber(l.unitPrice, 'en-US'))", '12.5'],
     ["max(lines, l => l.quantity * l.unitPrice)", '240'],
     ["average(lines, 'quantity')", '2.75'],
     ['count(filter(lines, l => l.vatRate == 0.19))', '2'],
@@ -117,8 +117,28 @@ describe('issue 21: no silent failure in bindings — every problem names the el
     expect(problem('{{ sum(word) }}')).toEqual([[RenderIssueType.BindingFailedAtRender, 'el', '"{{ sum(word) }}": sum() needs a list but "word" is text "abc".']]);
   });
 
-  it('an aggregate skipping items without a number says how many (UnformattedValue)', () => {
-    expect(problem("{{ sum(lines, 'vat') }}")).toEqual([[RenderIssueType.UnformattedValue, 'el', 'sum() skipped 4 item(s) of "lines" without a numeric vat.']]);
+  it('issue 31: an aggregate over values that are not numbers is a Warning naming the first bad row, and gives no value', () => {
+    expect(problem("{{ sum(lines, 'vat') }}")).toEqual([
+      [
+        RenderIssueType.BindingFailedAtRender,
+        'el',
+        '"{{ sum(lines, \'vat\') }}": sum() takes numbers only, and "lines[0].vat" has no value (3 more item(s) give no number either), so it has no value; count a missing value as zero with ??, e.g. sum(lines, x => x.vat ?? 0).',
+      ],
+    ]);
+    // numeric text too: "1.234" is a thousand in de-DE and one in en-US, so no aggregate guesses
+    expect(evaluate("{{ min(lines, 'unitPrice') }}")).toEqual({
+      out: '',
+      issues: [
+        expect.objectContaining({
+          type: RenderIssueType.BindingFailedAtRender,
+          severity: 'Warning',
+          description: expect.stringContaining('"lines[2].unitPrice" is text "12.50", so it has no value; read text amounts with parseNumber, e.g. min(lines, x => parseNumber(x.unitPrice, \'en-US\'))'),
+        }),
+      ],
+    });
+    expect(problem('{{ average(map(lines, l => l.description)) }}')[0][2]).toContain('"map(lines, l => l.description)[0]" is text "Consulting"');
+    expect(problem('{{ sum(tags, x => [x]) }}')[0][2]).toBe('"{{ sum(tags, x => [x]) }}": sum() takes numbers only, and "x => [x]" for "tags[0]" is a list of 1 (1 more item(s) give no number either), so it has no value.');
+    expect(problem('{{ max(lines, l => l.quantity * l.vat) }}').map(([type]) => type)).toEqual([RenderIssueType.MissingBinding, RenderIssueType.BindingFailedAtRender]);
   });
 
   it('the same problem in many rows is one issue with the first value and its count', () => {
@@ -135,7 +155,8 @@ describe('issue 21: no silent failure in bindings — every problem names the el
   });
 
   it('a document whose expressions exceed the step budget stops them with one issue', () => {
-    const r = evaluate("{{ sum(lines, 'quantity') }} {{ count(lines) }} {{ n }}", data, new EvaluationBudget(8));
+    // sum: 4 for the evaluation, 3 nodes, 4 items and 4 keys read = 15 steps; count then needs 6 more
+    const r = evaluate("{{ sum(lines, 'quantity') }} {{ count(lines) }} {{ n }}", data, new EvaluationBudget(18));
     expect(r.issues).toEqual([expect.objectContaining({ type: RenderIssueType.BindingFailedAtRender, description: expect.stringContaining('Expressions stopped') })]);
     expect(r.out).toBe('11  ');
   });
@@ -146,6 +167,22 @@ describe('issue 21: no silent failure in bindings — every problem names the el
     const r = evaluate('{{ count(upper(s)) }}|{{ count(upper(s)) }}|{{ count(s) }}', input, new EvaluationBudget(1500));
     expect(r.out).toBe('8000||');
     expect(r.issues).toEqual([expect.objectContaining({ type: RenderIssueType.BindingFailedAtRender, description: expect.stringContaining('Expressions stopped') })]);
+  });
+
+  it('issue 31: a problem in every item of a long list is charged a step each, kept for the first 100 and counted after', () => {
+    const items = Array.from({ length: 5000 }, () => ({ t: 'abc' }));
+    const issues = evaluate('{{ count(map(items, x => x.t * 2)) }}', { items }).issues;
+    expect(issues).toEqual([expect.objectContaining({ type: RenderIssueType.BindingFailedAtRender, description: '"{{ count(map(items, x => x.t * 2)) }}": "x.t * 2": text "abc" is not a number. (5000 occurrences)' })]);
+  });
+
+  it('issue 31: parseNumber reads a text amount in the document locale or the one given; what it cannot read is named, never guessed', () => {
+    const amounts = { en: '1,234.50', de: '1.234,50 €', odd: '12,50' };
+    expect(evaluate("{{ parseNumber(en) + parseNumber(de, 'de-DE') + parseNumber(7) }}", amounts)).toEqual({ out: '2476', issues: [] });
+    expect(problem('{{ parseNumber(odd) }}', amounts)).toEqual([
+      [RenderIssueType.BindingFailedAtRender, 'el', '"{{ parseNumber(odd) }}": parseNumber() cannot read "odd" (text "12,50") as an amount in en-US.'],
+    ]);
+    expect(problem("{{ parseNumber(de, 'xx_!') }}", amounts)[0][2]).toContain("parseNumber() needs a locale such as 'de-DE'");
+    expect(problem('{{ parseNumber(tags) }}')[0][2]).toContain('parseNumber() reads a text amount, and "tags" is a list of 2');
   });
 
   it('text an expression produces is capped', () => {

@@ -5,13 +5,54 @@ export const MAX_TEXT_LENGTH = 100_000;
 /** Characters of text read or produced that cost one evaluation step, so work on long texts is bounded too. */
 export const CHARACTERS_PER_STEP = 16;
 
+/** Steps charged for reading, comparing or producing `length` characters. */
+export function textSteps(length: number): number {
+  return Math.floor(length / CHARACTERS_PER_STEP);
+}
+
 const NUMERIC_STRING = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+/**
+ * Longest text read as a number: longer numeric text is a number no double can hold anyway, so the test stays
+ * constant work however long the text (a 20 MB text is refused by its length, never scanned).
+ */
+export const MAX_NUMERIC_TEXT = 400;
 
 /** A number, or numeric text ("12.50"); null for anything else. */
 export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && NUMERIC_STRING.test(value)) return Number(value);
+  if (typeof value === 'string' && value.length <= MAX_NUMERIC_TEXT && NUMERIC_STRING.test(value)) {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
   return null;
+}
+
+/** Key counts of objects already counted: counting a 200,000-key object takes a third of a second, so once. */
+const keyCounts = new WeakMap<object, number>();
+
+/**
+ * The number of own keys of an object, counted once per object (data objects are never changed while a document
+ * is compiled). The first count is the only work in proportion to the keys; its caller charges the count.
+ */
+export function keyCount(value: object): { count: number; counted: boolean } {
+  const known = keyCounts.get(value);
+  if (known !== undefined) return { count: known, counted: false };
+  const count = Object.keys(value).length;
+  keyCounts.set(value, count);
+  return { count, counted: true };
+}
+
+/**
+ * Whether a list holds a value (`===`), charging a step per item and the characters of every text of the needle's
+ * length it compares (texts of another length differ at once).
+ */
+export function includesItem(list: readonly unknown[], needle: unknown, budget: { spend(n: number): void }): boolean {
+  budget.spend(list.length);
+  if (typeof needle === 'string') {
+    const cost = textSteps(needle.length);
+    if (cost > 0) for (const v of list) if (typeof v === 'string' && v.length === needle.length) budget.spend(cost);
+  }
+  return list.includes(needle) && !Number.isNaN(needle);
 }
 
 /** Below this an integer has at most 15 digits, so rounding it to 15 significant digits gives it back unchanged. */
@@ -60,7 +101,8 @@ export function toDate(value: unknown): { date: Date; dateOnly: boolean } | null
     const date = new Date(value);
     return Number.isNaN(date.getTime()) ? null : { date, dateOnly: false };
   }
-  if (typeof value !== 'string') return null;
+  // no date is longer than this, so a long text is refused without being scanned
+  if (typeof value !== 'string' || value.length > 64) return null;
   const text = value.trim();
   if (DATE_ONLY.test(text)) {
     const date = new Date(`${text}T00:00:00Z`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * Font families a template may use without uploading anything: bundled from the `@fontsource/*` npm
  * packages (SIL Open Font License) and embedded in the HTML as data URIs, so output is the same on every
- * machine and no system font is consulted. Generic names map to them: sans-serif → Inter,
+ * machine; what they lack is drawn from the built-in script fonts (script-fonts.ts). Generic names map to them: sans-serif → Inter,
  * serif → Noto Serif, monospace → Roboto Mono.
  */
 export const BUILTIN_FONT_FAMILIES: readonly string[] = Object.freeze(['Inter', 'Noto Serif', 'Roboto Mono']);
@@ -268,4 +268,13 @@ export function customFontFaceCss(file: CustomFontFile, cssFamily: string = file
 export function builtinVariants(family: string): { weights: number[]; styles: FontStyle[] } {
   const f = builtinFamily(family);
   return { weights: f.weights, styles: f.styles };
+}
+
+/**
+ * The WOFF files of every Unicode subset of a built-in family's upright 400 face: together they hold the characters the
+ * family can draw (every weight and style of a `@fontsource` family covers the same subsets).
+ */
+export function builtinFamilyFiles(family: string): string[] {
+  const f = builtinFamily(family);
+  return f.subsets.map((s) => path.join(f.packageDir, 'files', `${f.fileStem}-${s.name}-400-normal.woff`)).filter((file) => existsSync(file));
 }

@@ -27,17 +27,17 @@ export class IssueCollector {
   private readonly severities = new Set<IssueSeverity>();
 
   /** `cause` groups issues whose descriptions differ in detail (a per-row value); by default `causeOf(description)`. */
-  add(type: RenderIssueType, description: string, elementId: string | null = null, cause: string = causeOf(description)): void {
+  add(type: RenderIssueType, description: string, elementId: string | null = null, cause: string = causeOf(description), occurrences = 1): void {
     const key = `${type}\u0000${elementId ?? ''}\u0000${cause}`;
     const existing = this.byKey.get(key);
     if (existing) {
-      existing.count++;
+      existing.count += occurrences;
       return;
     }
     const issue = renderIssue(type, description, elementId);
     if (this.byKey.size >= MAX_DISTINCT_ISSUES && issue.severity !== IssueSeverity.Error && this.severities.has(issue.severity)) return;
     this.severities.add(issue.severity);
-    this.byKey.set(key, { issue, count: 1 });
+    this.byKey.set(key, { issue, count: occurrences });
   }
 
   addAll(issues: readonly RenderIssue[]): void {

@@ -84,6 +84,7 @@ export function textFieldsOf(element: TemplateElement, path: string): [string, s
   const add = (field: string, value: string | undefined): void => {
     if (value !== undefined) out.push([`${path}.${field}`, value]);
   };
+  if (element.type !== 'pageBreak') add('anchor', element.anchor);
   switch (element.type) {
     case 'text':
       add('text', element.text);

@@ -2,6 +2,7 @@
  * The template DSL (docs/template-dsl.md). These types mirror the published JSON Schema
  * (`template-json-schema.ts`); a template is only trusted as a `Template` after `validateTemplate`.
  */
+import type { TemplateEInvoice } from '../e-invoice/e-invoice-mapping';
 
 /** A length: a number is points (1/72 in); a string carries its unit, e.g. "12mm", "1.5cm", "0.5in", "10pt", "50%". */
 export type Length = number | string;
@@ -13,7 +14,10 @@ export type TemplateText = string;
 export type ListSource = string;
 
 export type FontWeight = number | 'normal' | 'bold';
-export type TextAlign = 'left' | 'center' | 'right' | 'justify';
+/** `start` and `end` follow the direction (start is left in left-to-right text, right in right-to-left text). */
+export type TextAlign = 'left' | 'center' | 'right' | 'justify' | 'start' | 'end';
+/** Base direction: left to right, right to left, or `auto` (from the text's first letter, else as around it). */
+export type Direction = 'ltr' | 'rtl' | 'auto';
 export type VerticalAlign = 'top' | 'middle' | 'bottom';
 export type BorderStyle = 'solid' | 'dashed' | 'dotted' | 'double' | 'none';
 
@@ -52,6 +56,11 @@ export interface StyleProperties {
   letterSpacing?: Length;
   /** `normal` (default: spaces collapse, lines wrap), `preserve` (spaces and line breaks kept, lines wrap), `nowrap` (no wrapping). */
   whiteSpace?: 'normal' | 'preserve' | 'nowrap';
+  /**
+   * Hyphenate the words of the text in the document's language (soft hyphens from the language's patterns); inherited
+   * like the font; default false. Values kept on one line (numbers, amounts, dates, codes) and addresses never are.
+   */
+  hyphenate?: boolean;
 }
 
 /** Fields every element has. */
@@ -72,8 +81,17 @@ export interface ElementBase {
   /** Start a new page before / after the element (body flow only). */
   pageBreakBefore?: boolean;
   pageBreakAfter?: boolean;
-  /** Place the element on the current page at this distance from the page's top left corner (not from the margins). */
+  /** Place the element on the current page at this distance from the page's top left corner (top right in a right-to-left document), not from the margins. */
   position?: ElementPosition;
+  /** Base direction of the element and what it holds; default `auto` (docs/template-dsl.md "Scripts, direction and fonts"). */
+  direction?: Direction;
+  /**
+   * Names the place of the element (text with bindings, e.g. "product-{{ p.sku }}"), unique in the document: text
+   * elsewhere shows the page it lands on with `{{ pageOf('…') }}`, a link to it (docs/template-dsl.md "Anchors and page references").
+   */
+  anchor?: TemplateText;
+  /** BCP 47 language of the element and what it holds (ja, zh-Hant, de-CH): the forms of its CJK text, its hyphenation; default the document's. */
+  lang?: string;
 }
 
 export interface ElementPosition {
@@ -105,10 +123,11 @@ export interface ImageElement extends ElementBase {
   type: 'image';
   /** data:image/… URI, https URL, "asset:<name>" (organisation asset), or a binding producing one of these. */
   source: TemplateText;
+  /** Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration (an artifact). Required with `pdfUA`. */
   alt?: TemplateText;
   height?: Length;
   fit?: ImageFit;
-  align?: 'left' | 'center' | 'right';
+  align?: 'left' | 'center' | 'right' | 'start' | 'end';
 }
 
 export interface TableColumn {
@@ -118,7 +137,7 @@ export interface TableColumn {
   /** Cell content, evaluated once per row with the row item in scope. */
   value: TemplateText;
   width?: Length;
-  align?: 'left' | 'center' | 'right';
+  align?: 'left' | 'center' | 'right' | 'start' | 'end';
   visibleIf?: string;
   styleName?: string | string[];
   style?: StyleProperties;
@@ -234,13 +253,15 @@ export interface BoxElement extends ElementBase {
 }
 
 export interface PageBreakElement
-  extends Omit<ElementBase, 'width' | 'keepTogether' | 'style' | 'styleName' | 'keepWithNext' | 'pageBreakBefore' | 'pageBreakAfter' | 'position'> {
+  extends Omit<ElementBase, 'width' | 'keepTogether' | 'style' | 'styleName' | 'keepWithNext' | 'pageBreakBefore' | 'pageBreakAfter' | 'position' | 'direction' | 'anchor' | 'lang'> {
   type: 'pageBreak';
 }
 
 export interface QrCodeElement extends ElementBase {
   type: 'qrCode';
   value: TemplateText;
+  /** Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration (an artifact). Required with `pdfUA`. */
+  alt?: TemplateText;
   size?: Length;
   errorCorrection?: 'L' | 'M' | 'Q' | 'H';
   color?: string;
@@ -265,6 +286,8 @@ export interface BarcodeElement extends ElementBase {
   type: 'barcode';
   format: BarcodeFormat;
   value: TemplateText;
+  /** Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration (an artifact). Required with `pdfUA`. */
+  alt?: TemplateText;
   /** Default 15mm for linear codes and PDF417, 30mm for QR, DataMatrix and Aztec (square). */
   height?: Length;
   /** Human-readable text under a linear code; default true. Not available for 2D codes. */
@@ -292,6 +315,8 @@ export interface ChartElement extends ElementBase {
   labelField: string;
   series: ChartSeries[];
   title?: TemplateText;
+  /** Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration (an artifact). Required with `pdfUA`. */
+  alt?: TemplateText;
   height?: Length;
   /** Show the legend (true: at the bottom) or where; default on for pies and for several series. */
   legend?: boolean | 'top' | 'bottom' | 'left' | 'right';
@@ -369,6 +394,8 @@ export interface PageBackground {
 
 export interface PageBandVariant {
   verticalAlign?: VerticalAlign;
+  /** Base direction of the band (a variant's, else the band's); default `auto`: the document's. */
+  direction?: Direction;
   elements: TemplateElement[];
 }
 
@@ -410,6 +437,41 @@ export interface PageSetup {
   footer?: PageBand;
 }
 
+/** The PDF/A levels the service writes. */
+export type PdfALevel = 'PDF/A-2b' | 'PDF/A-2u' | 'PDF/A-3b' | 'PDF/A-3u';
+
+/** The PDF/UA parts the service claims (ISO 14289-1). */
+export type PdfUALevel = 'PDF/UA-1';
+
+export interface DocumentMetadata {
+  author?: TemplateText;
+  subject?: TemplateText;
+  /** Comma-separated keywords. */
+  keywords?: TemplateText;
+  /** The application that made the original (PDF /Creator); default the service. */
+  creator?: TemplateText;
+}
+
+/** How an attached file relates to the document (PDF 2.0 AFRelationship). */
+export type AttachmentRelationship = 'Source' | 'Data' | 'Alternative' | 'Supplement' | 'Unspecified';
+
+export interface TemplateAttachment {
+  id: string;
+  /** File name, with bindings. */
+  name: TemplateText;
+  /** MIME type, e.g. application/xml; with bindings. */
+  mimeType: TemplateText;
+  description?: TemplateText;
+  /** Default Unspecified. */
+  relationship?: AttachmentRelationship;
+  /** The file's bytes in Base64, normally one binding such as "{{ files.terms }}"; or `asset`. */
+  content?: TemplateText;
+  /** The name of an organisation asset whose bytes are attached (with bindings), instead of `content`. */
+  asset?: TemplateText;
+  /** When true an empty content leaves the attachment out; otherwise it is an error. Default false. */
+  optional?: boolean;
+}
+
 export interface Template {
   $schema?: string;
   dsl?: 1;
@@ -422,12 +484,26 @@ export interface Template {
   timeZone?: string;
   /** ISO 4217 code used by `currency` without an argument. */
   currency?: string;
+  /** Base direction of the document; default `auto`: right to left when the render's language is written so (ar, he, fa, ur…). */
+  direction?: Direction;
   /** Tagged (accessible) PDF; default false (faster print). */
   tagged?: boolean;
+  /** PDF outline (bookmarks) from the headings; default false. Chromium builds it from a structure tree, so it costs what `tagged` costs. */
+  outline?: boolean;
+  /** Archival PDF: the PDF/A level the output claims and is checked against; default none (a plain PDF). */
+  pdfA?: PdfALevel;
+  /** Accessible PDF: the PDF/UA part the output claims and is checked against; implies `tagged`; default none. */
+  pdfUA?: PdfUALevel;
+  /** Document metadata (PDF Info dictionary and XMP), with bindings. */
+  metadata?: DocumentMetadata;
+  /** Files embedded in the PDF, from the data or the organisation's assets (PDF/A-3 or no PDF/A level). */
+  attachments?: TemplateAttachment[];
   page?: PageSetup;
   defaultStyle?: StyleProperties;
   styles?: Record<string, StyleProperties>;
   /** JSON Schema the document data must satisfy (checked with ajv). */
   dataSchema?: Record<string, unknown> | boolean;
+  /** The document is an e-invoice: its profile and the EN 16931 model mapped from the data (docs/template-dsl.md). */
+  eInvoice?: TemplateEInvoice;
   body: TemplateElement[];
 }

@@ -120,4 +120,25 @@ describe('charts (issue 21 item 3: locale, formats, colours, legend)', () => {
     expect(doc.issues.map((i) => i.description)).toEqual(['"month" cannot be shown as a date in 1 of 2 items of "months"; they are shown as they are.']);
     expect(svgTexts(doc.html)).toEqual(expect.arrayContaining(['soon', 'Jan 5, 2026']));
   });
+
+  it('issue 33 item 1: in a right-to-left document a chart mirrors: categories from the right, the value axis on the right, legend items read from the right', () => {
+    const template = (direction: 'ltr' | 'rtl'): Template => ({ ...chart({ series: [{ field: 'revenue', name: 'Revenue' }, { field: 'cost', name: 'Cost' }], legend: 'bottom', labelFormat: 'month' }), direction });
+    /** The x of a text's anchor (ECharts writes each text translated to its place). */
+    const xOf = (html: string, text: string): number => {
+      const found = new RegExp(`<text[^>]*transform="(?:matrix\\([^)]*?([-\\d.]+) [-\\d.]+\\)|translate\\(([-\\d.]+) [-\\d.]+\\))"[^>]*>${text}</text>`).exec(html);
+      if (!found) throw new Error(`no text ${text} in ${svgTexts(html).join('|')}`);
+      return Number(found[1] ?? found[2]);
+    };
+    const ltr = compile(template('ltr'));
+    const rtl = compile(template('rtl'));
+    expect(rtl.issues).toEqual([]);
+    expect(xOf(ltr.html, 'Jan 2026')).toBeLessThan(xOf(ltr.html, 'Feb 2026'));
+    expect(xOf(rtl.html, 'Jan 2026')).toBeGreaterThan(xOf(rtl.html, 'Feb 2026'));
+    // the value axis labels stand on the left of the plot in ltr, on its right in rtl
+    expect(xOf(ltr.html, '1,000,000')).toBeLessThan(xOf(ltr.html, 'Jan 2026'));
+    expect(xOf(rtl.html, '1,000,000')).toBeGreaterThan(xOf(rtl.html, 'Jan 2026'));
+    // legend: Revenue (the first series) left of Cost in ltr, right of it in rtl
+    expect(xOf(ltr.html, 'Revenue')).toBeLessThan(xOf(ltr.html, 'Cost'));
+    expect(xOf(rtl.html, 'Revenue')).toBeGreaterThan(xOf(rtl.html, 'Cost'));
+  });
 });

@@ -28,6 +28,8 @@ export interface ChartSpec {
   /** Colours of the slices (pie) or of the series without their own colour, in order; null: ECharts' palette. */
   palette: string[] | null;
   fontFamily: string;
+  /** Drawn in a right-to-left element: the category axis runs from the right, the value axis is on the right. */
+  rtl: boolean;
   widthPx: number;
   heightPx: number;
 }
@@ -79,13 +81,20 @@ export function chartShareFormatter(locale: string): (share: number) => string {
 }
 
 function legendOption(spec: ChartSpec): Record<string, unknown> | undefined {
-  switch (spec.legend) {
-    case null:
-      return undefined;
+  if (spec.legend === null) return undefined;
+  const placed = legendPlace(spec.legend, spec.title !== null);
+  if (!spec.rtl) return placed;
+  // right to left: each item's symbol on the right of its name, a row of items read from the right
+  const names = spec.chartType === 'pie' || spec.chartType === 'doughnut' ? spec.labels : spec.series.map((s) => s.name);
+  return { ...placed, align: 'right', ...(placed.orient === 'vertical' ? {} : { data: [...names].reverse() }) };
+}
+
+function legendPlace(legend: LegendPosition, titled: boolean): Record<string, unknown> {
+  switch (legend) {
     case 'bottom':
       return { bottom: 4, type: 'plain' };
     case 'top':
-      return { top: spec.title ? 26 : 4, type: 'plain' };
+      return { top: titled ? 26 : 4, type: 'plain' };
     case 'left':
       return { left: 4, top: 'middle', orient: 'vertical', type: 'plain' };
     case 'right':
@@ -128,8 +137,14 @@ function option(spec: ChartSpec): Record<string, unknown> {
       ],
     };
   }
-  const category = { type: 'category', data: spec.labels };
-  const value = { type: 'value', axisLabel: { formatter: (v: number) => spec.formatValue(v) } };
+  // right to left: the categories (of columns and lines) run from the right and the value axis stands on the right;
+  // the bars of a horizontal chart grow to the left from a category axis on the right
+  const category = { type: 'category', data: spec.labels, ...(spec.rtl ? (spec.horizontal ? { position: 'right' } : { inverse: true }) : {}) };
+  const value = {
+    type: 'value',
+    axisLabel: { formatter: (v: number) => spec.formatValue(v) },
+    ...(spec.rtl ? (spec.horizontal ? { inverse: true } : { position: 'right' }) : {}),
+  };
   return {
     ...base,
     grid: {
@@ -151,7 +166,7 @@ function option(spec: ChartSpec): Record<string, unknown> {
       label: spec.showValues
         ? {
             show: true,
-            position: spec.stacked ? 'inside' : spec.horizontal ? 'right' : 'top',
+            position: spec.stacked ? 'inside' : spec.horizontal ? (spec.rtl ? 'left' : 'right') : 'top',
             formatter: (p: { value: number }) => spec.formatValue(p.value),
           }
         : undefined,

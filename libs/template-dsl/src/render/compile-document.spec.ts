@@ -235,7 +235,7 @@ describe('page setup, header and footer (spec 1.1)', () => {
 
   it('a watermark is a diagonal text on every page (fixed position)', () => {
     const doc = compileDocument({ template: template([text('t', 'x')]), data: {}, watermark: 'TEST' });
-    expect(doc.html).toContain('<div class="wm">TEST</div>');
+    expect(doc.html).toContain('<div class="wm" aria-hidden="true">TEST</div>');
     expect(doc.html).toMatch(/\.wm\{position:fixed;[^}]*rotate\(-35deg\)/);
   });
 

@@ -1,3 +1,4 @@
+import { CompiledEInvoice, compileEInvoice } from '../e-invoice/e-invoice-mapping';
 import { RenderIssue, renderIssue, RenderIssueType } from '@docrender/contracts';
 import { BindingEnvironment, bindingEnvironment, renderPlainText } from '../binding/binding-evaluator';
 import { Scope } from '../binding/scope';
@@ -7,6 +8,7 @@ import { documentNameFor } from '../document-name/document-name';
 import {
   BUILTIN_FONT_FAMILIES,
   builtinFontFaceCss,
+  builtinVariants,
   BandFaceSource,
   BUILTIN_FONT_ORIGIN,
   BuiltinFontSource,
@@ -18,17 +20,22 @@ import {
   nearestWeight,
 } from '../fonts/font-registry';
 import { bandCharacters, BandFaceSubsets } from '../fonts/band-face-subsets';
+import { GlyphCoverage } from '../fonts/glyph-coverage';
+import { COUNTER_IN_HTML, COUNTER_OR_TAG, COUNTER_TEXT } from './counter-text';
 import { activeTranslations } from '../i18n/translations';
 import { IssueCollector } from '../issues/issue-collector';
+import { PAGE_REFERENCE_CLASS } from './page-references';
 import { bandVariants, pageBackgroundsOf, Region, watermarksOf } from '../model/template-walker';
 import { forPage, repeatedRoles } from './page-roles';
 import { PageBackground, PageBand, PageBandVariant, Template, Watermark } from '../model/template.types';
 import { parseColour } from '../style/colour';
-import { lengthCss } from '../style/length';
+import { lengthCss, lengthMm } from '../style/length';
 import { CompileContext, CompileMode, PLACED_ATTRIBUTE } from './compile-context';
+import { BaseDirection, documentDirection } from './direction';
 import { ElementRenderer } from './element-renderer';
 import { escapeHtml } from './html';
 import { classifyImageReference, ImageResolution } from './images';
+import { ArchivalOutput, resolveArchival } from './archival';
 import { familyCss, PreparedTemplate, prepareTemplate, segmentsOf, UsedFace } from './prepared-template';
 
 export interface CompileInput {
@@ -77,10 +84,12 @@ export interface CompiledDocument {
   footerHtml: string | null;
   /** Sheet size as printed (already landscape when `landscape`) and margins, in millimetres. */
   page: { widthMm: number; heightMm: number; landscape: boolean; marginMm: { top: number; right: number; bottom: number; left: number } };
-  /** Print a tagged (accessible) PDF: the template's `tagged`, default false. */
+  /** Print a tagged (accessible) PDF: the template's `tagged` (default false), or true when it asks for PDF/UA. */
   tagged: boolean;
   /** PDF title. */
   title: string;
+  /** PDF/A level, metadata and attachments for the PDF post-processing stage. */
+  archival: ArchivalOutput;
   /** File-name-safe name without extension. */
   documentName: string;
   /** Always false: the HTML needs no JavaScript. */
@@ -104,6 +113,18 @@ export interface CompiledDocument {
    * (placedBeyondPageIssue).
    */
   placedToMeasure: boolean;
+  /**
+   * The body has page references (`{{ pageOf('…') }}`) to anchors it has: links `a.pr` to the anchors' HTML ids whose
+   * text, UNRESOLVED_PAGE until then, a printer replaces with the page each anchor lands on (docs/decisions/0036).
+   */
+  pageReferences: boolean;
+  /** A PDF outline (bookmarks) from the headings is asked for (the template's `outline`). */
+  outline: boolean;
+  /**
+   * The e-invoice (`eInvoice` in the template): the checked CII XML and the file name to embed it under in a
+   * PDF/A-3, or null when the template declares none or a rule failed (a SchemaInvalid error then names it).
+   */
+  eInvoice: CompiledEInvoice | null;
   issues: RenderIssue[];
 }
 
@@ -130,6 +151,9 @@ export function placedBeyondPageIssue(elementId: string): RenderIssue {
 export const PAGE_STYLE_ID = 'docrender-page';
 
 /** Layout rules shared by the body and the header/footer documents. */
+/** Page references read as the text around them, their digits of one width. */
+const PAGE_REFERENCE_CSS = `a.${PAGE_REFERENCE_CLASS}{color:inherit;text-decoration:none;white-space:nowrap;font-variant-numeric:tabular-nums}\n`;
+
 const BASE_CSS = [
   'html{-webkit-print-color-adjust:exact;print-color-adjust:exact}',
   '*,*::before,*::after{box-sizing:border-box}',
@@ -141,10 +165,11 @@ const BASE_CSS = [
   'table{border-collapse:collapse;width:100%;table-layout:fixed}',
   'thead{display:table-header-group}',
   'tr{break-inside:avoid;page-break-inside:avoid}',
-  'th,td{padding:2pt 4pt;text-align:left;vertical-align:top;font-weight:inherit;overflow-wrap:anywhere}',
+  'th,td{padding:2pt 4pt;text-align:start;vertical-align:top;font-weight:inherit;overflow-wrap:anywhere}',
   '.tot{break-inside:avoid;break-before:avoid}',
   '.pb{break-before:page}',
-  '.nb{white-space:nowrap}',
+  // nobr: numbers, amounts, dates and codes (decision 0031); the short tag keeps the HTML of long tables small
+  'nobr,.nb{white-space:inherit;text-wrap-mode:nowrap}',
   '.kr{break-inside:avoid}',
   '.xc,.xb{display:none}',
   '.xc.xon,.xb.xon{display:table-row}',
@@ -155,8 +180,8 @@ const BASE_CSS = [
   '.md h1{font-size:1.6em}.md h2{font-size:1.35em}.md h3{font-size:1.15em}',
   '.md strong{font-weight:700}.md em{font-style:italic}',
   ".md code,.md pre{font-family:'Roboto Mono'}",
-  '.md blockquote{padding-left:8pt;border-left:2pt solid #c8c8c8}',
-  '.md ul,.md ol{padding-left:16pt}',
+  '.md blockquote{padding-inline-start:8pt;border-inline-start:2pt solid #c8c8c8}',
+  '.md ul,.md ol{padding-inline-start:16pt}',
   '.md a{color:inherit;text-decoration:underline}',
 ].join('\n');
 
@@ -179,6 +204,15 @@ function fontFaceCss(
   const declared = new Set<CustomFontFile>();
   for (const face of faces) {
     if (BUILTIN_FONT_FAMILIES.includes(face.family)) {
+      const { weights, styles } = builtinVariants(face.family);
+      if (!weights.includes(face.weight) || !styles.includes(face.style)) {
+        issues.add(
+          RenderIssueType.UnresolvedFont,
+          `The built-in family "${face.family}" has no ${face.weight} ${face.style} face (weights ${weights.join(', ')}; ${styles.join(' and ')}); ` +
+            `weight ${nearestWeight(weights, face.weight)} ${styles.includes(face.style) ? face.style : 'normal'} is used.`,
+          face.elementId,
+        );
+      }
       if (mode === 'render') css += builtinFontFaceCss(face, text, face.family, sourceOf(face));
       continue;
     }
@@ -263,8 +297,16 @@ function resolveWatermarks(prepared: PreparedTemplate, scope: Scope, ctx: Compil
   const out: ResolvedWatermark[] = [];
   const all = watermarksOf(prepared.template.page);
   const repeated = new Set(repeatedRoles(all, (w) => w.pages ?? 'all'));
+  const maxMm = Math.max(prepared.page.widthMm, prepared.page.heightMm);
   all.forEach((watermark, i) => {
     if (repeated.has(i)) return;
+    const widthMm = lengthMm(watermark.width, prepared.page.widthMm);
+    if (widthMm !== null && widthMm > maxMm + 0.01) {
+      // DocumentCaps: no length longer than the sheet
+      const which = all.length > 1 ? `page.watermark[${i}]` : 'page.watermark';
+      ctx.issues.add(RenderIssueType.RenderLayoutDegraded, `The width ${String(watermark.width)} of ${which} is longer than the sheet (${maxMm} mm); the watermark is left out.`, null);
+      return;
+    }
     const cls = `uw${i}`;
     let colour = '#c80000';
     if (watermark.color !== undefined) {
@@ -280,7 +322,7 @@ function resolveWatermarks(prepared: PreparedTemplate, scope: Scope, ctx: Compil
       const text = renderPlainText(segmentsOf(watermark.text), scope, ctx.env, null);
       const size = watermark.fontSize ?? Math.max(24, Math.min(110, Math.floor(760 / Math.max(4, Array.from(text).length))));
       css += `;font-family:${familyCss(prepared.base.font.family)};font-size:${size}pt;font-weight:700;color:${colour};white-space:pre;line-height:1.1`;
-      markup = `<div class="${cls}">${escapeHtml(text)}</div>`;
+      markup = `<div class="${cls}" aria-hidden="true">${escapeHtml(text)}</div>`;
     } else {
       const source = renderPlainText(segmentsOf(watermark.image ?? ''), scope, ctx.env, null);
       const src = ctx.resolveImage(source, 'image', null);
@@ -300,11 +342,6 @@ interface BandOutput {
   style: string;
 }
 
-/** What `pageNumber` and `totalPages` are in band text: replaced by the spans Chromium fills, wherever they end up. */
-const COUNTER_TEXT = { pageNumber: '\ue000pageNumber\ue001', totalPages: '\ue000totalPages\ue001' };
-const COUNTER_IN_HTML = /\ue000(pageNumber|totalPages)\ue001/g;
-const COUNTER_OR_TAG = /<[^>]*>|\ue000(pageNumber|totalPages)\ue001/g;
-
 function renderBand(
   region: Exclude<Region, 'body'>,
   band: PageBand | undefined,
@@ -318,16 +355,19 @@ function renderBand(
   const heightMm = (region === 'header' ? prepared.page.headerHeightMm : prepared.page.footerHeightMm) ?? 0;
   const { left, right } = prepared.page.marginMm;
   const bandScope = scope.with('pageNumber', COUNTER_TEXT.pageNumber).with('totalPages', COUNTER_TEXT.totalPages);
+  // the variant's direction, else the band's, else the document's (auto)
+  const own = variant.direction ?? band.direction;
+  const dir: BaseDirection = own === 'ltr' || own === 'rtl' ? own : renderer.direction;
   // counters in text become spans; in an attribute (alt text, a colour) they cannot, and are left out
   const content = renderer
-    .renderAll(variant.elements, bandScope)
+    .renderAllIn(dir, variant.elements, bandScope)
     .replace(COUNTER_OR_TAG, (match, name: string | undefined) => (name ? `<span class="${name}"></span>` : match.replace(COUNTER_IN_HTML, '')));
   // Chromium lays the header and footer templates out in one document: their class names must differ.
   const bandClass = region === 'header' ? 'hband' : 'fband';
   const bandCss =
     `.${bandClass}{width:100%;height:${heightMm}mm;padding:0 ${right}mm 0 ${left}mm;display:flex;flex-direction:column;` +
     `justify-content:${BAND_ALIGN[variant.verticalAlign ?? band.verticalAlign ?? 'middle']};overflow:hidden;${prepared.base.declarations}}`;
-  return { markup: `<div class="${bandClass}">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
+  return { markup: `<div class="${bandClass}" dir="${dir}">${content}</div>`, style: `${BASE_CSS}\n${bandCss}\n${prepared.registries[region].css()}` };
 }
 
 /** The band variant of a page. */
@@ -345,15 +385,17 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   const prepared = prepareTemplate(input.template);
   const template = prepared.template;
   const issues = new IssueCollector();
-  const inspection = inspectData(input.data);
-  issues.addAll(inspection.issues);
   const translations = activeTranslations(input.translations, input.language);
   const env: BindingEnvironment = bindingEnvironment(
     { locale: translations.locale ?? template.locale ?? 'en-US', timeZone: template.timeZone ?? 'UTC', currency: template.currency ?? null },
     translations,
     issues,
   );
+  // checking the data is the document's first charge to its step budget (decision 0041)
+  const inspection = inspectData(input.data, env.budget);
+  issues.addAll(inspection.issues);
   const ctx = new CompileContext(prepared, mode, env, input.images, input.allowHttpImages ?? false);
+  if (mode !== 'collect') ctx.glyphs = new GlyphCoverage(input.customFonts ?? [], issues);
   const fallbackName = input.fallbackDocumentName ?? template.name ?? 'document';
   const { widthMm, heightMm, landscape, marginMm } = prepared.page;
   const pageOut = { widthMm, heightMm, landscape, marginMm: { ...marginMm } };
@@ -365,9 +407,14 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
 
   const documentName = usable ? documentNameFor(input.documentNameTemplate, scope, env, fallbackName) : documentNameFor(null, scope, env, fallbackName);
   const title = usable && template.title !== undefined ? renderPlainText(segmentsOf(template.title), scope, env, null).trim() || documentName : documentName;
+  const eInvoice = usable && template.eInvoice !== undefined ? compileEInvoice(template.eInvoice, scope, env) : null;
   const lang = escapeHtml(env.settings.locale);
+  const dir: BaseDirection = documentDirection(template.direction, translations.language ?? input.language ?? null, env.settings.locale);
+  for (const s of prepared.directedIssues[dir]) issues.add(s.type, s.description, s.elementId);
+  const archival = resolveArchival(template, scope, env, issues, usable, ctx);
 
   let body = '';
+  let pageReferences = false;
   const bands: BandOutput[] = [];
   let header: BandOutput | null = null;
   let footer: BandOutput | null = null;
@@ -376,7 +423,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   let watermarks: ResolvedWatermark[] = [];
   const page = template.page;
   if (usable) {
-    renderer = new ElementRenderer(ctx);
+    renderer = new ElementRenderer(ctx, dir);
     const all = pageBackgroundsOf(page);
     const repeated = new Set(repeatedRoles(all, (b) => b.pages ?? 'all'));
     for (const background of all.filter((_b, i) => !repeated.has(i))) {
@@ -384,7 +431,9 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
       backgrounds.push({ background, dataUri: ctx.resolveImage(source, 'background', null) });
     }
     watermarks = resolveWatermarks(prepared, scope, ctx);
+    for (const w of watermarks) if (w.watermark.text !== undefined) ctx.glyphs?.text(w.markup, null, { ...prepared.base.font, weight: 700, style: 'normal' });
     body = renderer.renderAll(template.body, scope);
+    ({ html: body, resolvable: pageReferences } = ctx.pageReferences.settle(body, issues));
     // every variant once, for its issues and the characters its fonts need; when pages are alike, the only one
     for (const region of ['header', 'footer'] as const) {
       for (const v of bandVariants(page?.[region])) {
@@ -441,13 +490,17 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     headerHtml: null,
     footerHtml: null,
     page: pageOut,
-    tagged: template.tagged ?? false,
+    tagged: (template.tagged ?? false) || template.pdfUA !== undefined,
     title,
+    archival,
     documentName,
     needsJavaScript: false,
     pageVariant: null,
     pageAwareTables: ctx.pageAwareTables > 0,
     placedToMeasure: ctx.placedToMeasure > 0,
+    pageReferences,
+    outline: template.outline ?? false,
+    eInvoice,
     issues: issues.toArray(),
     imageReferences: [...ctx.imageReferences],
   };
@@ -460,16 +513,18 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     `${BASE_CSS}\nbody{margin:0;${prepared.base.declarations}}\n` +
     (watermark ? watermarkCss(watermark, prepared.base.font.family) : '') +
     watermarks.map((w) => w.css).join('') +
-    prepared.registries.body.css();
+    prepared.registries.body.css() +
+    (dir === 'rtl' ? prepared.mirroredCss : '') +
+    (pageReferences ? PAGE_REFERENCE_CSS : '');
   // the built-in font origin is allowed whether or not this document names it: a page that documents are written
   // into (setContent) keeps the policies of every earlier one, so a document that refused it would refuse it to the
   // served documents after it on the same page
   result.html =
     '<!DOCTYPE html>\n' +
-    `<html lang="${lang}"><head><meta charset="utf-8">\n` +
+    `<html lang="${lang}" dir="${dir}"><head><meta charset="utf-8">\n` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data: ${BUILTIN_FONT_ORIGIN}; style-src 'unsafe-inline'">\n` +
     `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style>${prepared.pagesDiffer ? `<style id="${PAGE_STYLE_ID}"></style>` : ''}</head>\n` +
-    `<body>${watermark ? `<div class="wm">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}${body}</body></html>\n`;
+    `<body>${watermark ? `<div class="wm" aria-hidden="true">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}${body}</body></html>\n`;
   const bandHtml = (fonts: string, band: BandOutput | null): string | null => (band ? `<style>\n${fonts}${band.style}</style>${band.markup}` : null);
   result.headerHtml = bandHtml(headerFonts, header);
   result.footerHtml = bandHtml(footerFonts, footer);
@@ -478,7 +533,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
       // issues were collected above; a page's own rendering reports into nothing
       const pageCtx = new CompileContext(prepared, mode, { ...env, issues: new IssueCollector() }, input.images, input.allowHttpImages ?? false);
       pageCtx.pageCounters = { pageNumber, totalPages };
-      const pageRenderer = new ElementRenderer(pageCtx);
+      const pageRenderer = new ElementRenderer(pageCtx, dir);
       const bandOf = (region: 'header' | 'footer', fonts: string): string | null =>
         bandHtml(fonts, renderBand(region, page?.[region], bandFor(page?.[region], pageNumber, totalPages), pageRenderer, scope, pageCtx));
       const background = forPage(backgrounds, (b) => b.background.pages ?? 'all', pageNumber, totalPages);
@@ -531,7 +586,7 @@ export function imageReferencesOf(template: Template, data: unknown, options: { 
   return compile({ template, data, allowHttpImages: options.allowHttpImages }, 'collect').imageReferences;
 }
 
-/** Whether an image element or the page background has a source other than an inline data URI. */
+/** Whether an image element or the page background has a source other than an inline data URI, or an attachment is an organisation asset. */
 function looksUpImages(prepared: PreparedTemplate): boolean {
   const inline = (source: string): boolean => {
     const segments = segmentsOf(source);
@@ -540,7 +595,7 @@ function looksUpImages(prepared: PreparedTemplate): boolean {
   if (pageBackgroundsOf(prepared.template.page).some((b) => !inline(b.source))) return true;
   if (watermarksOf(prepared.template.page).some((w) => w.image !== undefined && !inline(w.image))) return true;
   for (const element of prepared.elements.keys()) if (element.type === 'image' && !inline(element.source)) return true;
-  return false;
+  return (prepared.template.attachments ?? []).some((attachment) => attachment.asset !== undefined);
 }
 
 /**

@@ -8,7 +8,7 @@ import { CompileInput, compileDocument, imageReferencesOf, validateDocument } fr
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const goldenDir = path.join(__dirname, '__golden__');
-const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label', 'ledger'] as const;
+const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label', 'ledger', 'invoice-ar', 'statement', 'e-invoice', 'e-invoice-xrechnung', 'catalogue', 'multilingual'] as const;
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -58,6 +58,12 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     ['certificate', null],
     ['label', null],
     ['ledger', null],
+    ['invoice-ar', null],
+    ['statement', null],
+    ['e-invoice', null],
+    ['e-invoice-xrechnung', null],
+    ['catalogue', null],
+    ['multilingual', null],
   ];
 
   it.each(cases)('the %s example (%s) compiles without issues to its golden HTML', (name, language) => {
@@ -85,6 +91,31 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     expect(doc.documentName).toBe('Invoice INV-2026-00042 - Globex Corporation');
   });
 
+  it('issue 33 item 5: the Arabic/English tax invoice is right to left from its locale, with isolated names, amounts on one line and a QR code', () => {
+    const doc = compileDocument(exampleInput('invoice-ar'));
+    expect(doc.html).toContain('<html lang="ar-SA-u-nu-latn" dir="rtl">');
+    expect(doc.html.match(/<tr/g)?.length).toBe(1 + 4);
+    // a party's English name is a value: isolated in the right-to-left paragraph, its full stop stays at its end
+    expect(doc.html).toMatch(/<p class="t[^"]*"><bdi>Al Ufuq Software Co\.<\/bdi><\/p>/);
+    expect(doc.html).toMatch(/<p class="t[^"]*"><bdi>شركة الأفق للبرمجيات<\/bdi><\/p>/);
+    // 7,388.00 net, 15% VAT 1,108.20, 8,496.20 due: Arabic-formatted amounts, kept on one line
+    expect(doc.html).toContain('<bdi class="nb">\u200f8,496.20\u00a0ر.س.\u200f</bdi>');
+    expect(doc.html).toMatch(/<svg[^>]*viewBox="0 0 \d+ \d+"/);
+    expect(doc.footerHtml).toContain('<div class="fband" dir="rtl">');
+  });
+
+  it('issue 33 item 5: the multilingual notice has a line in each of twelve languages, in its own lang; its narrow columns are hyphenated in English and German', () => {
+    const doc = compileDocument(exampleInput('multilingual'));
+    expect(doc.issues).toEqual([]);
+    const langs = [...doc.html.matchAll(/<div lang="([^"]+)"(?: dir="rtl")? class="[^"]*"><div/g)].map((m) => m[1]);
+    expect(langs).toEqual(['en-GB', 'de-DE', 'el', 'ru', 'ar', 'he', 'hi', 'th', 'zh-Hans', 'zh-Hant', 'ja', 'ko']);
+    // the Arabic and Hebrew lines are right to left in a left-to-right document: their label on the right, the Latin script name isolated
+    expect(doc.html).toMatch(/<div lang="ar" dir="rtl" class="s\d+"><div class="s\d+"><p class="t s\d+">العربية<\/p><p lang="en" dir="ltr" class="t s\d+">Arabic<\/p><\/div><p class="t s\d+"><bdi>يرجى/);
+    expect(doc.html).toMatch(/<div lang="he" dir="rtl" class="s\d+">/);
+    expect(doc.html).toMatch(/<p class="t s\d+">Please keep this doc\u00adu\u00adment: it ex\u00adplains/);
+    expect(doc.html).toMatch(/<p lang="de-DE" class="t s\d+">Bit\u00adte be\u00adwah\u00adren Sie die\u00adses Do\u00adku\u00adment auf/);
+  });
+
   it('issue 21: the invoice computes its line totals and VAT breakdown from raw quantities, prices and rates', () => {
     const input = exampleInput('invoice');
     const data = input.data as { items: Record<string, unknown>[] } & Record<string, unknown>;
@@ -96,7 +127,17 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     expect(doc.html).toContain('€28,690.50');
     expect(doc.html).toContain('€33,730.70');
     // line 1: 3 × €80.00
-    expect(doc.html).toMatch(/<td[^>]*>3<\/td><td[^>]*>€80\.00<\/td><td[^>]*>7%<\/td><td[^>]*>€240\.00<\/td>/);
+    expect(doc.html).toMatch(/<td[^>]*><nobr>3<\/nobr><\/td><td[^>]*><nobr>€80\.00<\/nobr><\/td><td[^>]*><nobr>7%<\/nobr><\/td><td[^>]*><nobr>€240\.00<\/nobr><\/td>/);
+  });
+
+  it.each([
+    ['e-invoice', 'en16931', 'factur-x.xml', '4448.66', '4.448,66\u00a0€'],
+    ['e-invoice-xrechnung', 'xrechnung', 'xrechnung.xml', '3158.66', '3.158,66\u00a0€'],
+  ])('issue 34 item 6: the %s example prints and maps the same grand total, computed from its lines, allowance and rates', (name, profile, fileName, xmlTotal, printed) => {
+    const doc = compileDocument(exampleInput(name));
+    expect(doc.eInvoice).toMatchObject({ profile, fileName });
+    expect(doc.eInvoice?.xml).toContain(`<ram:GrandTotalAmount>${xmlTotal}</ram:GrandTotalAmount>`);
+    expect(doc.html).toContain(printed);
   });
 
   it('the report has a 1,000-row table and two charts drawn as SVG', () => {
@@ -113,7 +154,7 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     expect(de.html).toContain('Ihre Vertragsverlängerung');
     expect(de.html).toContain('20. November 2026');
     expect(de.html).toContain('1.490,00\u00a0€');
-    expect(de.html).toContain('<html lang="de-DE">');
+    expect(de.html).toContain('<html lang="de-DE" dir="ltr">');
   });
 
   it('the certificate has a first-page background and embeds the custom font', () => {

@@ -1,3 +1,5 @@
+import { base64Reader, imageSize } from './image-size';
+
 /**
  * Image references. The library does no network I/O: the render service fetches what
  * `imageReferencesOf` lists (https URLs, http when allowed, `asset:<name>` organisation assets) and hands the
@@ -14,6 +16,15 @@ export type ImageReference =
   | { kind: 'invalid'; reason: string };
 
 const ASSET = /^asset:([A-Za-z0-9][A-Za-z0-9._/-]{0,199})$/;
+
+/**
+ * The reference of an organisation asset embedded as an attachment (`attachments[].asset`): listed with the image
+ * references and resolved by the same caller, which hands the file back unsniffed as a Base64 data URI. Null when the
+ * name is not an asset name.
+ */
+export function attachmentAssetReference(name: string): string | null {
+  return ASSET.test(`asset:${name}`) ? `attachment:asset:${name}` : null;
+}
 
 export function classifyImageReference(text: string): ImageReference {
   const ref = text.trim();
@@ -51,11 +62,11 @@ function sniff(bytes: Buffer): string | null {
 }
 
 /**
- * Checks that a data URI holds an image (by its type and first bytes) and returns it in Base64 form;
- * returns a reason when it does not. Images are shown through <img> and CSS backgrounds, where an SVG
- * cannot run script or load anything.
+ * Checks that a data URI holds an image (by its type and first bytes) and returns it in Base64 form with the pixel size
+ * its header declares (image-size.ts); returns a reason when it does not, or when that size cannot be read. Images are
+ * shown through <img> and CSS backgrounds, where an SVG cannot run script or load anything.
  */
-export function checkImageDataUri(dataUri: string): { ok: true; dataUri: string } | { ok: false; reason: string } {
+export function checkImageDataUri(dataUri: string): { ok: true; dataUri: string; width: number; height: number } | { ok: false; reason: string } {
   const m = DATA_URI.exec(dataUri);
   if (!m) return { ok: false, reason: 'it is not a data:image/… URI' };
   const type = m[1].toLowerCase() === 'jpg' ? 'jpeg' : m[1].toLowerCase();
@@ -74,5 +85,8 @@ export function checkImageDataUri(dataUri: string): { ok: true; dataUri: string 
   const head = Buffer.from(base64.slice(0, type === 'svg+xml' ? 1400 : 24), 'base64');
   const actual = sniff(head);
   if (!actual) return { ok: false, reason: `its content is not a ${type === 'svg+xml' ? 'SVG' : type.toUpperCase()} image` };
-  return { ok: true, dataUri: `data:image/${actual};base64,${base64}` };
+  const { read, size } = base64Reader(base64);
+  const declared = imageSize(actual, read, size);
+  if ('error' in declared) return { ok: false, reason: declared.error };
+  return { ok: true, dataUri: `data:image/${actual};base64,${base64}`, width: declared.width, height: declared.height };
 }

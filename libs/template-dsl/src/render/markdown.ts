@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import { Binding, TemplateSegments } from '../binding/binding-syntax';
+import { lineCount } from './document-caps';
 
 /**
  * The safe Markdown subset of rich text: paragraphs, line breaks, emphasis, strikethrough, headings,
  * lists, block quotes, code, rules and links (https, http, mailto, tel). Raw HTML is shown as text
- * (`html: false`) and images are disabled (they would load from the network).
+ * (`html: false`); an image (`![alt](src)`, from the template or from data) is shown as its alt text, neither loaded
+ * nor linked, and reported (images come from image elements, whose sources are checked and sized).
  *
  * Bindings are replaced by placeholders before parsing and their values put into the parsed tokens, so a
  * value is always text: markup or Markdown in data cannot change the structure, and a bound link target is
@@ -14,7 +16,6 @@ import { Binding, TemplateSegments } from '../binding/binding-syntax';
 
 const md = new MarkdownIt('commonmark', { html: false, linkify: false, typographer: false, breaks: true });
 md.enable(['strikethrough']);
-md.disable(['image']);
 
 const SAFE_LINK = /^(https?:\/\/|mailto:|tel:)/i;
 const PLACEHOLDER = /dslbind(\d+)x/g;
@@ -65,8 +66,53 @@ const MarkdownToken = new md.core.State('', md, {}).Token;
 /** Markdown from data (`{{ notes | markdown }}`): the same subset; every link is seen, and checked, after parsing. */
 const dataMd = new MarkdownIt('commonmark', { html: false, linkify: false, typographer: false, breaks: true });
 dataMd.enable(['strikethrough']);
-dataMd.disable(['image']);
 dataMd.validateLink = (): boolean => true;
+
+const EMPHASIS = /^(em|strong|s)_(open|close)$/;
+
+/**
+ * Drops emphasis inside emphasis of the same kind (bold in bold, italic in italic, strikethrough in strikethrough),
+ * which prints exactly as the outer one does: `*` runs in data can nest them thousands deep (25,000 stars made
+ * 12,500 nested <strong>), which Chromium lays out for seconds (issue 31). At most three levels remain.
+ */
+function flattenEmphasis(tokens: Token[]): void {
+  forEachToken(tokens, (token) => {
+    if (!token.children) return;
+    const open = new Map<string, number>();
+    const dropped: boolean[] = [];
+    let any = false;
+    for (const child of token.children) {
+      const m = EMPHASIS.exec(child.type);
+      if (!m) continue;
+      const [, kind, side] = m;
+      // markdown-it nests emphasis properly: a close belongs to the last open
+      const drop = side === 'open' ? (open.get(kind) ?? 0) > 0 : (dropped.pop() ?? false);
+      if (side === 'open') dropped.push(drop);
+      open.set(kind, (open.get(kind) ?? 0) + (side === 'open' ? 1 : -1));
+      if (drop) {
+        child.hidden = true;
+        any = true;
+      }
+    }
+    if (any) token.children = token.children.filter((c) => !c.hidden);
+  });
+}
+
+/** Turns every image into the text of its alt; returns the images as written (`![alt](src)`). */
+function unimage(tokens: Token[]): string[] {
+  const images: string[] = [];
+  forEachToken(tokens, (token) => {
+    if (token.type !== 'image') return;
+    const alt = md.renderer.renderInlineAsText(token.children ?? [], md.options, {});
+    images.push(`![${alt}](${token.attrGet('src') ?? ''})`);
+    token.type = 'text';
+    token.tag = '';
+    token.content = alt;
+    token.children = null;
+    token.attrs = null;
+  });
+  return images;
+}
 
 /** Unlinks links whose target is not an allowed address; returns those targets. */
 function checkLinks(tokens: Token[]): string[] {
@@ -84,13 +130,16 @@ function checkLinks(tokens: Token[]): string[] {
 }
 
 /** Data Markdown as HTML: block content (paragraphs, lists, headings) or, inside a paragraph, inline content. */
-function dataMarkdownHtml(text: string, block: boolean, unsafeLinks: string[]): string {
+function dataMarkdownHtml(text: string, block: boolean, unsafeLinks: string[], images: string[]): string {
   const tokens = block ? dataMd.parse(text, {}) : dataMd.parseInline(text, {});
+  images.push(...unimage(tokens));
+  flattenEmphasis(tokens);
   unsafeLinks.push(...checkLinks(tokens));
   return dataMd.renderer.render(tokens, dataMd.options, {});
 }
 
-export type BoundMarkdown = { text: string } | { html: string } | { markdown: string };
+/** A binding's value: text (shown as `html` when given, e.g. isolated; a link target takes the text), raw HTML, or Markdown. */
+export type BoundMarkdown = { text: string; html?: string } | { html: string } | { markdown: string };
 
 /**
  * Renders Markdown with bindings. `valueOf(binding)` gives the text of a binding, a raw HTML marker (a page counter
@@ -98,13 +147,34 @@ export type BoundMarkdown = { text: string } | { html: string } | { markdown: st
  * subset (so it cannot open or close the template's own markup) and spliced in: as blocks when the binding is a
  * paragraph of its own, inline otherwise.
  */
-export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Binding) => BoundMarkdown): {
+export function renderMarkdown(
+  segments: TemplateSegments,
+  valueOf: (binding: Binding) => BoundMarkdown,
+  admit: (size: { chars: number; lines: number }) => string | null = () => null,
+): {
   html: string;
   unsafeLinks: string[];
+  /** Images (`![alt](src)`) shown as their alt text. */
+  images: string[];
+  /** Why `admit` refused the Markdown, which was then not parsed (html is empty). */
+  refused?: string;
 } {
   const { source, bindings } = withPlaceholders(segments);
-  const tokens = md.parse(source, {});
   const values = bindings.map((b) => valueOf(b));
+  // the size with the values filled in, before any of it is parsed (DocumentCaps)
+  const literal = segments.filter((s): s is string => typeof s === 'string').join('');
+  let chars = literal.length;
+  let lines = lineCount(literal);
+  for (const v of values) {
+    const text = 'text' in v ? v.text : 'markdown' in v ? v.markdown : '';
+    chars += text.length;
+    lines += lineCount(text) - 1;
+  }
+  const refused = admit({ chars, lines });
+  if (refused !== null) return { html: '', unsafeLinks: [], images: [], refused };
+  const tokens = md.parse(source, {});
+  const images = unimage(tokens);
+  flattenEmphasis(tokens);
   // unguessable, so text from data cannot forge a marker; drawn only when a marker is needed (most texts have none),
   // by randomUUID, which takes from a cached pool of random bytes (randomBytes(6) for every text: 3 % of an invoice)
   let nonce: string | undefined;
@@ -122,14 +192,14 @@ export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Bi
     const v = alone ? values[Number(alone[1])] : undefined;
     if (!v || !('markdown' in v)) continue;
     const block = new MarkdownToken('html_block', '', 0);
-    block.content = markerFor(dataMarkdownHtml(v.markdown, true, unsafeLinks));
+    block.content = markerFor(dataMarkdownHtml(v.markdown, true, unsafeLinks, images));
     tokens.splice(i, 3, block);
   }
   const textOf = (index: string): string => {
     const v = values[Number(index)];
     if (!v) return '';
-    if ('text' in v) return v.text;
-    if ('markdown' in v) return markerFor(dataMarkdownHtml(v.markdown, false, unsafeLinks));
+    if ('text' in v) return v.html === undefined ? v.text : markerFor(v.html);
+    if ('markdown' in v) return markerFor(dataMarkdownHtml(v.markdown, false, unsafeLinks, images));
     return markerFor(v.html);
   };
   forEachToken(tokens, (token, siblings, index) => {
@@ -149,7 +219,7 @@ export function renderMarkdown(segments: TemplateSegments, valueOf: (binding: Bi
   });
   let html = md.renderer.render(tokens, md.options, {});
   if (nonce !== undefined) html = html.replace(new RegExp(`dslhtml${nonce}n(\\d+)x`, 'g'), (_m, i: string) => htmlMarkers[Number(i)] ?? '');
-  return { html, unsafeLinks };
+  return { html, unsafeLinks, images };
 }
 
 /** Which type faces a Markdown text uses beyond the regular one. */

@@ -51,7 +51,8 @@ describe('issue 21 item 2: no silent failure, across the language (compiled docu
       { lines: [{ rate: 0.19 }, { rate: 0.07 }, { rate: 0.19 }] },
     );
     expect(compiled.issues).toEqual([]);
-    expect(compiled.html).toContain('>19%: 2</p>');
-    expect(compiled.html).toContain('>7%: 1</p>');
+    // percentages and counts are kept on one line (issue 33 item 4)
+    expect(compiled.html).toContain('><nobr>19%</nobr>: <nobr>2</nobr></p>');
+    expect(compiled.html).toContain('><nobr>7%</nobr>: <nobr>1</nobr></p>');
   });
 });

@@ -150,7 +150,7 @@ describe('issue 20: page roles and page counters in bands', () => {
     const compiled = compileDocument({ template, data: { rows: [{ text: 'a', amount: 1.5 }, { text: 'b', amount: 2 }, { text: 'c', amount: 4 }] } });
     expect(compiled.issues).toEqual([]);
     expect(compiled.pageAwareTables).toBe(true);
-    const carried = [...compiled.html.matchAll(/<tr class="xc[^"]*" data-x="0:(\d)"><td[^>]*>Carried<\/td><td[^>]*>([^<]*)<\/td>/g)].map((m) => [m[1], m[2]]);
+    const carried = [...compiled.html.matchAll(/<tr class="xc[^"]*" data-x="0:(\d)"><td[^>]*>Carried<\/td><td[^>]*><nobr>([^<]*)<\/nobr><\/td>/g)].map((m) => [m[1], m[2]]);
     expect(carried).toEqual([
       ['0', '1.5'],
       ['1', '3.5'],
@@ -158,5 +158,32 @@ describe('issue 20: page roles and page counters in bands', () => {
     expect(compiled.html.match(/class="xb[^"]*" data-x="0:\d"/g)).toHaveLength(2);
     const invalid = validateTemplate({ body: [{ ...template.body[0], pageBreaks: { carried: { nope: 'x' } } }] });
     expect(invalid.ok ? [] : invalid.errors).toEqual([{ path: '$.body[0].pageBreaks.carried', message: '"nope" is not a column id of this table' }]);
+  });
+
+  it('issue 31: a running sum over a text amount is a Warning naming the row (money is never silently wrong); parseNumber reads it', () => {
+    const table = (sum: string): Template => ({
+      body: [
+        {
+          type: 'table',
+          id: 'ledger',
+          source: 'rows',
+          as: 'r',
+          columns: [{ id: 'amount', value: '{{ r.amount }}' }],
+          pageBreaks: { sums: { amount: sum }, carried: { amount: '{{ carried.amount }}' } },
+        },
+      ],
+    });
+    const data = { rows: [{ amount: 2 }, { amount: '1.234,50' }, { amount: 3 }] };
+    expect(compileDocument({ template: table('{{ r.amount }}'), data }).issues).toEqual([
+      expect.objectContaining({
+        type: RenderIssueType.BindingFailedAtRender,
+        severity: 'Warning',
+        elementId: 'ledger',
+        description: 'The running sum "amount" takes numbers only, and row 2 gives text "1.234,50", which it leaves out; read text amounts with parseNumber().',
+      }),
+    ]);
+    const parsed = compileDocument({ template: table("{{ parseNumber(r.amount, 'de-DE') }}"), data });
+    expect(parsed.issues).toEqual([]);
+    expect([...parsed.html.matchAll(/data-x="0:\d"><td[^>]*><nobr>([^<]*)<\/nobr><\/td>/g)].map((m) => m[1])).toEqual(['2', '1236.5']);
   });
 });

@@ -54,6 +54,8 @@ export interface PageSetupResult {
   geometry: PageGeometry;
   /** Non-blocking layout problems found and corrected (InvalidLayout). */
   problems: string[];
+  /** What is printed other than as written: a page size outside the supported range (RenderLayoutDegraded, blocks production). */
+  warnings: string[];
 }
 
 function marginOf(margins: PageSetup['margins'], side: keyof MarginsMm): Length | undefined {
@@ -78,6 +80,7 @@ function bandHeight(band: PageBand | undefined, marginMm: number, name: string, 
 /** Resolves page size, orientation, margins and band heights, correcting what cannot work. */
 export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
   const problems: string[] = [];
+  const warnings: string[] = [];
   let [w, h] = PAPER_MM.A4;
   const size = page?.size;
   if (typeof size === 'string') {
@@ -86,7 +89,10 @@ export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
     const cw = lengthMm(size.width);
     const ch = lengthMm(size.height);
     if (cw === null || ch === null || cw < MIN_PAGE_MM || ch < MIN_PAGE_MM || cw > MAX_PAGE_MM || ch > MAX_PAGE_MM) {
-      problems.push(`The custom page size must be between ${MIN_PAGE_MM} mm and ${MAX_PAGE_MM} mm in absolute units; A4 is used instead.`);
+      const shown = (length: Length, mm: number | null): string => (mm === null ? String(length) : `${Math.round(mm * 10) / 10} mm`);
+      warnings.push(
+        `page.size ${shown(size.width, cw)} × ${shown(size.height, ch)} is outside the supported range (${MIN_PAGE_MM} mm to ${MAX_PAGE_MM} mm a side, in absolute units); the document is printed on A4 instead.`,
+      );
     } else {
       [w, h] = [cw, ch];
     }
@@ -133,5 +139,6 @@ export function resolvePageSetup(page: PageSetup | undefined): PageSetupResult {
       footerHeightMm: footerHeightMm === null ? null : Math.min(footerHeightMm, Math.max(0, marginMm.bottom - BAND_INSET_MM)),
     },
     problems,
+    warnings,
   };
 }

@@ -1,5 +1,5 @@
 import { ValidateFunction } from 'ajv';
-import { RenderIssueType } from '@docrender/contracts';
+import { DocumentCaps, RenderIssueType } from '@docrender/contracts';
 import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
 import { isMarkdownBinding, pageCounterOf, usesPageCounterInExpression } from '../binding/binding-evaluator';
 import { compileDataSchema } from '../data/data-contract';
@@ -42,6 +42,9 @@ export interface TablePrep {
   totals: ClassedStyle;
   /** The rows at page breaks (TableElement.pageBreaks). */
   breakRows: ClassedStyle;
+  /** Whether each column's header / cells are hyphenated (the table's `hyphenate`, or the column style's). */
+  hyphenateHead: boolean[];
+  hyphenateCells: boolean[];
 }
 
 export interface ElementPrep {
@@ -60,6 +63,10 @@ export interface ElementPrep {
   table: TablePrep | null;
   /** The effective font family (for charts). */
   fontFamily: string;
+  /** The face the element's own text resolves to (the glyph coverage check). */
+  face: FontFaceRef;
+  /** Whether the element's own text is hyphenated (the style's `hyphenate`, inherited). */
+  hyphenate: boolean;
 }
 
 export interface PreparedTemplate {
@@ -70,6 +77,10 @@ export interface PreparedTemplate {
   base: ClassedStyle & { declarations: string; font: FontFaceRef };
   elements: Map<TemplateElement, ElementPrep>;
   staticIssues: StaticIssue[];
+  /** Static issues that hold in a left-to-right / a right-to-left document only (placed elements). */
+  directedIssues: Record<'ltr' | 'rtl', StaticIssue[]>;
+  /** CSS placing the placed elements from the right edge, for a right-to-left document (after the body's classes). */
+  mirroredCss: string;
   /** Whether pages differ (page roles, band conditions on page counters): see CompiledDocument.pageVariant. */
   pagesDiffer: boolean;
   /** Faces used per region (family as written when not built in; built-in names canonical). */
@@ -108,10 +119,12 @@ export function familyCss(family: string): string {
   return familyListCss(builtinFamilyName(family) ?? family.trim(), DEFAULT_FONT_FAMILY);
 }
 
+/** What an element's text inherits from around it: its face, and whether it is hyphenated (`hyphenate`). */
 interface FontState {
   family: string;
   weight: number;
   style: FontStyle;
+  hyphenate: boolean;
 }
 
 function fontStateWith(state: FontState, style: StyleProperties): FontState {
@@ -119,13 +132,21 @@ function fontStateWith(state: FontState, style: StyleProperties): FontState {
     family: style.fontFamily !== undefined ? (builtinFamilyName(style.fontFamily) ?? style.fontFamily.trim()) : state.family,
     weight: fontWeightNumber(style.fontWeight) ?? state.weight,
     style: style.italic === undefined ? state.style : style.italic ? 'italic' : 'normal',
+    hyphenate: style.hyphenate ?? state.hyphenate,
   };
 }
+
+/** Elements that are figures in a tagged PDF: each needs alternative text under PDF/UA. */
+const FIGURE_TYPES: ReadonlySet<string> = new Set(['image', 'qrCode', 'barcode', 'chart']);
 
 class Preparer {
   readonly registries: Record<Region, StyleRegistry> = { body: new StyleRegistry('s'), header: new StyleRegistry('h'), footer: new StyleRegistry('f') };
   readonly elements = new Map<TemplateElement, ElementPrep>();
   readonly staticIssues: StaticIssue[] = [];
+  /** Problems of placed elements in a left-to-right and in a right-to-left document. */
+  readonly directedIssues: Record<'ltr' | 'rtl', StaticIssue[]> = { ltr: [], rtl: [] };
+  /** Classes of placed elements → their declarations in a right-to-left document (measured from the right edge). */
+  readonly mirrored = new Map<string, string>();
   readonly faces: Record<Region, Map<string, UsedFace>> = { body: new Map(), header: new Map(), footer: new Map() };
   private currentElementId: string | null = null;
 
@@ -138,7 +159,7 @@ class Preparer {
     this.staticIssues.push({ type, description, elementId });
   }
 
-  face(region: Region, state: FontState): void {
+  face(region: Region, state: FontFaceRef): void {
     const key = `${state.family}|${state.weight}|${state.style}`;
     if (!this.faces[region].has(key)) {
       this.faces[region].set(key, { family: state.family, weight: state.weight, style: state.style, elementId: this.currentElementId });
@@ -220,14 +241,27 @@ class Preparer {
     breakAllowed: boolean,
     availableMm: number,
   ): void {
+    if (this.template.pdfUA !== undefined && region === 'body' && FIGURE_TYPES.has(element.type) && (!('alt' in element) || element.alt === undefined)) {
+      this.issue(
+        RenderIssueType.SchemaInvalid,
+        `${this.template.pdfUA} asks for alternative text: the ${element.type} has no "alt" (give the text a reader hears, or "" to mark it as decoration).`,
+        element.id,
+      );
+    }
     this.currentElementId = element.id;
     const ownStyle = element.type === 'pageBreak' ? {} : mergeStyles(...this.namedStyles(element.styleName), element.style);
     if (typeof ownStyle.letterSpacing === 'string' && ownStyle.letterSpacing.endsWith('%')) {
       this.issue(RenderIssueType.InvalidLayout, `letterSpacing ${ownStyle.letterSpacing} is not an absolute length (pt, mm, cm, in, px); it is ignored.`, element.id);
     }
+    const tooLong = element.type === 'pageBreak' ? null : this.lengthPastCap(element, ownStyle);
+    if (tooLong !== null) {
+      this.issue(RenderIssueType.RenderLayoutDegraded, `${tooLong}; the element is left out.`, element.id);
+      return;
+    }
     const font = fontStateWith(inherited, ownStyle);
     const extra: string[] = [];
     let placed = false;
+    let mirrored: string | null = null;
     const none: ClassedStyle = { cls: null, dynamic: [] };
     const prep: ElementPrep = {
       region,
@@ -239,6 +273,8 @@ class Preparer {
       heightMm: 0,
       table: null,
       fontFamily: font.family,
+      face: { family: font.family, weight: font.weight, style: font.style },
+      hyphenate: font.hyphenate,
     };
     if (element.type !== 'pageBreak') {
       const lineInRow = element.type === 'line' && element.orientation !== 'vertical' && element.width === undefined && lengthCss(element.length) !== null;
@@ -250,9 +286,13 @@ class Preparer {
       const placement = this.placement(element, ownStyle, region);
       extra.push(...placement.css);
       placed = placement.measure;
+      mirrored = placement.mirrored;
     }
     if (region === 'body') this.checkPageCounters(element);
     else this.checkBandCounters(element);
+    if (region !== 'body' && element.type !== 'pageBreak' && element.anchor !== undefined) {
+      this.issue(RenderIssueType.InvalidLayout, 'anchor only names a place in the page body; a header or footer is on every page, so it is ignored.', element.id);
+    }
 
     switch (element.type) {
       case 'text':
@@ -351,6 +391,7 @@ class Preparer {
         }
         prep.root = this.classed(region, mergeStyles(ownStyle, colour), extra, element.id);
         if (placed) prep.root.placedId = element.id;
+        if (mirrored !== null && prep.root.cls) this.mirrored.set(prep.root.cls, mirrored);
         this.elements.set(element, prep);
         return;
       }
@@ -403,7 +444,28 @@ class Preparer {
     }
     prep.root = this.classed(region, ownStyle, extra, element.id);
     if (placed) prep.root.placedId = element.id;
+    if (mirrored !== null && prep.root.cls) this.mirrored.set(prep.root.cls, mirrored);
     this.elements.set(element, prep);
+  }
+
+  /**
+   * The first length of an element (its own fields, its table's columns, its style) past DocumentCaps: an absolute
+   * length longer than the sheet's longer side, or a percentage above DocumentCaps.maxPercent. Null when there is none.
+   */
+  lengthPastCap(element: Exclude<TemplateElement, { type: 'pageBreak' }>, style: StyleProperties): string | null {
+    const maxMm = Math.max(this.page.widthMm, this.page.heightMm);
+    const { elements: _children, ...own } = element as TemplateElement & { elements?: unknown };
+    for (const [field, length] of lengthsIn({ ...own, style }, '')) {
+      if (typeof length === 'string' && length.endsWith('%')) {
+        if (Number(length.slice(0, -1)) > DocumentCaps.maxPercent) return `${field.slice(1)} ${length} is more than ${DocumentCaps.maxPercent} %`;
+        continue;
+      }
+      const mm = lengthMm(length);
+      if (mm !== null && mm > maxMm + 0.01) {
+        return `${field.slice(1)} ${typeof length === 'number' ? `${length}pt` : length} (${mmText(mm)}) is longer than the sheet (${mmText(maxMm)})`;
+      }
+    }
+    return null;
   }
 
   prepareTable(table: TableElement, region: Region, font: FontState, availableMm: number): TablePrep {
@@ -416,6 +478,8 @@ class Preparer {
     const widths = this.columnWidths(table, availableMm);
     const head: ClassedStyle[] = [];
     const cells: ClassedStyle[] = [];
+    const hyphenateHead: boolean[] = [];
+    const hyphenateCells: boolean[] = [];
     const headerBase = mergeStyles({ fontWeight: 700 }, table.headerStyle);
     table.columns.forEach((column) => {
       const align = column.align ? [`text-align:${column.align}`] : [];
@@ -423,8 +487,12 @@ class Preparer {
       head.push(this.classed(region, headStyle, align, table.id));
       const cellStyle = mergeStyles(cellBorder, ...this.namedStyles(column.styleName), column.style);
       cells.push(this.classed(region, cellStyle, align, table.id));
-      this.face(region, fontStateWith(font, headStyle));
-      this.face(region, fontStateWith(font, cellStyle));
+      const headState = fontStateWith(font, headStyle);
+      const cellState = fontStateWith(font, cellStyle);
+      this.face(region, headState);
+      this.face(region, cellState);
+      hyphenateHead.push(headState.hyphenate);
+      hyphenateCells.push(cellState.hyphenate);
     });
     const totalsStyle = mergeStyles({ fontWeight: 700 }, table.totals?.style);
     if (table.totals) this.face(region, fontStateWith(font, totalsStyle));
@@ -445,6 +513,8 @@ class Preparer {
       alternateRow: this.classed(region, mergeStyles(table.rowStyle, table.alternateRowStyle), [], table.id),
       totals: this.classed(region, totalsStyle, [], table.id),
       breakRows: table.pageBreaks ? this.classed(region, breakStyle, [], table.id) : { cls: null, dynamic: [] },
+      hyphenateHead,
+      hyphenateCells,
     };
   }
 
@@ -488,44 +558,50 @@ class Preparer {
   }
 
   /**
-   * Absolute placement (`position`), measured from the sheet edge. A place in the left or top margin moves to the
-   * margin (InvalidLayout); an element that reaches below the bottom margin or past the right one is reported
-   * (RenderLayoutDegraded: Chromium adds a page for what is below, and shrinks the content to fit what is to the
-   * right) when its size is declared; `measure` is set when its height is not known here (text, content): the printer checks it.
+   * Absolute placement (`position`), measured from the sheet edge: the left edge, the right edge in a right-to-left
+   * document (the two are prepared, the document's direction picks one). A place in the start (left or right) or top
+   * margin moves to the margin (InvalidLayout); an element that reaches below the bottom margin or past the end margin
+   * is reported (RenderLayoutDegraded: Chromium adds a page for what is below, and shrinks the content to fit what is
+   * beside) when its size is declared; `measure` is set when its height is not known here (text, content): the printer checks it.
    */
-  placement(element: Exclude<TemplateElement, { type: 'pageBreak' }>, ownStyle: StyleProperties, region: Region): { css: string[]; measure: boolean } {
-    if (!element.position) return { css: [], measure: false };
+  placement(element: Exclude<TemplateElement, { type: 'pageBreak' }>, ownStyle: StyleProperties, region: Region): { css: string[]; mirrored: string | null; measure: boolean } {
+    if (!element.position) return { css: [], mirrored: null, measure: false };
     const x = lengthCss(element.position.x);
     const y = lengthCss(element.position.y);
     if (region !== 'body') {
       this.issue(RenderIssueType.InvalidLayout, 'position only places elements of the page body; in a header or footer it is ignored.', element.id);
-      return { css: [], measure: false };
+      return { css: [], mirrored: null, measure: false };
     }
     if (x === null || y === null || x.endsWith('%') || y.endsWith('%')) {
       this.issue(RenderIssueType.InvalidLayout, 'position needs absolute lengths (not percentages); it is ignored.', element.id);
-      return { css: [], measure: false };
+      return { css: [], mirrored: null, measure: false };
     }
     const { marginMm: m, widthMm: sheetWidth, heightMm: sheetHeight, contentWidthMm } = this.page;
     const xMm = lengthMm(element.position.x) ?? 0;
     const yMm = lengthMm(element.position.y) ?? 0;
-    if (xMm < m.left - 0.01 || yMm < m.top - 0.01) {
-      this.issue(
-        RenderIssueType.InvalidLayout,
-        `position (${x}, ${y}) lies in the left or top margin (${m.left} mm, ${m.top} mm), where Chromium cuts the content off; the element is placed at the margin.`,
-        element.id,
-      );
-    }
-    const left = Math.max(xMm, m.left);
     const top = Math.max(yMm, m.top);
-    const contentRight = sheetWidth - m.right;
     const contentBottom = sheetHeight - m.bottom;
     const widthMm = lengthMm(element.width, contentWidthMm);
-    if (widthMm !== null && left + widthMm > contentRight + 0.01) {
-      this.issue(
-        RenderIssueType.RenderLayoutDegraded,
-        `The placed element reaches ${mmText(left + widthMm)} from the left edge, past the right margin (the content ends at ${mmText(contentRight)}); Chromium shrinks the document's content until it fits.`,
-        element.id,
-      );
+    const sides = { ltr: { start: m.left, end: m.right, from: 'left', to: 'right' }, rtl: { start: m.right, end: m.left, from: 'right', to: 'left' } } as const;
+    for (const dir of ['ltr', 'rtl'] as const) {
+      const { start, end, from, to } = sides[dir];
+      const issue = (type: RenderIssueType, description: string): void => {
+        this.directedIssues[dir].push({ type, description, elementId: element.id });
+      };
+      if (xMm < start - 0.01 || yMm < m.top - 0.01) {
+        issue(
+          RenderIssueType.InvalidLayout,
+          `position (${x}, ${y}) lies in the ${from} or top margin (${start} mm, ${m.top} mm), where Chromium cuts the content off; the element is placed at the margin.`,
+        );
+      }
+      const contentEnd = sheetWidth - end;
+      const reach = Math.max(xMm, start) + (widthMm ?? 0);
+      if (widthMm !== null && reach > contentEnd + 0.01) {
+        issue(
+          RenderIssueType.RenderLayoutDegraded,
+          `The placed element reaches ${mmText(reach)} from the ${from} edge, past the ${to} margin (the content ends at ${mmText(contentEnd)}); Chromium shrinks the document's content until it fits.`,
+        );
+      }
     }
     const height = declaredHeightMm(element, ownStyle);
     const reported = top >= contentBottom - 0.01 || (height !== null && top + height.mm > contentBottom + 0.01);
@@ -538,8 +614,9 @@ class Preparer {
         element.id,
       );
     }
-    const css = ['position:absolute', `left:${xMm < m.left ? '0mm' : `calc(${x} - ${m.left}mm)`}`, `top:${yMm < m.top ? '0mm' : `calc(${y} - ${m.top}mm)`}`, 'margin:0'];
-    return { css, measure: !reported && (height === null || !height.exact) };
+    const inset = (margin: number): string => (xMm < margin ? '0mm' : `calc(${x} - ${margin}mm)`);
+    const css = ['position:absolute', `left:${inset(m.left)}`, `top:${yMm < m.top ? '0mm' : `calc(${y} - ${m.top}mm)`}`, 'margin:0'];
+    return { css, mirrored: `left:auto;right:${inset(m.right)}`, measure: !reported && (height === null || !height.exact) };
   }
 
   /**
@@ -580,6 +657,19 @@ class Preparer {
     }
   }
 }
+
+/** Fields that hold lengths (or lists of them: padding, margin, a grid's columns), wherever they are in an element. */
+const LENGTH_FIELDS = new Set(['width', 'height', 'size', 'length', 'thickness', 'gap', 'rowGap', 'x', 'y', 'borderRadius', 'letterSpacing', 'padding', 'margin', 'columns']);
+
+/** Every length in `value` (an element without its children, with its style) with its path, e.g. `.style.padding[1]`. */
+function lengthsIn(value: unknown, path: string, inLengthField = false): [string, Length][] {
+  if (inLengthField && (typeof value === 'number' || (typeof value === 'string' && LENGTH_TEXT.test(value)))) return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => lengthsIn(v, `${path}[${i}]`, inLengthField));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) => lengthsIn(v, `${path}.${key}`, LENGTH_FIELDS.has(key)));
+}
+
+const LENGTH_TEXT = /^[0-9]+(\.[0-9]+)?(pt|mm|cm|in|px|%)$/;
 
 /** Text fields (textFieldsOf paths) printed as text, where a band's page counters become Chromium's spans. */
 const SHOWN_AS_TEXT = /^\.(text|markdown|emptyText|columns\[\d+\]\.(header|value)|totals\.cells\[.*\])$/;
@@ -646,16 +736,17 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
   const validation = validateTemplate(input);
   if (!validation.ok) throw new InvalidTemplateError(validation.errors);
   const template = validation.template;
-  const { geometry, problems } = resolvePageSetup(template.page);
+  const { geometry, problems, warnings } = resolvePageSetup(template.page);
   const preparer = new Preparer(template, geometry);
   for (const problem of problems) preparer.issue(RenderIssueType.InvalidLayout, problem, null);
+  for (const warning of warnings) preparer.issue(RenderIssueType.RenderLayoutDegraded, warning, null);
 
   const baseStyle = mergeStyles({ fontFamily: DEFAULT_FONT_FAMILY, fontSize: 10, color: '#000000', lineHeight: 1.35 }, template.defaultStyle);
   const baseCss = styleCss(baseStyle, familyCss);
   for (const colour of baseCss.invalidColours) {
     preparer.issue(RenderIssueType.InvalidColor, `"${colour}" in defaultStyle is not a colour; it is ignored.`, null);
   }
-  const baseFont = fontStateWith({ family: DEFAULT_FONT_FAMILY, weight: 400, style: 'normal' }, baseStyle);
+  const baseFont = fontStateWith({ family: DEFAULT_FONT_FAMILY, weight: 400, style: 'normal', hyphenate: false }, baseStyle);
   preparer.face('body', baseFont);
   const contentMm = geometry.contentWidthMm;
   preparer.prepareElements(template.body, 'body', null, baseFont, true, contentMm);
@@ -663,10 +754,23 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
   for (const v of bandVariants(template.page?.footer)) preparer.prepareElements(v.variant.elements, 'footer', null, baseFont, false, contentMm);
 
   const differ = pagesDiffer(template);
-  if (differ && template.tagged) {
+  if (differ && template.pdfUA !== undefined) {
+    preparer.issue(
+      RenderIssueType.SchemaInvalid,
+      `${template.pdfUA} needs a tagged PDF, and pages that differ (first/last/odd/even variants, or conditions on page counters) are printed in groups and put together, which drops the tags: give every page the same bands, backgrounds and watermarks, or leave pdfUA out.`,
+      null,
+    );
+  } else if (differ && template.tagged) {
     preparer.issue(
       RenderIssueType.RenderLayoutDegraded,
       'Pages that differ (first/last/odd/even variants, or conditions on page counters) are printed in groups and put together, which drops the tags: the PDF is not tagged.',
+      null,
+    );
+  }
+  if (differ && template.outline) {
+    preparer.issue(
+      RenderIssueType.RenderLayoutDegraded,
+      'Pages that differ (first/last/odd/even variants, or conditions on page counters) are printed in groups and put together, which drops the outline: the PDF has no bookmarks (its page references still link).',
       null,
     );
   }
@@ -691,6 +795,8 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
     base: { cls: null, dynamic: baseCss.dynamic, declarations: baseCss.declarations, font: baseFont },
     elements: preparer.elements,
     staticIssues: preparer.staticIssues,
+    directedIssues: preparer.directedIssues,
+    mirroredCss: [...preparer.mirrored].map(([cls, declarations]) => `.${cls}{${declarations}}\n`).join(''),
     pagesDiffer: differ,
     faces: {
       body: [...preparer.faces.body.values()],

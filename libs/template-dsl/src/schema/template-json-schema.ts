@@ -30,10 +30,24 @@ const commonElementProperties: Record<string, JsonSchema> = {
   pageBreakAfter: { type: 'boolean', description: 'Start a new page after the element (page body only).' },
   position: {
     type: 'object',
-    description: 'Place the element at this distance from the top left corner of the sheet (not the margins), on the page where it stands.',
+    description:
+      'Place the element at this distance from the top left corner of the sheet (top right in a right-to-left document), not from the margins, on the page where it stands.',
     additionalProperties: false,
     required: ['x', 'y'],
     properties: { x: ref('length'), y: ref('length') },
+  },
+  direction: ref('direction'),
+  anchor: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 1000,
+    description: "Names the element's place (text with bindings, unique in the document): {{ pageOf('…') }} shows the page it lands on, as a link to it.",
+  },
+  lang: {
+    type: 'string',
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
+    maxLength: 35,
+    description: "BCP 47 language of the element's text (ja, zh-Hant, de-CH): its CJK forms and hyphenation; default the document's.",
   },
 };
 
@@ -69,10 +83,10 @@ const elementDefinitions: Record<string, JsonSchema> = {
   }, ['markdown']),
   imageElement: element('image', 'An image from a data URI, an https URL, or an organisation asset ("asset:<name>").', {
     source: text('data:image/… URI, https URL, asset:<name>, or a binding producing one.'),
-    alt: text('Alternative text.'),
+    alt: text('Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     height: ref('length'),
     fit: { enum: ['contain', 'cover', 'fill'] },
-    align: { enum: ['left', 'center', 'right'] },
+    align: { enum: ['left', 'center', 'right', 'start', 'end'] },
   }, ['source']),
   tableElement: element('table', 'A table bound to a list: the header row repeats on every page; rows never split across pages.', {
     source: ref('listSource'),
@@ -168,6 +182,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
   }),
   qrCodeElement: element('qrCode', 'A QR code.', {
     value: text('Encoded text, usually a binding.'),
+    alt: text('Alternative text (the structure element\'s /Alt in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     size: ref('length'),
     errorCorrection: { enum: ['L', 'M', 'Q', 'H'] },
     color: ref('colour'),
@@ -176,6 +191,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
   barcodeElement: element('barcode', 'A barcode or 2D code, drawn with its quiet zone.', {
     format: { enum: ['qr', 'datamatrix', 'pdf417', 'aztec', 'code128', 'gs1-128', 'code39', 'ean8', 'ean13', 'upca', 'upce', 'itf14'] },
     value: text('Encoded text, usually a binding.'),
+    alt: text('Alternative text (the structure element\'s /Alt in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     height: ref('length'),
     showText: { type: 'boolean', description: 'Human-readable text under a linear code; default true.' },
     errorCorrection: { enum: ['L', 'M', 'Q', 'H'], description: 'QR error correction level (format "qr" only); default "M".' },
@@ -198,6 +214,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
       },
     },
     title: text('Chart title.'),
+    alt: text('Alternative text (the structure element\'s /Alt in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     height: ref('length'),
     legend: {
       oneOf: [{ type: 'boolean' }, { enum: ['top', 'bottom', 'left', 'right'] }],
@@ -269,7 +286,48 @@ export const templateJsonSchema = {
     locale: { type: 'string', maxLength: 35, description: 'BCP 47 locale for number and date formatting; default en-US.' },
     timeZone: { type: 'string', maxLength: 64, description: 'IANA time zone for dates; default UTC.' },
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code used by `currency` without an argument.' },
+    direction: ref('direction'),
     tagged: { type: 'boolean', description: 'Produce a tagged (accessible) PDF; default false.' },
+    outline: { type: 'boolean', description: 'PDF outline (bookmarks) from the headings; Chromium builds it from the structure tree, so the PDF is tagged too and prints as a tagged one does; default false.' },
+    pdfA: {
+      enum: ['PDF/A-2b', 'PDF/A-2u', 'PDF/A-3b', 'PDF/A-3u'],
+      description: 'Archival PDF: the PDF/A level the output claims and is checked against before it is stored or returned; default none.',
+    },
+    pdfUA: {
+      enum: ['PDF/UA-1'],
+      description: 'Accessible PDF: the output claims PDF/UA-1 (tagged, with alternative texts, headings, table headers, artifacts) and is checked against the rules docs/template-dsl.md lists before it is stored or returned; default none.',
+    },
+    metadata: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Document metadata written to the PDF Info dictionary and its XMP; each field may contain bindings.',
+      properties: {
+        author: text('PDF /Author and dc:creator.'),
+        subject: text('PDF /Subject and dc:description.'),
+        keywords: text('PDF /Keywords and pdf:Keywords: comma-separated.'),
+        creator: text('PDF /Creator and xmp:CreatorTool; default the service.'),
+      },
+    },
+    attachments: {
+      type: 'array',
+      maxItems: 20,
+      description: 'Files embedded in the PDF from the data (Base64) or the organisation\'s assets, listed in the catalog /AF and EmbeddedFiles; not with PDF/A-2.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'mimeType'],
+        properties: {
+          id: ref('elementId'),
+          name: text('File name; may contain bindings.'),
+          mimeType: text('MIME type, e.g. application/xml; may contain bindings.'),
+          description: text('Description of the file; may contain bindings.'),
+          relationship: { enum: ['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'], description: 'AFRelationship; default Unspecified.' },
+          content: text('The file in Base64, normally one binding; or asset.'),
+          asset: text('The name of an organisation asset (as in asset:<name>) attached instead of content; may contain bindings.'),
+          optional: { type: 'boolean', description: 'An empty content leaves the attachment out instead of being an error; default false.' },
+        },
+      },
+    },
     page: ref('page'),
     defaultStyle: ref('style'),
     styles: {
@@ -278,11 +336,23 @@ export const templateJsonSchema = {
       additionalProperties: ref('style'),
     },
     dataSchema: { type: ['object', 'boolean'], description: 'JSON Schema of the expected data (draft-07).' },
+    eInvoice: {
+      type: 'object',
+      description:
+        'The document is an e-invoice: the profile and the EN 16931 invoice model mapped from the data with bindings (docs/template-dsl.md, "E-invoices"). Its XML is checked and built with the document; a failed rule is a SchemaInvalid error.',
+      additionalProperties: false,
+      required: ['profile', 'invoice'],
+      properties: {
+        profile: { enum: ['minimum', 'basicwl', 'basic', 'en16931', 'extended', 'xrechnung'], description: 'Factur-X / ZUGFeRD profile, or XRechnung (CII).' },
+        invoice: { type: 'object', description: 'The invoice model (number, dates, seller, buyer, lines, allowancesCharges, vatBreakdown, totals, payment); strings may hold bindings, `{ "$each", "$as", "$value" }` maps a list.' },
+      },
+    },
     body: ref('elements'),
   },
   definitions: {
     length: {
-      description: 'A number of points, or a string with a unit: pt, mm, cm, in, px or %.',
+      description:
+        'A number of points, or a string with a unit: pt, mm, cm, in, px or %. An element with a length longer than its sheet, or a percentage above 100, is left out with a RenderLayoutDegraded warning (document caps).',
       oneOf: [{ type: 'number', minimum: 0, maximum: 100_000 }, { type: 'string', pattern: LENGTH_PATTERN }],
     },
     spacing: {
@@ -294,6 +364,11 @@ export const templateJsonSchema = {
     },
     colour: { type: 'string', minLength: 1, maxLength: 200, description: 'CSS colour (name, hex, rgb/rgba, hsl/hsla) or a binding.' },
     identifier: { type: 'string', pattern: IDENTIFIER_PATTERN },
+    direction: {
+      enum: ['ltr', 'rtl', 'auto'],
+      description:
+        "Base direction. auto (default): a document takes its render language's (rtl for ar, he, fa, ur…), a text its first letter's, anything else its surroundings'.",
+    },
     elementId: { type: 'string', pattern: ELEMENT_ID_PATTERN },
     listSource: {
       type: 'string',
@@ -325,7 +400,7 @@ export const templateJsonSchema = {
         italic: { type: 'boolean' },
         color: ref('colour'),
         backgroundColor: ref('colour'),
-        textAlign: { enum: ['left', 'center', 'right', 'justify'] },
+        textAlign: { enum: ['left', 'center', 'right', 'justify', 'start', 'end'], description: 'start and end follow the direction.' },
         verticalAlign: { enum: ['top', 'middle', 'bottom'] },
         lineHeight: { type: 'number', exclusiveMinimum: 0, maximum: 10 },
         textDecoration: { enum: ['none', 'underline', 'line-through'] },
@@ -339,6 +414,10 @@ export const templateJsonSchema = {
         margin: ref('spacing'),
         letterSpacing: ref('length'),
         whiteSpace: { enum: ['normal', 'preserve', 'nowrap'], description: 'normal: spaces collapse; preserve: spaces kept; nowrap: no line wrapping.' },
+        hyphenate: {
+          type: 'boolean',
+          description: "Hyphenate the text's words in the document's language (inherited; default false); numbers, amounts, dates, codes and addresses never are.",
+        },
       },
     },
     tableColumn: {
@@ -350,7 +429,7 @@ export const templateJsonSchema = {
         header: text('Header cell content.'),
         value: text('Cell content with the row item in scope.'),
         width: ref('length'),
-        align: { enum: ['left', 'center', 'right'] },
+        align: { enum: ['left', 'center', 'right', 'start', 'end'] },
         visibleIf: ref('condition'),
         styleName: ref('styleNames'),
         style: ref('style'),
@@ -433,6 +512,7 @@ export const templateJsonSchema = {
       required: ['elements'],
       properties: {
         verticalAlign: { enum: ['top', 'middle', 'bottom'] },
+        direction: ref('direction'),
         elements: ref('elements'),
       },
     },
@@ -443,6 +523,7 @@ export const templateJsonSchema = {
       properties: {
         height: ref('length'),
         verticalAlign: { enum: ['top', 'middle', 'bottom'] },
+        direction: ref('direction'),
         elements: ref('elements'),
         first: ref('pageBandVariant'),
         last: ref('pageBandVariant'),

@@ -4,7 +4,7 @@ import { templateJsonSchema } from './template-json-schema';
 import { validateTemplate } from './validate-template';
 
 const repoRoot = path.resolve(__dirname, '../../../..');
-const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label', 'ledger'];
+const EXAMPLES = ['invoice', 'report', 'letter', 'certificate', 'label', 'ledger', 'invoice-ar', 'statement', 'e-invoice', 'e-invoice-xrechnung', 'multilingual'];
 
 function errorsOf(template: unknown): { path: string; message: string }[] {
   const result = validateTemplate(template);

@@ -1,3 +1,4 @@
+import { eInvoiceTemplateErrors } from '../e-invoice/e-invoice-mapping';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { BindingSyntaxError, parseTemplateTextCached } from '../binding/binding-syntax';
 import { isMarkdownBinding } from '../binding/binding-evaluator';
@@ -7,6 +8,7 @@ import { compileDataSchema } from '../data/data-contract';
 import { colourFieldsOf, pageBackgroundsOf, styleColourFields, textFieldsOf, walkElements, watermarksOf } from '../model/template-walker';
 import { Template } from '../model/template.types';
 import { templateJsonSchema } from './template-json-schema';
+import { parseTranslations } from '../i18n/translations';
 
 export interface TemplateError {
   /** JSON path of the problem, e.g. `$.body[3].columns[0].value`. */
@@ -134,6 +136,22 @@ function semanticErrors(template: Template): TemplateError[] {
     errors.push({ path: '$.currency', message: `"${template.currency}" is not an ISO 4217 currency code` });
   }
   if (template.title !== undefined) errors.push(...bindingErrors(template.title, '$.title'));
+  if (template.eInvoice !== undefined) errors.push(...eInvoiceTemplateErrors(template.eInvoice, '$.eInvoice'));
+  for (const [field, value] of Object.entries(template.metadata ?? {})) errors.push(...bindingErrors(value, `$.metadata.${field}`));
+  (template.attachments ?? []).forEach((attachment, i) => {
+    const path = `$.attachments[${i}]`;
+    for (const field of ['name', 'mimeType', 'description', 'content', 'asset'] as const) {
+      const value = attachment[field];
+      if (value !== undefined) errors.push(...bindingErrors(value, `${path}.${field}`));
+    }
+    if ((attachment.content === undefined) === (attachment.asset === undefined)) errors.push({ path, message: 'needs either "content" or "asset"' });
+    const first = firstPathOfId.get(attachment.id);
+    if (first) errors.push({ path: `${path}.id`, message: `the id "${attachment.id}" is already used by ${first}` });
+    else firstPathOfId.set(attachment.id, path);
+    if (template.pdfA?.startsWith('PDF/A-2')) {
+      errors.push({ path, message: `${template.pdfA} allows only PDF/A files as attachments, which the service cannot prove: use PDF/A-3b or PDF/A-3u` });
+    }
+  });
   const backgrounds = pageBackgroundsOf(template.page);
   backgrounds.forEach((b, i) => errors.push(...bindingErrors(b.source, Array.isArray(template.page?.background) ? `$.page.background[${i}].source` : '$.page.background.source')));
   watermarksOf(template.page).forEach((w, i) => {
@@ -217,4 +235,49 @@ export function validateTemplate(template: unknown): TemplateValidation {
   }
   if (typeof value === 'object' && value !== null) validatedObjects.set(value, result);
   return result;
+}
+
+/** What a stored template version consists of, as the render of it reads it (spec 2.3). */
+export type TemplateVersionContent = {
+  /** The DSL (an object, or its JSON text). */
+  template: unknown;
+  /** The translations (object or JSON text), or null/absent for none. */
+  translations?: unknown;
+  /** The document-name template, or null/absent for the fallback name. */
+  documentNameTemplate?: string | null;
+};
+
+/**
+ * The checks a render runs on a template version before any data is looked at: `validateTemplate` (schema, ids,
+ * styles, bindings with known functions and formatters, locale, time zone, currency, data schema), translations in
+ * the documented format (a render's `language` is chosen among their languages), and a document-name template whose
+ * bindings parse. The one check of the render and validate paths and of every way a version is stored (admin
+ * import-template and publish-version, seed files, the document-name PATCH): what it refuses is never stored or
+ * published. Errors name the part (`$.body[0].text`, `translations`, `documentNameTemplate`) and say what is wrong.
+ */
+export function checkTemplateVersion(version: TemplateVersionContent): TemplateValidation {
+  const template = validateTemplate(version.template);
+  const errors = template.ok ? [] : [...template.errors];
+  if (version.translations !== null && version.translations !== undefined && parseTranslations(version.translations) === null) {
+    errors.push({
+      path: 'translations',
+      message: 'must be { "defaultLanguage": "<code>", "languages": { "<code>": { "locale": "<locale>", "strings": { … } } } } (JSON) with at least one language',
+    });
+  }
+  errors.push(...checkDocumentNameTemplate(version.documentNameTemplate));
+  if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
+  return template;
+}
+
+/**
+ * A document-name template (spec 2.2, 2.3: a template's or a version's) whose bindings do not parse, or that asks
+ * for Markdown: a render would silently fall back to the template's name. Null or absent is fine (no pattern).
+ */
+export function checkDocumentNameTemplate(pattern: string | null | undefined, path = 'documentNameTemplate'): TemplateError[] {
+  return pattern === null || pattern === undefined ? [] : bindingErrors(pattern, path);
+}
+
+/** The errors of a refused template version as one line each: `path: message`. */
+export function templateErrorLines(errors: readonly TemplateError[]): string[] {
+  return errors.map((e) => `${e.path}: ${e.message}`);
 }

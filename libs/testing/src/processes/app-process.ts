@@ -58,12 +58,26 @@ export type AppProcess = {
  * machine's environment cannot leak in). Call ensureBuilt() first.
  */
 export function startAppProcess(main: string, env: Record<string, string>): AppProcess {
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', main)], {
-    cwd: REPO_ROOT,
-    // Tests use throw-away secrets or the development defaults: allowed here, refused in a deployment (issue 17).
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return startWatchedProcess(main, process.execPath, [path.join(REPO_ROOT, 'dist', main)], {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    ...appDefaults(env),
+  }, env);
+}
+
+/** What every app a test starts gets unless `env` says otherwise: quiet logs, development secrets allowed. */
+export function appDefaults(env: Record<string, string>): Record<string, string> {
+  // Tests use throw-away secrets or the development defaults: allowed here, refused in a deployment (issue 17).
+  return { LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env };
+}
+
+/**
+ * Runs `command` with `processEnv` and watches it as an AppProcess named `main` (its output collected, its exit
+ * awaited, stopped by a signal); `env` is what the AppProcess reports as its settings. Shared by app processes and
+ * app containers (the engine's `run` passes signals on to the container).
+ */
+export function startWatchedProcess(main: string, command: string, args: string[], processEnv: Record<string, string>, env: Record<string, string>): AppProcess {
+  const child: ChildProcess = spawn(command, args, { cwd: REPO_ROOT, env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer): void => {

@@ -1,32 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-
-type ProcessStat = { pid: number; state: string; ppid: number; cpuTicks: number };
-
-function readStat(pid: number): ProcessStat | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) may contain spaces; it is in parentheses
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: fields[0], ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return null;
-  }
-}
+import { readFileSync } from 'node:fs';
+import { descendantsOf, readProcessStat } from './process-tree';
 
 /** Live Chromium renderer processes (`--type=renderer`) among the descendants of `ancestor` (a render service's pid). */
 export function rendererProcessesUnder(ancestor: number): number[] {
-  const processes = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => readStat(Number(name)))
-    .filter((p): p is ProcessStat => p !== null);
-  const found: number[] = [];
-  let frontier = [ancestor];
-  while (frontier.length > 0) {
-    const children = processes.filter((p) => frontier.includes(p.ppid));
-    found.push(...children.filter((p) => p.state !== 'Z').map((p) => p.pid));
-    frontier = children.map((p) => p.pid);
-  }
-  return found.filter((pid) => {
+  return descendantsOf(ancestor).filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
     } catch {
@@ -35,14 +12,16 @@ export function rendererProcessesUnder(ancestor: number): number[] {
   });
 }
 
-/** Waits until one renderer under `ancestor` not in `excluded` has used `ticks` more CPU than when first seen: it prints. */
-async function rendererAtWork(ancestor: number, excluded: readonly number[], ticks: number, timeoutMs: number): Promise<boolean> {
+/**
+ * Waits until one renderer under `ancestor` not in `excluded` has used `ticks` more CPU than when first seen (it
+ * prints), or until `stop()` is true. Resolves with whether a renderer was found at work.
+ */
+async function rendererAtWork(ancestor: number, excluded: ReadonlySet<number>, ticks: number, stop: () => boolean): Promise<boolean> {
   const baseline = new Map<number, number>();
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+  while (!stop()) {
     for (const pid of rendererProcessesUnder(ancestor)) {
-      if (excluded.includes(pid)) continue;
-      const used = readStat(pid)?.cpuTicks ?? 0;
+      if (excluded.has(pid)) continue;
+      const used = readProcessStat(pid)?.cpuTicks ?? 0;
       const first = baseline.get(pid);
       if (first === undefined) baseline.set(pid, used);
       else if (used - first >= ticks) return true;
@@ -64,16 +43,26 @@ function killAll(pids: readonly number[]): number {
 }
 
 /**
- * Crashes a render twice, as a document that kills Chromium would: once a renderer under `ancestor` (the render
- * service's pid) is busy printing, every renderer is killed (the render crashes; the pool retries it once on a fresh
- * page); once a fresh renderer is busy printing the retry, every renderer is killed again. Resolves with the number
- * of processes killed (0 when nothing printed within `timeoutMs`).
+ * Crashes every print under `ancestor` (a render service's pid) until `outcome` settles, as a document that kills
+ * Chromium would: whenever a renderer not killed before is busy (it has used `busyTicks` of CPU since first seen),
+ * every renderer is killed. A render caught in a crash is retried once by the pool on a fresh page, whose renderer is
+ * killed the same way once it prints, so the document cannot print at all, however long the pool takes to replace
+ * pages. A renderer that uses the CPU without printing (a fresh page starting on a loaded machine) may be killed too:
+ * that only replaces a page, it never lets a print through. Resolves with the number of rounds that killed something
+ * once `outcome` has settled.
  */
-export async function crashTwice(ancestor: number, busyTicks = 30, timeoutMs = 60_000): Promise<number> {
-  if (!(await rendererAtWork(ancestor, [], busyTicks, timeoutMs))) return 0;
-  const first = rendererProcessesUnder(ancestor);
-  let kills = killAll(first);
-  if (!(await rendererAtWork(ancestor, first, busyTicks, timeoutMs))) return kills;
-  kills += killAll(rendererProcessesUnder(ancestor));
-  return kills;
+export async function crashUntilSettled(ancestor: number, outcome: Promise<unknown>, busyTicks = 30): Promise<number> {
+  let settled = false;
+  outcome.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const killed = new Set<number>();
+  let rounds = 0;
+  while (await rendererAtWork(ancestor, killed, busyTicks, () => settled)) {
+    const renderers = rendererProcessesUnder(ancestor);
+    renderers.forEach((pid) => killed.add(pid));
+    if (killAll(renderers) > 0) rounds++;
+  }
+  return rounds;
 }

@@ -1,2 +1,3 @@
 export * from './app-process';
 export * from './chromium-crashes';
+export * from './process-tree';

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
 
 /** The RabbitMQ every integration test talks to (the machine's broker; guest/guest only works on localhost). */
 export const LOCAL_RABBITMQ = { host: '127.0.0.1', port: 5672, user: 'guest', password: 'guest' } as const;
@@ -15,14 +12,39 @@ export type RabbitVhost = {
   delete(): Promise<void>;
 };
 
-async function rabbitmqctl(...args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run('rabbitmqctl', args, { timeout: 60_000 });
-    return stdout;
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? '';
-    throw new Error(`rabbitmqctl ${args.join(' ')} failed: ${stderr.trim() || (error as Error).message}`, { cause: error });
-  }
+/** How long one rabbitmqctl call may take before its whole process group is killed. */
+const RABBITMQCTL_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs rabbitmqctl in its own process group. The script starts an Erlang VM (`beam.smp -B`) as a child: a timeout
+ * that killed only the script left that VM running, holding one of the CLI's distribution ports, and once they were
+ * all held every later call failed with "nodistribution". So on timeout the whole group is killed.
+ */
+function rabbitmqctl(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('rabbitmqctl', args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }, RABBITMQCTL_TIMEOUT_MS);
+    const failed = (reason: string, cause?: Error): void => reject(new Error(`rabbitmqctl ${args.join(' ')} failed: ${stderr.trim() || reason}`, { cause }));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      failed(error.message, error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else failed(signal ? `killed by ${signal} after ${RABBITMQCTL_TIMEOUT_MS} ms` : `exit code ${code}`);
+    });
+  });
 }
 
 /**

@@ -30,10 +30,17 @@ export type AsyncStackOptions = {
    * its outage; the other apps, the stand-in and the test reach it directly. `'render-stand-in'` is the stand-in.
    */
   faults?: Partial<Record<FaultTarget, readonly (AppName | 'render-stand-in')[]>>;
+  /** How an app is started: by default `node dist/apps/<app>/src/main.js`; the images smoke run starts containers. */
+  launch?: AppLauncher;
 };
 
+/** Starts one app with these settings (its port among them). */
+export type AppLauncher = (app: AppName, env: Record<string, string>) => AppProcess;
+
+const launchProcess: AppLauncher = (app, env) => startAppProcess(`apps/${app}/src/main.js`, env);
+
 /** The dependencies the stack can put behind a fault proxy. */
-export type FaultTarget = 'rabbitmq' | 's3';
+export type FaultTarget = 'rabbitmq' | 's3' | 'postgres';
 
 /**
  * The async path end to end: the gateway, the job worker and the webhook dispatcher as separate processes
@@ -102,6 +109,12 @@ export async function startAsyncStack(label: string, settings: Record<string, st
     s3Url.port = String(proxy.port);
     proxiedEnv.s3 = { S3_ENDPOINT: s3Url.origin };
   }
+  if (options.faults?.postgres) {
+    const dbUrl = new URL(env.DATABASE_URL);
+    const proxy = (faults.postgres = await startTcpFaultProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) }));
+    dbUrl.host = `127.0.0.1:${proxy.port}`;
+    proxiedEnv.postgres = { DATABASE_URL: dbUrl.toString() };
+  }
   /** The settings of `app` that point it at the fault proxies it is behind. */
   const envOf = (app: AppName | 'render-stand-in'): Record<string, string> =>
     Object.assign({}, ...(Object.keys(proxiedEnv) as FaultTarget[]).filter((t) => options.faults?.[t]?.includes(app)).map((t) => proxiedEnv[t]));
@@ -117,9 +130,9 @@ export async function startAsyncStack(label: string, settings: Record<string, st
 
   const start = async (app: AppName, extra: Record<string, string> = options.settingsOf?.[app] ?? {}): Promise<AppProcess> => {
     const port = app === 'api-gateway' ? gatewayPort : await freePort();
-    const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
+    const child = (options.launch ?? launchProcess)(app, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
     started.push(child);
-    await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 60_000);
+    await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`);
     return child;
   };
   const renderService = options.renderService ? await start('render-service', options.renderService.settings) : undefined;

@@ -1,5 +1,6 @@
 import { scanJsonBody } from './json-body.scanner';
-import { JsonScanPool, SCAN_ON_EVENT_LOOP_MAX_BYTES, toSharedBuffer } from './json-scan.pool';
+import { toSharedBuffer } from '@docrender/platform';
+import { JsonScanPool, SCAN_ON_EVENT_LOOP_MAX_BYTES } from './json-scan.pool';
 
 /** A body of about `bytes` bytes: a documents array of objects holding long strings. */
 function largeBody(bytes: number): Buffer {
@@ -56,7 +57,7 @@ describe('JsonScanPool', () => {
     const queued = single.scan(largeBody(128 * 1024), ['documents']);
     const closing = single.close();
     await expect(queued).rejects.toThrow('closed');
-    await expect(first).rejects.toThrow('exited');
+    await expect(first).rejects.toThrow('closed');
     await closing;
     await expect(single.scan(largeBody(128 * 1024), ['documents'])).rejects.toThrow('closed');
   });

@@ -1,18 +1,10 @@
 import path from 'node:path';
-import { WorkerPool } from '../workers/worker-pool';
+import { toSharedBuffer, WorkerPool } from '@docrender/platform';
 import { scanJsonBody, type JsonBodyScan } from './json-body.scanner';
 import type { JsonScanRequest } from './json-scan.worker';
 
 /** Bodies up to this size are scanned on the event loop: well under a millisecond, less than a worker round trip. */
 export const SCAN_ON_EVENT_LOOP_MAX_BYTES = 64 * 1024;
-
-/** A body in memory other threads can read without a copy. */
-export function toSharedBuffer(body: Buffer): Buffer {
-  if (body.buffer instanceof SharedArrayBuffer) return body;
-  const shared = Buffer.from(new SharedArrayBuffer(body.byteLength));
-  body.copy(shared);
-  return shared;
-}
 
 /**
  * Scans render bodies (JSON syntax, document sizes, nesting depth) on worker threads (json-scan.worker.ts), so a
@@ -22,7 +14,7 @@ export class JsonScanPool {
   private readonly workers: WorkerPool<JsonScanRequest, JsonBodyScan>;
 
   constructor(size: number) {
-    this.workers = new WorkerPool(path.join(__dirname, 'json-scan.worker'), 'json-scan', size);
+    this.workers = new WorkerPool({ entry: path.join(__dirname, 'json-scan.worker'), name: 'json-scan', size });
   }
 
   scan(body: Buffer, splitKeys: readonly string[]): Promise<JsonBodyScan> {

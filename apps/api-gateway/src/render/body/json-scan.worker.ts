@@ -1,4 +1,4 @@
-import { serveWorkerRequests } from '../workers/worker-pool';
+import { serveWorkerRequests } from '@docrender/platform/workers';
 import { scanJsonBody, type JsonBodyScan } from './json-body.scanner';
 
 /** A body to scan: bytes in shared memory (not copied between threads). */

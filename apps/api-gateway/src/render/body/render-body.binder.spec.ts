@@ -128,6 +128,9 @@ describe('render body binding', () => {
   it.each([
     ['{}', 'documentNameTemplate: is required (a string, or null to clear it)'],
     ['{"documentNameTemplate":1}', 'documentNameTemplate: must be a string, got number'],
+    // Issue 31 item 4: what a render would ignore is never stored.
+    ['{"documentNameTemplate":"Invoice {{ number"}', 'documentNameTemplate: binding syntax error at character 18: unclosed "{{" (missing "}}")'],
+    ['{"documentNameTemplate":"Invoice {{ eval(number) }}"}', expect.stringMatching(/^documentNameTemplate: binding syntax error at character \d+: unknown function "eval"/)],
     ['{"documentNameTemplate":"a\\u0000b"}', 'documentNameTemplate: must not contain the NUL character (U+0000)'],
     [`{"documentNameTemplate":"${'x'.repeat(501)}"}`, 'documentNameTemplate: is 501 characters long; the limit is 500'],
     [`{"documentNameTemplate":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`, 'documentNameTemplate: nests 100000 levels deep; the limit is 32'],

@@ -1,4 +1,5 @@
 import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
+import { checkDocumentNameTemplate } from '@docrender/template-dsl/checks';
 import type { JsonBodyScan, ScannedMember, ScannedValue } from './json-body.scanner';
 import { checkText } from './text-input';
 
@@ -122,11 +123,15 @@ export function bindEnqueueBody(raw: Buffer, scan: JsonBodyScan): EnqueueBody {
   return { raw, documents, includeDocument, callbackUrl };
 }
 
-/** Spec 4.11: `documentNameTemplate`, a string or null (null clears it); required. */
+/** Spec 4.11: `documentNameTemplate`, a string or null (null clears it); required; its bindings must parse. */
 export function bindDocumentNameTemplateBody(raw: Buffer, scan: JsonBodyScan): DocumentNameTemplateBody {
   const members = rootMembers(raw, scan, []);
   if (!members.has('documentNameTemplate')) throw bindingError('documentNameTemplate: is required (a string, or null to clear it)');
-  return { documentNameTemplate: optionalString(raw, members, 'documentNameTemplate', DOCUMENT_NAME_TEMPLATE_MAX_LENGTH) };
+  const documentNameTemplate = optionalString(raw, members, 'documentNameTemplate', DOCUMENT_NAME_TEMPLATE_MAX_LENGTH);
+  // The render's own check of the pattern (checkTemplateVersion): a pattern a render would ignore is never stored.
+  const [error] = checkDocumentNameTemplate(documentNameTemplate);
+  if (error) throw bindingError(`${error.path}: ${error.message}`);
+  return { documentNameTemplate };
 }
 
 function requiredObject(members: Map<string, ScannedMember>, key: string, what: string): DocumentSlice {

@@ -1,0 +1,209 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { compileDocument, Template } from '@docrender/template-dsl';
+import { pdfText } from '../../test/pdf-tools';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
+import type { BrowserPool } from './browser-pool';
+import { printPdfOnPage } from './page-printer';
+import { RenderBudgetEstimateError } from './render-timeout.error';
+
+const goldenDir = path.join(__dirname, '__golden__');
+/** A 1 × 1 white PNG. */
+const WHITE_PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC';
+
+/**
+ * The text of every page as pdftotext lays it out, compared with (UPDATE_GOLDEN=1: written to) `__golden__/<file>`:
+ * line by line, each line's words with single spaces between them (the runs of spaces pdftotext puts between columns
+ * move with a glyph's width, not with what a page holds).
+ */
+function expectGoldenPages(file: string, text: string): void {
+  const full = path.join(goldenDir, file);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(goldenDir, { recursive: true });
+    writeFileSync(full, text);
+  }
+  const golden = readFileSync(full, 'utf8').split('\f');
+  const pages = text.split('\f');
+  expect(pages.length).toBe(golden.length);
+  const lines = (page: string): string[] => page.split('\n').map((line) => line.trim().replace(/\s+/g, ' ')).filter((line) => line !== '');
+  pages.forEach((page, index) => expect({ page: index + 1, lines: lines(page) }).toEqual({ page: index + 1, lines: lines(golden[index]) }));
+}
+
+type Transaction = { debit: number; credit: number; balance: number };
+type StatementData = { opening: number; transactions: Transaction[] };
+
+/** examples/statement with `rows` transactions, from its data generator. */
+function statement(rows: number): { template: Template; data: StatementData } {
+  const data = JSON.parse(execFileSync(process.execPath, [path.join(EXAMPLES_DIR, 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8', maxBuffer: 1 << 28 })) as StatementData;
+  return { template: readExample('statement').template as Template, data };
+}
+
+const euros = (cents: number): string => `€${(cents / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const cents = (amount: number): number => Math.round(amount * 100);
+const oneLine = (line: string | undefined): string | undefined => line?.replace(/\s+/g, ' ').trim();
+
+/**
+ * Checks a printed statement page by page (pdftotext): every page but the last ends with "Carried forward" and the
+ * debit and credit sums and the balance after its last row, then "Continued on the next page"; every page but the first
+ * starts with "Brought forward" and what the page before carried; the last page has the totals. Returns the pages.
+ * `rowsFrom`: the page the table starts on (1-based); `rowsTo`: the page after its last, or the end.
+ */
+function expectSubtotalsOnEveryPage(text: string, data: StatementData, rowsFrom = 1, rowsTo?: number): string[] {
+  const pages = text.split('\f').filter((p) => p.trim() !== '');
+  const debit: number[] = [0];
+  const credit: number[] = [0];
+  data.transactions.forEach((t, i) => {
+    debit.push(debit[i] + cents(t.debit));
+    credit.push(credit[i] + cents(t.credit));
+  });
+  let carried: string | undefined;
+  let seen = 0;
+  const tablePages = pages.slice(rowsFrom - 1, rowsTo === undefined ? undefined : rowsTo - 1);
+  tablePages.forEach((pageText, index) => {
+    const lines = pageText.split('\n');
+    const numbers = lines.map((l) => /^\s*(\d+)\s+\d{2}\/\d{2}\/\d{4}\s+TX/.exec(l)).filter((m) => m !== null).map((m) => Number(m[1]));
+    // the rows follow each other over the pages, none left out, none twice
+    expect({ page: index + rowsFrom, first: numbers[0] }).toEqual({ page: index + rowsFrom, first: seen + 1 });
+    seen = numbers[numbers.length - 1];
+    const foot = oneLine(lines.find((l) => l.includes('Carried forward')));
+    const head = oneLine(lines.find((l) => l.includes('Brought forward')));
+    if (index < tablePages.length - 1) {
+      const balance = cents(data.opening) - debit[seen] + credit[seen];
+      expect({ page: index + rowsFrom, foot }).toEqual({ page: index + rowsFrom, foot: `Carried forward ${euros(debit[seen])} ${euros(credit[seen])} ${euros(balance)}` });
+      expect(cents(data.transactions[seen - 1].balance)).toBe(balance);
+      expect(pageText).toContain('Continued on the next page');
+    } else {
+      expect(foot).toBeUndefined();
+      expect(pageText).toContain('Total · closing balance');
+    }
+    if (index > 0) expect({ page: index + rowsFrom, head: head?.replace('Brought', 'Carried') }).toEqual({ page: index + rowsFrom, head: carried });
+    carried = foot;
+  });
+  expect(seen).toBe(data.transactions.length);
+  return pages;
+}
+
+describe('issue 32 item 1: page-aware tables print the same pages as before', () => {
+  let pool: BrowserPool;
+
+  beforeAll(async () => {
+    pool = await startPrintPool('page-aware-tables-test');
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  /** Prints on the pool as the render service does, with a budget for long documents; tells the measuring prints. */
+  async function print(compiled: ReturnType<typeof compileDocument>): Promise<{ pdf: Buffer; measuringPrints: number }> {
+    let measuringPrints = -1;
+    const pdf = await pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 600_000,
+      budgetMs: 600_000,
+      work: (page) =>
+        printPdfOnPage(page, {
+          html: compiled.html,
+          tagged: compiled.tagged,
+          headerHtml: compiled.headerHtml,
+          footerHtml: compiled.footerHtml,
+          pageVariant: compiled.pageVariant,
+          pageAwareTables: compiled.pageAwareTables,
+          onMeasuringPrints: (prints) => (measuringPrints = prints),
+        }),
+    });
+    return { pdf, measuringPrints };
+  }
+
+  it('issue 32 item 1: examples/ledger has the same text on every page as the golden printed by the one-print-per-break placement (decision 0011), in one measuring print', async () => {
+    const { template, data } = readExample('ledger');
+    const compiled = compileDocument({ template: template as Template, data });
+    let measuringPrints = -1;
+    const pdf = await printCompiled(pool, compiled, (prints) => (measuringPrints = prints));
+    expectGoldenPages('ledger.pages.txt', await pdfText(pdf));
+    expect(measuringPrints).toBe(1);
+  });
+
+  it('issue 32 item 1: a 400-row examples/statement has the same text on every page as the golden printed by the one-print-per-break placement (decision 0011)', async () => {
+    const compiled = compileDocument(statement(400));
+    expect(compiled.issues).toEqual([]);
+    const { pdf, measuringPrints } = await print(compiled);
+    expectGoldenPages('statement-400.pages.txt', await pdfText(pdf));
+    expect(measuringPrints).toBeLessThanOrEqual(2);
+  });
+
+  it('issue 32 item 1: a 100-page statement has its subtotals right on every page (pdftotext) from at most two measuring prints', async () => {
+    const { template, data } = statement(4_400);
+    const compiled = compileDocument({ template, data });
+    expect(compiled.issues).toEqual([]);
+    const { pdf, measuringPrints } = await print(compiled);
+    const pages = expectSubtotalsOnEveryPage(await pdfText(pdf), data);
+    expect(pages.length).toBeGreaterThanOrEqual(100);
+    expect(pages[pages.length - 1]).toContain(`Page ${pages.length} of ${pages.length}`);
+    expect(measuringPrints).toBeLessThanOrEqual(2);
+  }, 600_000);
+
+  it('issue 32 item 1: a table below content that breaks the page is found by one print, its breaks confirmed by a second (orphans and widows kept)', async () => {
+    const { template, data } = statement(150);
+    const [title, holder, table] = template.body;
+    const cover = { type: 'text', id: 'cover', text: 'Cover page', pageBreakAfter: true } as const;
+    const kept = { ...table, orphans: 3, widows: 4 } as Template['body'][number];
+    const compiled = compileDocument({ template: { ...template, body: [cover, title, holder, kept] }, data });
+    expect(compiled.issues).toEqual([]);
+    const { pdf, measuringPrints } = await print(compiled);
+    const text = await pdfText(pdf);
+    expect(text.split('\f')[0]).toContain('Cover page');
+    const pages = expectSubtotalsOnEveryPage(text, data, 2);
+    // widows: the last page has at least 4 rows, orphans: every page at least 3
+    for (const pageText of pages.slice(1)) expect((pageText.match(/^\s*\d+\s+\d{2}\/\d{2}\/\d{4}\s+TX/gm) ?? []).length).toBeGreaterThanOrEqual(3);
+    expect((pages[pages.length - 1].match(/^\s*\d+\s+\d{2}\/\d{2}\/\d{4}\s+TX/gm) ?? []).length).toBeGreaterThanOrEqual(4);
+    expect(measuringPrints).toBe(2);
+  }, 300_000);
+
+  it('issue 32 item 1: a second page-aware table, placed after the first one\'s breaks, is found by the print that confirms them and confirmed by one more (pages with a background: a second @page rule)', async () => {
+    const { template, data } = statement(160);
+    const [title, holder, table] = template.body;
+    const again = { type: 'text', id: 'again', text: 'The same transactions again', pageBreakBefore: true } as const;
+    const second = { ...table, id: 'transactions-again' } as Template['body'][number];
+    const background = { source: `data:image/png;base64,${WHITE_PIXEL}` };
+    const compiled = compileDocument({ template: { ...template, page: { ...template.page, background }, body: [title, holder, table, again, second] }, data });
+    expect(compiled.issues).toEqual([]);
+    const { pdf, measuringPrints } = await print(compiled);
+    const text = await pdfText(pdf);
+    const pages = text.split('\f').filter((p) => p.trim() !== '');
+    const secondFrom = pages.findIndex((p) => p.includes('The same transactions again')) + 1;
+    expect(secondFrom).toBeGreaterThan(2);
+    expectSubtotalsOnEveryPage(text, data, 1, secondFrom);
+    expectSubtotalsOnEveryPage(text, data, secondFrom);
+    expect(measuringPrints).toBe(2);
+  }, 300_000);
+
+  it('issue 32 item 3: with less of the budget left than its measuring print took, the render fails before the real print and says why', async () => {
+    const { template, data } = readExample('ledger');
+    const compiled = compileDocument({ template: template as Template, data });
+    let measuringPrints = -1;
+    const printing = pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 600_000,
+      budgetMs: 600_000,
+      work: (page) =>
+        printPdfOnPage(page, {
+          html: compiled.html,
+          tagged: false,
+          headerHtml: compiled.headerHtml,
+          footerHtml: compiled.footerHtml,
+          pageAwareTables: true,
+          onMeasuringPrints: (prints) => (measuringPrints = prints),
+          // the render's own deadline is already here when the measuring print ends
+          budget: { deadline: Date.now(), budgetMs: 60_000 },
+        }),
+    });
+    await expect(printing).rejects.toThrow(RenderBudgetEstimateError);
+    await expect(printing).rejects.toThrow(/printing it to measure it took \d+\.\d s, the real print takes at least as long, and 0\.0 s of the budget were left/);
+    expect(measuringPrints).toBe(1);
+  });
+});

@@ -1,0 +1,147 @@
+import type { CDPSession } from 'puppeteer';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { placeTableBreakRows } from './page-aware-tables';
+
+const PAGE_HEIGHT_PT = 842;
+const CONTENT_TOP = 100;
+const MARKER_OFFSET = 3;
+const ROWS = 100;
+const ROW = 20;
+const CARRIED = 30;
+const BROUGHT = 25;
+const HEAD = 22;
+const TOTALS = 20;
+const START = 50;
+
+/**
+ * A fake page for placeTableBreakRows: it answers the measure with a table of 100 rows of 20 px on pages whose
+ * content area measures 1,000 px, keeps the breaks and links the placement asks for, and "prints" by laying the
+ * table out on pages that really hold `truePageSpace` px (Chromium's own rules: a row or carried block that does not
+ * fit goes to the next page under the repeated header; a shown break forces a page with the brought-forward rows),
+ * writing a PDF with a link annotation where each requested link lands.
+ */
+class FakeLayout {
+  breaks: number[] = [];
+  rows: number[] = [0];
+  prints = 0;
+
+  constructor(private readonly truePageSpace: number) {}
+
+  devTools(): CDPSession {
+    const send = async (method: string, params: { expression?: string } = {}): Promise<unknown> => {
+      if (method === 'Emulation.setEmulatedMedia') return {};
+      const expression = params.expression ?? '';
+      if (expression.includes('measureTables')) return { result: { value: this.measured() } };
+      const applied = /\)\("[^"]*", (\d+), (\[[^\]]*\]), (\[[^\]]*\])\)$/.exec(expression);
+      if (expression.includes('applyBreaks') && applied) {
+        this.breaks = JSON.parse(applied[2]) as number[];
+        this.rows = [0, ...(JSON.parse(applied[3]) as number[])];
+      }
+      return { result: { value: undefined } };
+    };
+    return { send } as unknown as CDPSession;
+  }
+
+  private measured(): unknown {
+    const rowTops = Array.from({ length: ROWS }, (_, i) => START + i * ROW);
+    return {
+      contentTop: CONTENT_TOP,
+      contentHeight: 1000,
+      tables: [
+        {
+          index: 0,
+          rowTops,
+          rowBottoms: rowTops.map((top) => top + ROW),
+          carried: rowTops.map((_, i) => (i < ROWS - 1 ? CARRIED : 0)),
+          brought: rowTops.map((_, i) => (i < ROWS - 1 ? BROUGHT : 0)),
+          breakable: rowTops.map(() => true),
+          head: HEAD,
+          totals: TOTALS,
+          startOnFirstPage: START,
+          markerOffset: MARKER_OFFSET,
+        },
+      ],
+    };
+  }
+
+  /** Where every row and every shown carried block lands: page and top (px from the content top). */
+  layout(): { rows: { page: number; top: number }[]; carried: Map<number, { page: number; top: number }> } {
+    const rows: { page: number; top: number }[] = [];
+    const carried = new Map<number, { page: number; top: number }>();
+    let page = 1;
+    let y = START;
+    const place = (height: number): { page: number; top: number } => {
+      if (y + height > this.truePageSpace) {
+        page++;
+        y = HEAD;
+      }
+      const at = { page, top: y };
+      y += height;
+      return at;
+    };
+    for (let i = 0; i < ROWS; i++) {
+      rows.push(place(ROW));
+      if (this.breaks.includes(i)) {
+        carried.set(i, place(CARRIED));
+        page++;
+        y = HEAD + BROUGHT;
+      }
+    }
+    place(TOTALS);
+    return { rows, carried };
+  }
+
+  async print(): Promise<Buffer> {
+    this.prints++;
+    const { rows, carried } = this.layout();
+    const links = [
+      ...this.rows.map((row) => ({ key: `r:0:${row}`, ...rows[row] })),
+      ...[...carried].map(([row, at]) => ({ key: `c:0:${row}`, ...at })),
+    ];
+    const pdf = await PDFDocument.create();
+    const pages = Math.max(...rows.map((r) => r.page), ...[...carried.values()].map((c) => c.page));
+    for (let p = 1; p <= pages; p++) {
+      const page = pdf.addPage([595, PAGE_HEIGHT_PT]);
+      const annotations = links
+        .filter((link) => link.page === p)
+        .map((link) => {
+          const top = PAGE_HEIGHT_PT - ((CONTENT_TOP + link.top + MARKER_OFFSET) * 72) / 96;
+          return pdf.context.register(
+            pdf.context.obj({
+              Type: 'Annot',
+              Subtype: 'Link',
+              Rect: [0, top - 0.75, 0.75, top],
+              A: { Type: 'Action', S: 'URI', URI: PDFString.of(`https://row.docrender.invalid/${link.key}`) },
+            }),
+          );
+        });
+      if (annotations.length > 0) page.node.set(PDFName.of('Annots'), pdf.context.obj(annotations));
+    }
+    return Buffer.from(await pdf.save());
+  }
+}
+
+describe('issue 32 item 1: page-aware table breaks confirmed by a print, corrected where a page held less', () => {
+  it('a layout as measured is confirmed by one print, each page as full as its carried rows allow', async () => {
+    const fake = new FakeLayout(1000);
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    expect(placed.measuringPrints).toBe(1);
+    // page 1: 950 px from the first row: 46 rows + 30 = 950; later pages 1000 - 22 - 25 = 953: 46 rows + 30 = 950
+    expect(fake.breaks).toEqual([45, 91]);
+  });
+
+  it('pages that hold less than measured: the overflowing page and the rest are planned again, and the second print confirms', async () => {
+    const fake = new FakeLayout(985);
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    expect(placed.measuringPrints).toBe(2);
+    const { rows, carried } = fake.layout();
+    // every carried block on the page of the row above it, every page after a break starting with the next row
+    for (const after of fake.breaks) {
+      expect({ after, carried: carried.get(after)?.page }).toEqual({ after, carried: rows[after].page });
+      expect(rows[after + 1].page).toBe(rows[after].page + 1);
+    }
+    // the first print: page 1 (46 rows from 50 px, + 30 = 1,000) and page 2 (22 + 25 + 46 rows + 30 = 997) overflow
+    // 985 px; both are planned with one row less, and the second print confirms 45 rows on each
+    expect(fake.breaks).toEqual([44, 89]);
+  });
+});

@@ -1,0 +1,178 @@
+import type { CDPSession } from 'puppeteer';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
+import { anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from '@docrender/template-dsl';
+import { type MeasuringPrint, type PageBox, pageBox } from './page-aware-tables';
+
+/** Rounds of filling in the pages and printing again before giving up; a reference whose digits move nothing needs one. */
+const MAX_ROUNDS = 4;
+
+export type PageReferencesResolved = {
+  /** Prints made only to find the pages (besides the one handed in). */
+  measuringPrints: number;
+  /** The print the pages were read from: laid out as the real print will be. */
+  printed: Buffer;
+  /** Anchors whose page the print did not tell (their references show UNRESOLVED_PAGE). */
+  notPrinted: string[];
+};
+
+/**
+ * Before the first measuring print: every page reference shows as many digits as the document is estimated to have
+ * pages (its height laid out for print over a page's content height), so the print is laid out with numbers of about
+ * the width they will have.
+ */
+export async function showPlaceholderPages(devTools: CDPSession, screenMedia = ''): Promise<void> {
+  await withPrintLayout(devTools, screenMedia, `(${placeholders.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, (${pageBox.toString()})())`);
+}
+
+/**
+ * Page references (CompiledDocument.pageReferences, docs/decisions/0036): Chromium writes each reference, a link to
+ * its anchor's HTML id, as a link annotation to a named destination on the page where the anchor lands, so a print
+ * tells every anchor's page. `printed` is the document's last measuring print when one was made (page-aware tables,
+ * placed elements: it is laid out as the real print), else one is made. The pages are written into the references;
+ * when that changes the layout (a number of other digits that wraps a line or widens a column: the boxes around every
+ * reference are compared before and after, laid out for print), the document is printed again to read the pages anew
+ * — `replace`, when given, makes that print (page-aware tables placed anew) — at most MAX_ROUNDS times.
+ */
+export async function resolvePageReferences(
+  devTools: CDPSession,
+  printed: Buffer | null,
+  measure: MeasuringPrint,
+  replace: (() => Promise<{ measuringPrints: number; printed: Buffer }>) | null = null,
+  screenMedia = '',
+): Promise<PageReferencesResolved> {
+  let measuringPrints = 0;
+  let last = printed;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (last === null) {
+      if (replace !== null && round > 0) {
+        const placed = await replace();
+        measuringPrints += placed.measuringPrints;
+        last = placed.printed;
+      } else {
+        last = await measure();
+        measuringPrints++;
+      }
+    }
+    const pages = await destinationPages(last);
+    const filled = await withPrintLayout<{ missing: string[]; moved: boolean }>(
+      devTools,
+      screenMedia,
+      `(${fillPages.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, ${JSON.stringify(Object.fromEntries(pages))}, ${JSON.stringify(UNRESOLVED_PAGE)}, (${pageBox.toString()})())`,
+    );
+    if (!filled.moved) {
+      const notPrinted = filled.missing.map((id) => anchorOfHtmlId(id) ?? id);
+      return { measuringPrints, printed: last, notPrinted };
+    }
+    last = null;
+  }
+  throw new Error(`resolving the page references failed: the pages did not settle in ${MAX_ROUNDS} prints`);
+}
+
+/** The named destinations of a printed PDF (the catalog's /Dests, as Chromium writes them): name → page number (1-based). */
+export async function destinationPages(pdf: Buffer): Promise<Map<string, number>> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const pages = new Map<string, number>();
+  const pageOf = new Map<string, number>(document.getPages().map((page, index) => [page.ref.toString(), index + 1]));
+  const dests = document.catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);
+  if (dests === undefined) return pages;
+  for (const [name, value] of dests.entries()) {
+    const target = value instanceof PDFRef ? document.context.lookup(value) : value;
+    const array = target instanceof PDFDict ? target.lookupMaybe(PDFName.of('D'), PDFArray) : target instanceof PDFArray ? target : undefined;
+    const page = array?.get(0);
+    const number = page instanceof PDFRef ? pageOf.get(page.toString()) : undefined;
+    if (number !== undefined) pages.set(name.decodeText(), number);
+  }
+  return pages;
+}
+
+/**
+ * The named destinations of `from` (a print of every page of the document) written into `to`, which has the same
+ * pages in the same order (pages that differ, put together from several prints): its copied link annotations name
+ * them, and pdf-lib's page copy does not bring the catalog's /Dests along.
+ */
+export function copyDestinations(from: PDFDocument, to: PDFDocument): void {
+  const dests = from.catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);
+  if (dests === undefined) return;
+  const indexOf = new Map<string, number>(from.getPages().map((page, index) => [page.ref.toString(), index]));
+  const targets = to.getPages();
+  const copied = to.context.obj({});
+  for (const [name, value] of dests.entries()) {
+    const target = value instanceof PDFRef ? from.context.lookup(value) : value;
+    const array = target instanceof PDFDict ? target.lookupMaybe(PDFName.of('D'), PDFArray) : target instanceof PDFArray ? target : undefined;
+    const page = array?.get(0);
+    const index = page instanceof PDFRef ? indexOf.get(page.toString()) : undefined;
+    if (array === undefined || index === undefined || targets[index] === undefined) continue;
+    const rest = array.asArray().slice(1).map((item) => item.clone(to.context));
+    copied.set(name, to.context.obj([targets[index].ref, ...rest]));
+  }
+  to.catalog.set(PDFName.of('Dests'), to.context.register(copied));
+}
+
+/** Runs an in-page expression with the document laid out for print media (restored to `screenMedia` after). */
+async function withPrintLayout<T = void>(devTools: CDPSession, screenMedia: string, expression: string): Promise<T> {
+  await devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
+  try {
+    const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
+    if (exceptionDetails) throw new Error(`resolving the page references failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    return result.value as T;
+  } finally {
+    await devTools.send('Emulation.setEmulatedMedia', { media: screenMedia });
+  }
+}
+
+// The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).
+
+/** Every page reference shows as many zeros as the document, laid out at the page's content width, has pages. */
+function placeholders(cls: string, box: PageBox): void {
+  const sizing = document.createElement('style');
+  sizing.textContent = `html{width:${box.contentWidth}px!important}`;
+  document.head.appendChild(sizing);
+  const pages = Math.max(1, Math.ceil(document.documentElement.getBoundingClientRect().height / Math.max(1, box.height - box.top - box.bottom)));
+  sizing.remove();
+  const text = '0'.repeat(String(pages).length);
+  for (const link of Array.from(document.querySelectorAll(`a.${cls}`))) link.textContent = text;
+}
+
+/**
+ * Writes each reference's page (`pages`: HTML id → page; `unresolved` for an id the print did not have) and tells
+ * whether the layout moved: the boxes of every block around a reference and of their children, laid out at the
+ * page's content width, before and after. When none moved, nothing else did (the rest of the document is laid out
+ * from those boxes), so the pages stay where the print found them.
+ */
+function fillPages(cls: string, pages: Record<string, number>, unresolved: string, box: PageBox): { missing: string[]; moved: boolean } {
+  const sizing = document.createElement('style');
+  sizing.textContent = `html{width:${box.contentWidth}px!important}`;
+  document.head.appendChild(sizing);
+  const links = Array.from(document.querySelectorAll<HTMLAnchorElement>(`a.${cls}`));
+  const watched = new Set<Element>();
+  const around = new Set<Element>();
+  const blockish = (element: Element): boolean => !getComputedStyle(element).display.startsWith('inline');
+  for (const link of links) {
+    for (let element = link.parentElement; element !== null && element !== document.documentElement; element = element.parentElement) {
+      if (around.has(element)) break;
+      around.add(element);
+      if (!blockish(element)) continue;
+      watched.add(element);
+      for (const child of Array.from(element.children)) if (blockish(child)) watched.add(child);
+    }
+  }
+  const elements = Array.from(watched);
+  const boxes = (): number[] => {
+    const origin = document.documentElement.getBoundingClientRect();
+    return elements.flatMap((element) => {
+      const rect = element.getBoundingClientRect();
+      return [rect.top - origin.top, rect.left - origin.left, rect.width, rect.height];
+    });
+  };
+  const before = boxes();
+  const missing = new Set<string>();
+  for (const link of links) {
+    const id = (link.getAttribute('href') ?? '').slice(1);
+    const page = pages[id];
+    if (page === undefined) missing.add(id);
+    link.textContent = page === undefined ? unresolved : String(page);
+  }
+  const after = boxes();
+  sizing.remove();
+  return { missing: [...missing], moved: before.some((value, i) => Math.abs(value - after[i]) > 0.01) };
+}

@@ -1,0 +1,254 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
+import { createMessageBus, type MessageBus } from '@docrender/messaging';
+import { hashPassword, provisionOrganisation, type Database, type WorkspaceRole } from '@docrender/persistence';
+import { createServiceApp, serviceSettings } from '@docrender/platform';
+import { createBlobStore } from '@docrender/storage';
+import { createTestDatabase, startRenderStandIn, testLogger, TEST_API_KEY_PEPPER, type RenderStandIn, type TestDatabase } from '@docrender/testing';
+import { workspaceService } from './workspace.definition';
+
+jest.setTimeout(120_000);
+
+const PASSWORD = 'correct horse battery staple';
+const ATTEMPTS = 3;
+
+type Agent = { cookie: string; csrf: string; organisationId: string };
+
+describe('workspace API (issue 35: users, templates, preview, organisation settings, isolation)', () => {
+  let db: TestDatabase;
+  let database: Database;
+  let bus: MessageBus;
+  let standIn: RenderStandIn;
+  let app: INestApplication;
+  let blobDir: string;
+  let http: ReturnType<INestApplication['getHttpServer']>;
+  const users: Record<string, Agent> = {};
+
+  async function organisation(name: string): Promise<string> {
+    const { organisation } = await database.transaction((r) =>
+      provisionOrganisation(r, { name, tier: 'pro', includedPagesPerMonth: 100, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
+    );
+    return organisation.id;
+  }
+
+  async function user(email: string, organisationId: string, role: WorkspaceRole): Promise<void> {
+    await database.workspaceUsers.create({ organisationId, email, name: email.split('@')[0], role, passwordHash: await hashPassword(PASSWORD) });
+  }
+
+  async function signIn(email: string): Promise<Agent> {
+    const res = await request(http).post('/workspace/api/session').send({ email, password: PASSWORD }).expect(200);
+    const cookie = (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    return { cookie, csrf: res.body.csrfToken as string, organisationId: res.body.user.organisationId as string };
+  }
+
+  const as = (agent: Agent, method: 'get' | 'post' | 'put' | 'delete', url: string) => {
+    const req = request(http)[method](url).set('Cookie', agent.cookie);
+    return method === 'get' ? req : req.set('X-CSRF-Token', agent.csrf);
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    database = db.database;
+    blobDir = mkdtempSync(path.join(tmpdir(), 'workspace-int-'));
+    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
+    bus = await createMessageBus(loadSettings(messagingSettings, env), testLogger('bus'));
+    const blobStore = await createBlobStore(loadSettings(storageSettings, env));
+    standIn = await startRenderStandIn(bus, blobStore);
+    app = await createServiceApp(workspaceService, { database, bus, blobStore, close: async () => undefined }, testLogger('workspace'), serviceSettings([workspaceService], env));
+    await app.init();
+    http = app.getHttpServer();
+    const a = await organisation('Org A');
+    const b = await organisation('Org B');
+    await user('owner@a.test', a, 'owner');
+    await user('editor@a.test', a, 'editor');
+    await user('viewer@a.test', a, 'viewer');
+    await user('owner@b.test', b, 'owner');
+    await user('limited@a.test', a, 'editor');
+    for (const email of ['owner@a.test', 'editor@a.test', 'viewer@a.test', 'owner@b.test']) users[email] = await signIn(email);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await standIn?.stop();
+    await bus?.close();
+    await db?.drop();
+    if (blobDir) rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  describe('item 1: sign-in and sessions', () => {
+    it('sets a Secure, httpOnly, SameSite=Strict __Host- cookie and answers the CSRF token', async () => {
+      const res = await request(http).post('/workspace/api/session').send({ email: 'OWNER@a.test', password: PASSWORD }).expect(200);
+      const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
+      expect(cookie).toMatch(/^__Host-workspace-session=[A-Za-z0-9_-]{43};/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      expect(res.body.user).toMatchObject({ email: 'owner@a.test', role: 'owner' });
+      expect(res.body.user.passwordHash).toBeUndefined();
+    });
+
+    it('refuses a wrong password and an unknown address alike (401)', async () => {
+      await request(http).post('/workspace/api/session').send({ email: 'editor@a.test', password: 'wrong password!!' }).expect(401);
+      await request(http).post('/workspace/api/session').send({ email: 'nobody@a.test', password: PASSWORD }).expect(401);
+    });
+
+    it('is rate-limited: past the failed attempts even the right password answers 429 with Retry-After', async () => {
+      for (let i = 0; i < ATTEMPTS; i++) await request(http).post('/workspace/api/session').send({ email: 'limited@a.test', password: 'wrong password!!' }).expect(401);
+      const res = await request(http).post('/workspace/api/session').send({ email: 'limited@a.test', password: PASSWORD }).expect(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('answers 401 without a session, and 403 for a write without the CSRF token or with a wrong one', async () => {
+      await request(http).get('/workspace/api/templates').expect(401);
+      const editor = users['editor@a.test'];
+      await request(http).post('/workspace/api/templates').set('Cookie', editor.cookie).send({ name: 'x' }).expect(403);
+      await request(http).post('/workspace/api/templates').set('Cookie', editor.cookie).set('X-CSRF-Token', 'forged').send({ name: 'x' }).expect(403);
+    });
+
+    it('revokes the session at sign-out: the cookie no longer works', async () => {
+      const agent = await signIn('editor@a.test');
+      await as(agent, 'get', '/workspace/api/session').expect(200);
+      await as(agent, 'delete', '/workspace/api/session').expect(204);
+      await as(agent, 'get', '/workspace/api/session').expect(401);
+    });
+  });
+
+  describe('item 2: templates', () => {
+    it('creates from an example, saves a draft, publishes it (publishedBy), starts a draft from it, and records updatedBy', async () => {
+      const editor = users['editor@a.test'];
+      const examples = await as(editor, 'get', '/workspace/api/examples').expect(200);
+      expect(examples.body.items.map((e: { key: string }) => e.key)).toContain('invoice');
+      const created = await as(editor, 'post', '/workspace/api/templates').send({ name: 'My invoice', example: 'invoice' }).expect(201);
+      const id = created.body.template.id as string;
+      expect(created.body.template.updatedBy).toBe('editor@a.test');
+      expect(created.body.version).toMatchObject({ versionNumber: 1, publishedAt: null, publishedBy: null });
+      const { templateJson, sampleData, translations } = created.body.version as { templateJson: string; sampleData: string; translations: string | null };
+      const draft = { templateJson, sampleData, translations };
+
+      const broken = { ...draft, documentNameTemplate: null, templateJson: draft.templateJson.replace('{{ number }}', '{{ number ') };
+      const refused = await as(editor, 'put', `/workspace/api/templates/${id}/versions/1`).send(broken).expect(422);
+      expect(refused.body.problems.join('\n')).toMatch(/^\$\.title: /m);
+
+      const renamed = { ...draft, documentNameTemplate: 'Invoice {{ number }}' };
+      await as(editor, 'put', `/workspace/api/templates/${id}/versions/1`).send(renamed).expect(200);
+      const published = await as(editor, 'post', `/workspace/api/templates/${id}/versions/1/publish`).expect(201);
+      expect(published.body).toMatchObject({ versionNumber: 1, publishedBy: 'editor@a.test', documentNameTemplate: 'Invoice {{ number }}' });
+      expect(Date.parse(published.body.publishedAt)).not.toBeNaN();
+      await as(editor, 'put', `/workspace/api/templates/${id}/versions/1`).send(renamed).expect(409);
+
+      const next = await as(users['owner@a.test'], 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 }).expect(201);
+      expect(next.body).toMatchObject({ versionNumber: 2, publishedAt: null, templateJson: published.body.templateJson });
+      const template = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}`).expect(200);
+      expect(template.body.template).toMatchObject({ latestVersionNumber: 1, versionCount: 2, updatedBy: 'owner@a.test' });
+
+      const found = await as(users['viewer@a.test'], 'get', '/workspace/api/templates?search=my%20inv').expect(200);
+      expect(found.body.items.map((t: { id: string }) => t.id)).toEqual([id]);
+      const none = await as(users['viewer@a.test'], 'get', '/workspace/api/templates?search=zzz').expect(200);
+      expect(none.body.total).toBe(0);
+    });
+
+    it('item 6: a viewer cannot write (403), and reads', async () => {
+      const viewer = users['viewer@a.test'];
+      await as(viewer, 'post', '/workspace/api/templates').send({ name: 'nope' }).expect(403);
+      const created = await as(users['editor@a.test'], 'post', '/workspace/api/templates').send({ name: 'Viewer target' }).expect(201);
+      const id = created.body.template.id as string;
+      await as(viewer, 'put', `/workspace/api/templates/${id}/versions/1`).send({ templateJson: '{}', sampleData: '{}', translations: null, documentNameTemplate: null }).expect(403);
+      await as(viewer, 'post', `/workspace/api/templates/${id}/versions/1/publish`).expect(403);
+      await as(viewer, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 }).expect(403);
+      await as(viewer, 'get', '/workspace/api/organisation/api-keys').expect(403);
+      await as(users['editor@a.test'], 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: null }).expect(403);
+      await as(viewer, 'get', `/workspace/api/templates/${id}/versions/1`).expect(200);
+    });
+  });
+
+  describe('item 3: preview', () => {
+    it('renders the draft as typed with test semantics and answers the PDF; a broken binding is an issue naming its path', async () => {
+      const editor = users['editor@a.test'];
+      const template = JSON.stringify({ dsl: 1, name: 'P', page: { size: 'A4' }, body: [{ type: 'text', id: 'hello', text: 'Hello {{ name }}' }] });
+      const ok = await as(editor, 'post', '/workspace/api/preview')
+        .send({ templateJson: template, sampleData: JSON.stringify({ data: { scenario: 'ok', pages: 2 }, i18n: {} }), translations: null, documentNameTemplate: null, language: null })
+        .expect(200);
+      expect(ok.body).toMatchObject({ outcome: 'rendered', pageCount: 2 });
+      expect(Buffer.from(ok.body.pdfBase64 as string, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+      expect(standIn.renders.size).toBe(1);
+
+      const broken = await as(editor, 'post', '/workspace/api/preview')
+        .send({ templateJson: template.replace('{{ name }}', '{{ name '), sampleData: JSON.stringify({ data: { scenario: 'ok' } }), translations: null, documentNameTemplate: null, language: null })
+        .expect(200);
+      expect(broken.body.outcome).toBe('invalid');
+      expect(broken.body.pdfBase64).toBeNull();
+      expect(broken.body.issues[0]).toMatchObject({ severity: 'Error', path: '$.body[0].text' });
+      expect(standIn.renders.size).toBe(1); // a template the checks refuse is not sent to the render service
+    });
+  });
+
+  describe('item 4: organisation settings', () => {
+    it('creates an API key shown once, lists it without the key, and revokes it', async () => {
+      const owner = users['owner@a.test'];
+      const created = await as(owner, 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: 'ci' }).expect(201);
+      expect(created.body.key).toMatch(/^service_test_[A-Za-z0-9]{40}$/);
+      expect(await database.apiKeys.authenticate(created.body.key as string)).toMatchObject({ organisationId: owner.organisationId });
+      const listed = await as(owner, 'get', '/workspace/api/organisation/api-keys').expect(200);
+      expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
+      expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, label: 'ci', environment: 'test', revokedAt: null })]);
+      await as(owner, 'delete', `/workspace/api/organisation/api-keys/${created.body.id}`).expect(204);
+      expect(await database.apiKeys.authenticate(created.body.key as string)).toBeNull();
+    });
+
+    it('spec 6.4: rotating the webhook secret keeps the previous one signing for 24 hours', async () => {
+      const owner = users['owner@a.test'];
+      const before = await as(owner, 'get', '/workspace/api/organisation/webhook-secret').expect(200);
+      expect(before.body.active).toMatch(/^whsec_/);
+      const rotated = await as(owner, 'post', '/workspace/api/organisation/webhook-secret/rotate').expect(200);
+      expect(rotated.body.previous).toBe(before.body.active);
+      expect(rotated.body.active).not.toBe(before.body.active);
+      expect(Date.parse(rotated.body.previousExpiresAt) - Date.parse(rotated.body.rotatedAt)).toBe(24 * 3600 * 1000);
+      expect(await database.webhookSecrets.signingSecretsAt(owner.organisationId)).toEqual([rotated.body.active, before.body.active]);
+    });
+  });
+
+  describe('item 6: isolation — another organisation\'s ids answer 404 on every workspace route', () => {
+    it('covers every route that takes an id', async () => {
+      const created = await as(users['editor@a.test'], 'post', '/workspace/api/templates').send({ name: 'Secret of A', example: 'letter' }).expect(201);
+      const id = created.body.template.id as string;
+      const key = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: 'a' }).expect(201);
+      const b = users['owner@b.test'];
+      const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
+      const routes: Array<[string, () => request.Test]> = [
+        ['GET template', () => as(b, 'get', `/workspace/api/templates/${id}`)],
+        ['GET version', () => as(b, 'get', `/workspace/api/templates/${id}/versions/1`)],
+        ['PUT draft', () => as(b, 'put', `/workspace/api/templates/${id}/versions/1`).send(content)],
+        ['POST publish', () => as(b, 'post', `/workspace/api/templates/${id}/versions/1/publish`)],
+        ['POST new draft', () => as(b, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 })],
+        ['DELETE api key', () => as(b, 'delete', `/workspace/api/organisation/api-keys/${key.body.id}`)],
+      ];
+      for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
+      const list = await as(b, 'get', '/workspace/api/templates?search=Secret').expect(200);
+      expect(list.body.total).toBe(0);
+      const keys = await as(b, 'get', '/workspace/api/organisation/api-keys').expect(200);
+      expect(keys.body.items).toEqual([]);
+      // nothing changed in A
+      const version = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/versions/1`).expect(200);
+      expect(version.body.publishedAt).toBeNull();
+      expect(await database.apiKeys.authenticate(key.body.key as string)).not.toBeNull();
+    });
+  });
+
+  it('item 6: answers carry a strict Content-Security-Policy and no-store', async () => {
+    const res = await request(http).get('/workspace/api/session').expect(401);
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves its own OpenAPI document, apart from /v1', async () => {
+    const res = await request(http).get('/workspace/api/openapi.json').expect(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys']));
+  });
+});

@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { createTestDatabase, ensureBuilt, freePort, REPO_ROOT, startAppProcess, type AppProcess, type TestDatabase } from '@docrender/testing';
+
+const run = promisify(execFile);
+
+jest.setTimeout(300_000);
+
+/** Runs the admin CLI against the test database and answers its JSON. */
+async function admin<T>(databaseUrl: string, ...args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'dist/apps/admin-cli/src/main.js'), ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true' },
+  });
+  return JSON.parse(stdout) as T;
+}
+
+type EditorHandle = { state: { doc: { toString(): string } }; dispatch(spec: unknown): void; focus(): void };
+
+/** The text of the code editor inside `host` (CodeMirror draws only the lines in view, so it is read from its state). */
+const editorText = (page: Page, host: string): Promise<string> =>
+  page.$eval(`${host} .cm-content`, (el) => (el as unknown as { cmTile: { root: { view: EditorHandle } } }).cmTile.root.view.state.doc.toString());
+
+/** Selects the first occurrence of `text` in the code editor and focuses it, as a person would with the mouse. */
+async function selectInEditor(page: Page, host: string, text: string): Promise<void> {
+  await page.$eval(
+    `${host} .cm-content`,
+    (el, wanted) => {
+      const view = (el as unknown as { cmTile: { root: { view: EditorHandle } } }).cmTile.root.view;
+      const from = view.state.doc.toString().indexOf(wanted);
+      if (from < 0) throw new Error(`${wanted} is not in the editor`);
+      view.dispatch({ selection: { anchor: from, head: from + wanted.length }, scrollIntoView: true });
+      view.focus();
+    },
+    text,
+  );
+}
+
+/** Waits until the issues beside the preview satisfy `test` (the preview runs by itself after typing stops). */
+async function issuesUntil(page: Page, pattern: string, present: boolean): Promise<void> {
+  await page.waitForFunction(
+    (p: string, want: boolean) => {
+      const texts = Array.from(document.querySelectorAll('[data-test=issues] li'), (li) => li.textContent ?? '');
+      const rendered = /page/.test(document.querySelector('[data-test=preview-state]')?.textContent ?? '');
+      return rendered && texts.some((t) => new RegExp(p).test(t)) === want;
+    },
+    { timeout: 180_000, polling: 250 },
+    pattern,
+    present,
+  );
+}
+
+const issueTexts = (page: Page): Promise<string[]> => page.$$eval('[data-test=issues] li', (items) => items.map((li) => li.textContent ?? ''));
+
+/**
+ * Issue 35 item 7: the built workspace, served by `npm start`'s one-process mode under /workspace, driven in headless
+ * Chromium as an author uses it — sign in (a user made with the admin CLI), create a template from the invoice
+ * example, break a binding and see the issue beside the real PDF preview, undo it, publish, create an API key in the
+ * settings and render the published version through /v1 with it.
+ */
+describe('the template workspace in a browser (issue 35 item 7)', () => {
+  let db: TestDatabase;
+  let dir: string;
+  let app: AppProcess;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let credentials: { email: string; password: string };
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(tmpdir(), 'docrender-workspace-e2e-'));
+    const port = await freePort();
+    // localhost: a secure context, where the browser keeps the Secure __Host- session cookie over plain HTTP
+    base = `http://localhost:${port}`;
+    app = startAppProcess('apps/standalone/src/main.js', { PORT: String(port), DATABASE_URL: db.url, BLOB_DIR: path.join(dir, 'blobs'), SEED_DEMO: 'false', RENDER_BROWSERS: '1' });
+    await app.waitForOutput(/Document rendering service running at/, 180_000);
+    const { organisation } = await admin<{ organisation: { id: string } }>(db.url, 'create-org', '--name', 'Acme <script>alert(1)</script>', '--tier', 'growth');
+    const user = await admin<{ email: string; password: string }>(db.url, 'create-user', '--org', organisation.id, '--email', 'owner@acme.test', '--name', 'Olivia Owner', '--role', 'owner');
+    expect(user.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    credentials = { email: user.email, password: user.password };
+    browser = await puppeteer.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 1000 });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    // a refused script, style or worker is a Content-Security-Policy violation the page reports
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) pageErrors.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('sign in, create from the invoice example, break a binding and see its issue, undo, publish, create a key and render through /v1', async () => {
+    await page.goto(`${base}/workspace/`);
+    await page.waitForSelector('[data-test=email]');
+    await page.type('[data-test=email]', credentials.email);
+    await page.type('[data-test=password]', credentials.password);
+    await page.click('[data-test=sign-in]');
+    await page.waitForSelector('[data-test=who]');
+    expect(await page.$eval('[data-test=who]', (el) => el.textContent)).toBe('Olivia Owner (owner)');
+
+    // a template name with markup stays text (item 6)
+    await page.waitForSelector('[data-test=new-example] option[value=invoice]');
+    await page.type('[data-test=new-name]', 'Invoice <img src=x onerror=alert(1)>');
+    await page.select('[data-test=new-example]', 'invoice');
+    await page.click('[data-test=create]');
+    await page.waitForSelector('[data-test=dsl-editor] .cm-content');
+    expect(await page.$eval('.editor-page h1', (el) => el.textContent)).toBe('Invoice <img src=x onerror=alert(1)>');
+    expect(await page.$('.editor-page h1 img')).toBeNull();
+    await page.waitForSelector('[data-test=pages] canvas.page', { timeout: 180_000 });
+    const templateId = /#\/templates\/([0-9a-f-]{36})\/versions\/1$/.exec(page.url())?.[1];
+    expect(templateId).toBeDefined();
+
+    // break a binding: the render names the element, and the issue takes the editor to it
+    const original = await editorText(page, '[data-test=dsl-editor]');
+    expect(original).toContain('{{ seller.name }}');
+    await selectInEditor(page, '[data-test=dsl-editor]', 'seller.name }}');
+    await page.keyboard.type('seller.nmae }}');
+    await issuesUntil(page, 'MissingBinding · header-seller', true);
+    const broken = await issueTexts(page);
+    expect(broken.find((text) => text.includes('header-seller'))).toContain('seller.nmae');
+    expect(await page.$$eval('[data-test=pages] canvas.page', (c) => c.length)).toBeGreaterThanOrEqual(1);
+    const issueButton = await page.waitForSelector('[data-test=issue]:not([disabled])');
+    await issueButton?.click();
+    const selected = await page.$eval('[data-test=dsl-editor] .cm-content', (el) => {
+      const view = (el as unknown as { cmTile: { root: { view: { state: { sliceDoc(a: number, b: number): string; selection: { main: { from: number; to: number } } } } } } }).cmTile.root.view;
+      return view.state.sliceDoc(view.state.selection.main.from, view.state.selection.main.to);
+    });
+    expect(selected).toMatch(/"id":\s*"header-seller"/);
+
+    // undo (the editor's history: Ctrl-Z, once per group of typing) brings the binding back, and the issue goes
+    for (let i = 0; i < 20 && (await editorText(page, '[data-test=dsl-editor]')) !== original; i++) {
+      await page.keyboard.down('Control');
+      await page.keyboard.press('z');
+      await page.keyboard.up('Control');
+    }
+    expect(await editorText(page, '[data-test=dsl-editor]')).toBe(original);
+    await issuesUntil(page, 'header-seller', false);
+
+    // publish
+    await page.click('[data-test=publish]');
+    await page.waitForFunction(() => /published/.test(document.querySelector('[data-test=version]')?.textContent ?? ''), { timeout: 60_000 });
+    expect(await page.$$eval('[data-test=versions] .badge.published', (b) => b.map((x) => x.textContent ?? ''))).toEqual([expect.stringContaining('by owner@acme.test')]);
+
+    // an API key made in the settings renders the published version through /v1
+    await page.click('[data-test=settings-link]');
+    await page.waitForSelector('[data-test=key-label]');
+    await page.type('[data-test=key-label]', 'from the workspace');
+    await page.click('[data-test=create-key]');
+    await page.waitForSelector('[data-test=new-key]');
+    const key = await page.$eval('[data-test=new-key]', (el) => el.textContent ?? '');
+    expect(key).toMatch(/^service_test_/);
+    const rendered = await fetch(`${base}/v1/render/${templateId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, Accept: 'application/pdf', 'Content-Type': 'application/json' },
+      body: await readFile(path.join(REPO_ROOT, 'examples/invoice/request.json')),
+    });
+    expect(rendered.status).toBe(200);
+    expect(Buffer.from(await rendered.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // the key is not shown again: a reload lists it without the key
+    await page.reload();
+    await page.waitForSelector('[data-test=api-keys] tbody tr');
+    expect(await page.content()).not.toContain(key);
+
+    // rotate the webhook secret: the previous one is shown as still signing
+    const active = await page.$eval('[data-test=active-secret]', (el) => el.textContent ?? '');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('[data-test=rotate]');
+    await page.waitForSelector('[data-test=previous-secret]');
+    expect(await page.$eval('[data-test=previous-secret]', (el) => el.textContent)).toBe(active);
+    expect(await page.$eval('[data-test=active-secret]', (el) => el.textContent)).not.toBe(active);
+
+    // sign out revokes the session
+    await page.click('[data-test=sign-out]');
+    await page.waitForSelector('[data-test=email]');
+    expect(pageErrors).toEqual([]);
+  });
+});

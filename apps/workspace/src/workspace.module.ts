@@ -1,0 +1,51 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
+import { ValidationPipe } from '@nestjs/common';
+import { blobStoreCheck, databaseCheck, ProbesModule, type Infrastructure } from '@docrender/platform';
+import { renderApiSettings, renderBudgetSettings, Settings, workspaceSettings } from '@docrender/config';
+import { FontRepository, TemplateRepository } from '@docrender/persistence';
+import { RenderBudget, RenderTargetResolver } from '@docrender/rendering';
+import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
+import { SessionController } from './auth/session.controller';
+import { SessionCookie } from './auth/session-cookie';
+import { SignInLimiter } from './auth/sign-in-limiter';
+import { WorkspaceAuthGuard } from './auth/workspace-auth.guard';
+import { OrganisationController } from './organisation/organisation.controller';
+import { PreviewController } from './preview/preview.controller';
+import { PreviewService } from './preview/preview.service';
+import { PREVIEW_REPLY_GRACE_MS } from './preview/preview.tokens';
+import { ExamplesCatalog, findExamplesDir } from './templates/examples.catalog';
+import { TemplatesController } from './templates/templates.controller';
+import { WorkspaceTemplates } from './templates/templates.service';
+
+/** The template workspace's HTTP API (issue 35, docs/workspace.md); its pages are static files (configureWorkspaceHttp). */
+@Module({})
+export class WorkspaceModule {
+  static register(infrastructure: Infrastructure): DynamicModule {
+    return {
+      module: WorkspaceModule,
+      imports: [
+        // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
+        ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
+      ],
+      controllers: [SessionController, TemplatesController, PreviewController, OrganisationController],
+      providers: [
+        WorkspaceAuthGuard,
+        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) },
+        { provide: SessionCookie, useFactory: (s: Settings) => new SessionCookie(s.get(workspaceSettings).secureCookies), inject: [Settings] },
+        { provide: SignInLimiter, useFactory: (s: Settings) => new SignInLimiter(s.get(workspaceSettings).signInAttempts), inject: [Settings] },
+        { provide: SESSION_LIFETIME_MS, useFactory: (s: Settings) => s.get(workspaceSettings).sessionHours * 3600 * 1000, inject: [Settings] },
+        { provide: PREVIEW_REPLY_GRACE_MS, useFactory: (s: Settings) => s.get(renderApiSettings).replyGraceMs, inject: [Settings] },
+        { provide: RenderBudget, useFactory: (s: Settings) => new RenderBudget(s.get(renderBudgetSettings).renderBudgetMs), inject: [Settings] },
+        {
+          provide: RenderTargetResolver,
+          useFactory: (templates: TemplateRepository, fonts: FontRepository) => new RenderTargetResolver(templates, fonts),
+          inject: [TemplateRepository, FontRepository],
+        },
+        { provide: ExamplesCatalog, useFactory: () => new ExamplesCatalog(findExamplesDir()) },
+        WorkspaceTemplates,
+        PreviewService,
+      ],
+    };
+  }
+}

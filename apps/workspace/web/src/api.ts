@@ -1,0 +1,80 @@
+/** The workspace API (apps/workspace, /workspace/api): the session cookie authenticates, writes carry the CSRF token. */
+export type Role = 'owner' | 'editor' | 'viewer';
+export type User = { id: string; organisationId: string; email: string; name: string; role: Role };
+export type Session = { user: User; csrfToken: string; expiresAt: string };
+export type Template = {
+  id: string;
+  name: string;
+  documentNameTemplate: string | null;
+  latestVersionNumber: number | null;
+  versionCount: number;
+  updatedAt: string;
+  updatedBy: string;
+};
+export type Version = {
+  id: string;
+  templateId: string;
+  versionNumber: number;
+  templateJson?: string;
+  sampleData?: string;
+  translations: string | null;
+  documentNameTemplate: string | null;
+  publishedAt: string | null;
+  publishedBy: string | null;
+  updatedAt: string;
+};
+export type Issue = { type: string; severity: string; description: string; elementId: string | null; path: string | null };
+export type Preview = { outcome: 'rendered' | 'blocked' | 'failed' | 'invalid'; issues: Issue[]; pageCount: number; renderDurationMs: number | null; pdfBase64: string | null };
+export type ApiKey = { id: string; environment: 'test' | 'production'; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null };
+export type WebhookSecret = { active: string; previous: string | null; rotatedAt: string | null; previousExpiresAt: string | null };
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly problems: string[]) {
+    super(message);
+  }
+}
+
+let csrfToken = '';
+
+export function rememberSession(session: Session): void {
+  csrfToken = session.csrfToken;
+}
+
+async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
+  const response = await fetch(`/workspace/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', signal });
+  if (response.status === 204) return undefined as T;
+  const json = (await response.json().catch(() => ({}))) as { message?: unknown; problems?: unknown };
+  if (!response.ok) {
+    const message = Array.isArray(json.message) ? json.message.join('; ') : typeof json.message === 'string' ? json.message : response.statusText;
+    throw new ApiError(response.status, message, Array.isArray(json.problems) ? json.problems.map(String) : []);
+  }
+  return json as T;
+}
+
+export const api = {
+  session: () => call<Session>('GET', 'session'),
+  signIn: (email: string, password: string) => call<Session>('POST', 'session', { email, password }),
+  signOut: () => call<void>('DELETE', 'session'),
+  dslSchema: () => call<object>('GET', 'dsl-schema'),
+  examples: () => call<{ items: { key: string; name: string }[] }>('GET', 'examples'),
+  templates: (search: string) => call<{ items: Template[]; total: number }>('GET', `templates?search=${encodeURIComponent(search)}&take=100`),
+  createTemplate: (name: string, example: string | undefined) => call<{ template: Template; version: Version }>('POST', 'templates', { name, example }),
+  template: (id: string) => call<{ template: Template; versions: Version[] }>('GET', `templates/${encodeURIComponent(id)}`),
+  version: (id: string, n: number) => call<Version>('GET', `templates/${encodeURIComponent(id)}/versions/${n}`),
+  saveDraft: (id: string, n: number, content: { templateJson: string; sampleData: string; translations: string | null; documentNameTemplate: string | null }) =>
+    call<Version>('PUT', `templates/${encodeURIComponent(id)}/versions/${n}`, content),
+  publish: (id: string, n: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions/${n}/publish`),
+  newDraft: (id: string, fromVersion: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions`, { fromVersion }),
+  preview: (
+    content: { templateJson: string; sampleData: string; translations: string | null; documentNameTemplate: string | null; language: string | null },
+    signal: AbortSignal,
+  ) => call<Preview>('POST', 'preview', content, signal),
+  apiKeys: () => call<{ items: ApiKey[] }>('GET', 'organisation/api-keys'),
+  createApiKey: (environment: 'test' | 'production', label: string | null) => call<ApiKey & { key: string }>('POST', 'organisation/api-keys', { environment, label }),
+  revokeApiKey: (id: string) => call<void>('DELETE', `organisation/api-keys/${encodeURIComponent(id)}`),
+  webhookSecret: () => call<WebhookSecret>('GET', 'organisation/webhook-secret'),
+  rotateWebhookSecret: () => call<WebhookSecret>('POST', 'organisation/webhook-secret/rotate'),
+};

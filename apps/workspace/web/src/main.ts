@@ -1,0 +1,60 @@
+import { api, ApiError, rememberSession, type Session } from './api';
+import { h, replace } from './dom';
+import { editorPage } from './editor-page';
+import { settingsPage, signInPage, templatesPage } from './pages';
+
+const main = document.getElementById('main') as HTMLElement;
+const top = document.getElementById('top') as HTMLElement;
+let session: Session | null = null;
+
+function header(): void {
+  if (session === null) {
+    replace(top, h('span', { class: 'brand' }, 'docrender workspace'));
+    return;
+  }
+  const signOut = h('button', { type: 'button', class: 'link', 'data-test': 'sign-out' }, 'Sign out');
+  signOut.addEventListener('click', () => {
+    void api.signOut().finally(() => {
+      session = null;
+      location.hash = '#/';
+      void route();
+    });
+  });
+  replace(
+    top,
+    h('span', { class: 'brand' }, 'docrender workspace'),
+    h('nav', {}, h('a', { href: '#/' }, 'Templates'), session.user.role === 'owner' ? h('a', { href: '#/settings', 'data-test': 'settings-link' }, 'Settings') : null),
+    h('span', { class: 'who', 'data-test': 'who' }, `${session.user.name} (${session.user.role})`),
+    signOut,
+  );
+}
+
+async function route(): Promise<void> {
+  if (session === null) {
+    try {
+      session = await api.session();
+      rememberSession(session);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+      header();
+      signInPage(main, (signedIn) => {
+        session = signedIn;
+        void route();
+      });
+      return;
+    }
+  }
+  header();
+  const path = location.hash.replace(/^#/, '') || '/';
+  const editor = /^\/templates\/([0-9a-f-]{36})(?:\/versions\/(\d+))?$/.exec(path);
+  if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
+  else if (path === '/settings') await settingsPage(main, session);
+  else await templatesPage(main, session);
+}
+
+function run(): void {
+  route().catch((error: unknown) => replace(main, h('p', { class: 'problem', role: 'alert' }, `Something went wrong: ${(error as Error).message}`)));
+}
+
+window.addEventListener('hashchange', run);
+run();

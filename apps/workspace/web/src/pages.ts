@@ -1,0 +1,181 @@
+import { api, ApiError, rememberSession, type ApiKey, type Session } from './api';
+import { formatTime, h, replace } from './dom';
+
+const message = (error: unknown): string => (error instanceof ApiError ? [error.message, ...error.problems].join('; ') : (error as Error).message);
+
+/** Sign-in (issue 35 item 1). */
+export function signInPage(main: HTMLElement, onSignedIn: (session: Session) => void): void {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, 'data-test': 'email' });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true, 'data-test': 'password' });
+  const problem = h('p', { class: 'problem', role: 'alert', 'data-test': 'sign-in-problem' });
+  const form = h(
+    'form',
+    { class: 'sign-in' },
+    h('h1', {}, 'Sign in to the workspace'),
+    h('label', {}, 'E-mail ', email),
+    h('label', {}, 'Password ', password),
+    h('button', { type: 'submit', class: 'primary', 'data-test': 'sign-in' }, 'Sign in'),
+    problem,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    api.signIn(email.value, password.value).then(
+      (session) => {
+        rememberSession(session);
+        onSignedIn(session);
+      },
+      (error: unknown) => {
+        problem.textContent = message(error);
+      },
+    );
+  });
+  replace(main, form);
+}
+
+/** Templates: search, list, create blank or from an example (issue 35 item 2). */
+export async function templatesPage(main: HTMLElement, session: Session): Promise<void> {
+  const search = h('input', { type: 'search', placeholder: 'Search by name', 'aria-label': 'search templates', 'data-test': 'search' });
+  const list = h('table', { class: 'list', 'data-test': 'templates' });
+  const problem = h('p', { class: 'problem', role: 'alert' });
+  async function refresh(): Promise<void> {
+    const page = await api.templates(search.value);
+    replace(
+      list,
+      h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Latest published'), h('th', {}, 'Versions'), h('th', {}, 'Updated'), h('th', {}, 'By'))),
+      h(
+        'tbody',
+        {},
+        ...page.items.map((t) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('a', { href: `#/templates/${t.id}`, 'data-test': 'template-link' }, t.name)),
+            h('td', {}, t.latestVersionNumber === null ? '—' : `v${t.latestVersionNumber}`),
+            h('td', {}, t.versionCount),
+            h('td', {}, formatTime(t.updatedAt)),
+            h('td', {}, t.updatedBy),
+          ),
+        ),
+      ),
+    );
+  }
+  let timer: number | undefined;
+  search.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void refresh(), 200);
+  });
+
+  let create: HTMLElement | null = null;
+  if (session.user.role !== 'viewer') {
+    const name = h('input', { type: 'text', required: true, placeholder: 'Template name', 'aria-label': 'new template name', 'data-test': 'new-name' });
+    const example = h('select', { 'aria-label': 'start from', 'data-test': 'new-example' }, h('option', { value: '' }, 'blank template'));
+    for (const e of (await api.examples()).items) example.append(h('option', { value: e.key }, `example: ${e.name}`));
+    const form = h('form', { class: 'create' }, name, example, h('button', { type: 'submit', class: 'primary', 'data-test': 'create' }, 'Create template'));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      api.createTemplate(name.value, example.value === '' ? undefined : example.value).then(
+        (created) => {
+          location.hash = `#/templates/${created.template.id}/versions/${created.version.versionNumber}`;
+        },
+        (error: unknown) => {
+          problem.textContent = message(error);
+        },
+      );
+    });
+    create = form;
+  }
+  replace(main, h('section', {}, h('h1', {}, 'Templates'), create, problem, search, list));
+  await refresh();
+}
+
+/** Organisation settings (issue 35 item 4): API keys (shown once) and the webhook signing secret. Owners only. */
+export async function settingsPage(main: HTMLElement, session: Session): Promise<void> {
+  if (session.user.role !== 'owner') {
+    replace(main, h('p', {}, 'Only owners manage API keys and the webhook signing secret.'));
+    return;
+  }
+  const keys = h('table', { class: 'list', 'data-test': 'api-keys' });
+  const created = h('div', { class: 'created-key', 'data-test': 'created-key', role: 'status' });
+  const problem = h('p', { class: 'problem', role: 'alert' });
+  async function refreshKeys(): Promise<void> {
+    const { items } = await api.apiKeys();
+    replace(
+      keys,
+      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Revoked'), h('th', {}))),
+      h(
+        'tbody',
+        {},
+        ...items.map((k: ApiKey) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, k.label ?? '—'),
+            h('td', {}, k.environment),
+            h('td', { class: 'mono' }, `service_${k.environment === 'test' ? 'test' : 'prod'}_${k.lookupPrefix}…`),
+            h('td', {}, formatTime(k.createdAt)),
+            h('td', {}, formatTime(k.revokedAt)),
+            h(
+              'td',
+              {},
+              k.revokedAt === null
+                ? h('button', { type: 'button', onclick: () => void api.revokeApiKey(k.id).then(refreshKeys, (e: unknown) => (problem.textContent = message(e))), 'data-test': 'revoke' }, 'Revoke')
+                : null,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  const label = h('input', { type: 'text', placeholder: 'Label', 'aria-label': 'key label', 'data-test': 'key-label' });
+  const environment = h('select', { 'aria-label': 'key environment', 'data-test': 'key-environment' }, h('option', { value: 'test' }, 'test'), h('option', { value: 'production' }, 'production'));
+  const form = h('form', { class: 'create' }, label, environment, h('button', { type: 'submit', class: 'primary', 'data-test': 'create-key' }, 'Create API key'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    api.createApiKey(environment.value === 'production' ? 'production' : 'test', label.value.trim() === '' ? null : label.value.trim()).then(
+      (key) => {
+        replace(created, h('p', {}, 'Copy the key now: it is shown this once and cannot be recovered.'), h('code', { class: 'secret', 'data-test': 'new-key' }, key.key));
+        label.value = '';
+        void refreshKeys();
+      },
+      (error: unknown) => {
+        problem.textContent = message(error);
+      },
+    );
+  });
+
+  const secretBox = h('div', { 'data-test': 'webhook-secret' });
+  async function showSecret(rotated?: Awaited<ReturnType<typeof api.webhookSecret>>): Promise<void> {
+    const secret = rotated ?? (await api.webhookSecret());
+    replace(
+      secretBox,
+      h('p', {}, 'Active: ', h('code', { class: 'secret', 'data-test': 'active-secret' }, secret.active)),
+      secret.previous !== null
+        ? h('p', {}, 'Previous (still signs until ', formatTime(secret.previousExpiresAt), '): ', h('code', { class: 'secret', 'data-test': 'previous-secret' }, secret.previous))
+        : null,
+    );
+  }
+  const rotate = h('button', { type: 'button', 'data-test': 'rotate' }, 'Rotate secret');
+  rotate.addEventListener('click', () => {
+    if (!window.confirm('Rotate the webhook signing secret? The current one keeps signing for 24 hours.')) return;
+    api.rotateWebhookSecret().then(showSecret, (e: unknown) => (problem.textContent = message(e)));
+  });
+
+  replace(
+    main,
+    h(
+      'section',
+      {},
+      h('h1', {}, 'Organisation settings'),
+      problem,
+      h('h2', {}, 'API keys'),
+      form,
+      created,
+      keys,
+      h('h2', {}, 'Webhook signing secret'),
+      h('p', {}, 'Callbacks are signed with it (X-Service-Signature). After a rotation both secrets sign for 24 hours.'),
+      secretBox,
+      rotate,
+    ),
+  );
+  await Promise.all([refreshKeys(), showSecret()]);
+}

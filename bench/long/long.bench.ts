@@ -1,0 +1,200 @@
+/**
+ * Long documents (issue 32 item 5; a script, not a test: prints figures, asserts nothing).
+ *
+ *   npm run bench:long                 (BENCH_QUICK=1 npm run bench:long for a small smoke run)
+ *
+ * examples/statement (its data from examples/statement/generate.mjs) at each number of rows, three ways, one document
+ * at a time:
+ *   (a) raw puppeteer: one browser, one reused window, printing the compiled HTML of the statement without
+ *       `pageBreaks` with the service's print options (setContent, page.pdf() with the header and footer bands);
+ *   (b) the render service, the statement without `pageBreaks` (the same table, no carried subtotals);
+ *   (c) the render service, the statement with `pageBreaks` (carried and brought-forward subtotals, decision 0029).
+ * The render service is `node dist/apps/render-service/src/main.js` as its own process (1 browser × 1 page) on a fresh
+ * RabbitMQ vhost; requests go over AMQP from this process. Its render budget is raised (RENDER_BUDGET_MS, default
+ * 900 s here) so that the long documents finish and are measured; the table says which ones fit the default budget.
+ * Per row count and way: pages, time per document and per page (median of the rounds; (b) and (c) the service's own
+ * render duration, compile and storage included), measuring prints per document (the service's
+ * docrender_render_measuring_prints_total, read from its GET /metrics before and after), and the peak RSS of the
+ * render service process and the peak PSS of its Chromium processes (shared pages divided among them), sampled
+ * every 100 ms while the document renders.
+ *
+ * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROWS "100,1000,3000,10000" ["100,1000"], BENCH_ROUNDS 3 [1],
+ * BENCH_BUDGET_MS 900000.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { loadSettings, messagingSettings } from '@docrender/config';
+import { Environment, Limits, MessageName, RenderDocumentCommand } from '@docrender/contracts';
+import { AmqpMessageBus } from '@docrender/messaging';
+import { JsonLogger } from '@docrender/observability';
+import { locateChromium } from '@docrender/render-service';
+import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
+import { createRabbitVhost, treeMemoryMb } from '@docrender/testing';
+import { rssMb } from '../e2e/proc-stats';
+import { launchRaw, median, rawPrint, repositoryRoot, spawnRenderService } from '../shared/bench-kit';
+
+const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
+const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,1000,3000,10000')).split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 900_000);
+const DEFAULT_BUDGET_MS = Limits.renderBudgetMs;
+const quiet = new JsonLogger('bench-long', 'error', {}, () => undefined);
+
+type Way = 'raw' | 'plain' | 'pageBreaks';
+const WAYS: Way[] = ['raw', 'plain', 'pageBreaks'];
+type Measure = { ms: number; pages: number; measuringPrints: number | null; serviceRssMb: number | null; chromiumPssMb: number };
+type Statement = { rows: number; plain: Template; pageBreaks: Template; data: unknown; rawCompiled: CompiledDocument };
+
+function statement(root: string, rows: number): Statement {
+  const dir = path.join(root, 'examples', 'statement');
+  const template = JSON.parse(readFileSync(path.join(dir, 'template.json'), 'utf8')) as Template;
+  const data: unknown = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'generate.mjs'), String(rows)], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+  const plain: Template = { ...template, body: template.body.map((element) => (element.type === 'table' ? { ...element, pageBreaks: undefined } : element)) };
+  return { rows, plain, pageBreaks: template, data, rawCompiled: compileDocument({ template: plain, data }) };
+}
+
+function command(template: Template, data: unknown): RenderDocumentCommand {
+  return {
+    requestId: randomUUID(),
+    organisationId: '00000000-0000-4000-8000-00000000bench',
+    environment: Environment.Production,
+    template,
+    data: { inline: data },
+    translations: null,
+    language: null,
+    documentNameTemplate: null,
+    fallbackDocumentName: 'statement',
+    customFonts: [],
+    outputBlobKey: `bench/long/${randomUUID()}.pdf`,
+    deadline: Date.now() + BUDGET_MS,
+  };
+}
+
+/** docrender_render_measuring_prints_total of the render service on `port`. */
+async function measuringPrints(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const match = /^docrender_render_measuring_prints_total (\d+)/m.exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Proportional set size of one process in MB (0 once it is gone). */
+function pssMb(pid: number): number {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs `work` while sampling the peak RSS of `servicePid` (null: none) and the PSS of Chromium: the processes under
+ * `treePid`, and `treePid` itself when `withRoot` (a raw browser's own process).
+ */
+async function sampled<T>(servicePid: number | null, treePid: number, withRoot: boolean, work: () => Promise<T>): Promise<{ value: T; serviceRssMb: number | null; chromiumPssMb: number }> {
+  let serviceRss = 0;
+  let chromiumPss = 0;
+  const sample = (): void => {
+    if (servicePid !== null) serviceRss = Math.max(serviceRss, rssMb(servicePid));
+    chromiumPss = Math.max(chromiumPss, treeMemoryMb(treePid).pssMb + (withRoot ? pssMb(treePid) : 0));
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const value = await work();
+    sample();
+    return { value, serviceRssMb: servicePid === null ? null : serviceRss, chromiumPssMb: chromiumPss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function printTable(results: Map<number, Record<Way, Measure[]>>): void {
+  const f = (n: number, digits = 0): string => n.toFixed(digits);
+  console.log(`| rows | way | pages | time per document s | ms per page | measuring prints | render service RSS MB | Chromium PSS MB | fits ${DEFAULT_BUDGET_MS / 1000} s |`);
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const names: Record<Way, string> = { raw: '(a) raw puppeteer, no pageBreaks', plain: '(b) service, no pageBreaks', pageBreaks: '(c) service, pageBreaks' };
+  for (const [rows, byWay] of results) {
+    for (const way of WAYS) {
+      const runs = byWay[way];
+      if (runs.length === 0) continue;
+      const ms = median(runs.map((r) => r.ms));
+      const pages = runs[0].pages;
+      const prints = runs[0].measuringPrints;
+      const rss = runs[0].serviceRssMb;
+      console.log(
+        `| ${rows} | ${names[way]} | ${pages} | ${f(ms / 1000, 1)} | ${f(ms / pages, 1)} | ${prints === null ? '–' : prints} | ${rss === null ? '–' : f(Math.max(...runs.map((r) => r.serviceRssMb ?? 0)))} | ${f(Math.max(...runs.map((r) => r.chromiumPssMb)))} | ${way === 'raw' ? '–' : ms <= DEFAULT_BUDGET_MS ? 'yes' : 'no'} |`,
+      );
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const root = repositoryRoot();
+  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  console.log(`long documents benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
+  console.log(`rows ${ROWS.join(', ')}; ${ROUNDS} rounds; render budget ${BUDGET_MS / 1000} s (default ${DEFAULT_BUDGET_MS / 1000} s)`);
+
+  const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-long-'));
+  const vhost = await createRabbitVhost('bench-long');
+  const env = { AMQP_URL: vhost.url, AMQP_QUEUE_PREFIX: 'long-', BLOB_DIR: blobDir, RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1', RENDER_BUDGET_MS: String(BUDGET_MS) };
+  const service = await spawnRenderService(root, env);
+  const bus = await AmqpMessageBus.connect(loadSettings(messagingSettings, env), quiet);
+  const raw = await launchRaw(executablePath, 1);
+  const rawPid = raw.browser.process()?.pid ?? null;
+  const servicePid = service.child.pid ?? null;
+  if (rawPid === null || servicePid === null) throw new Error('no process id for the raw browser or the render service');
+  const results = new Map<number, Record<Way, Measure[]>>();
+  try {
+    for (const rows of ROWS) {
+      const doc = statement(root, rows);
+      const byWay: Record<Way, Measure[]> = { raw: [], plain: [], pageBreaks: [] };
+      results.set(rows, byWay);
+      for (let round = 0; round < ROUNDS; round++) {
+        // raw puppeteer: its browser and the processes under it
+        const rawRun = await sampled(null, rawPid, true, async () => {
+          const started = process.hrtime.bigint();
+          const pdf = await rawPrint(raw.pages[0], doc.rawCompiled);
+          return { ms: Number(process.hrtime.bigint() - started) / 1e6, pages: (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount() };
+        });
+        byWay.raw.push({ ...rawRun.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: rawRun.chromiumPssMb });
+        for (const way of ['plain', 'pageBreaks'] as const) {
+          const before = await measuringPrints(service.port);
+          const run = await sampled(servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(doc[way], doc.data), { timeoutMs: BUDGET_MS + 60_000 }));
+          const result = run.value;
+          if (result.outcome !== 'rendered' || result.pdf === null) {
+            console.error(`${rows} rows, ${way}: ${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`);
+            continue;
+          }
+          byWay[way].push({
+            ms: result.renderDurationMs,
+            pages: result.pdf.pageCount,
+            measuringPrints: (await measuringPrints(service.port)) - before,
+            serviceRssMb: run.serviceRssMb,
+            chromiumPssMb: run.chromiumPssMb,
+          });
+        }
+      }
+      console.error(`done: ${rows} rows`);
+    }
+  } finally {
+    await raw.browser.close();
+    await bus.close();
+    await service.stop();
+    await vhost.delete().catch((error: unknown) => console.error(`could not delete the vhost ${vhost.name}:`, error instanceof Error ? error.message : error));
+    await rm(blobDir, { recursive: true, force: true });
+  }
+  console.log('');
+  printTable(results);
+  console.log('');
+  console.log('Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c); peak while the document printed.');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

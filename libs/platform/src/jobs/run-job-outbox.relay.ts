@@ -1,0 +1,47 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MessageName } from '@docrender/contracts';
+import { jobsSettings, Settings } from '@docrender/config';
+import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { Database, type OutboxRelay } from '@docrender/persistence';
+import { LOGGER } from '../infrastructure/infrastructure.module';
+
+/** The enqueue publishes its own message at once; the relay leaves messages this young to it. */
+const ENQUEUE_HEAD_START_MS = 1_000;
+
+/**
+ * Publishes the job.run messages the enqueue could not (RabbitMQ away, slower than JOBS_ENQUEUE_PUBLISH_WAIT_MS, or
+ * the gateway died between commit and publish), with publisher confirms, every JOBS_OUTBOX_POLL_MS, and keeps trying
+ * while RabbitMQ is away (each pass first asks the bus whether it is connected). Provided by the gateway and by the
+ * job worker, so accepted jobs leave the outbox once the broker is back whichever of them is running (a gateway that
+ * cannot reach the broker, or none at all, does not hold them). Safe on every replica at once (SKIP LOCKED). A full
+ * queue keeps them waiting in the outbox until it has room.
+ */
+@Injectable()
+export class RunJobOutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly relay: OutboxRelay;
+
+  constructor(database: Database, @Inject(MESSAGE_BUS) bus: MessageBus, settings: Settings, @Inject(LOGGER) logger: Logger) {
+    const jobs = settings.get(jobsSettings);
+    this.relay = database.outboxRelay(
+      (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
+      {
+        messageNames: [MessageName.RunJob],
+        pollIntervalMs: jobs.outboxPollMs,
+        minAgeMs: ENQUEUE_HEAD_START_MS,
+        keepPublishedMs: jobs.outboxKeepHours * 3_600_000,
+        // No database transaction waits for a broker that is away (issue 18: the pool stays free for requests).
+        ready: () => bus.ping(),
+      },
+      logger.child({ component: 'job-outbox-relay' }),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.relay.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.relay.stop();
+  }
+}
