@@ -39,6 +39,8 @@ export type ServiceFixture = {
   admin(args: string[]): Promise<unknown>;
   /** Everything the service printed (for failure messages). */
   output(): string;
+  /** Forgets every rate-limit permit taken so far, so the next request of every organisation starts a full window. */
+  clearRateLimitPermits(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -153,7 +155,10 @@ export async function startService(extraEnv: Record<string, string> = {}, main =
     const baseUrl = `http://127.0.0.1:${port}`;
     await app.waitForReady(`${baseUrl}/v1/meta/status`, 180_000);
     const started = app;
-    return { baseUrl, keys, admin, output: () => started.output(), stop };
+    const clearRateLimitPermits = async (): Promise<void> => {
+      await db.dataSource.query('DELETE FROM rate_limit_permits');
+    };
+    return { baseUrl, keys, admin, output: () => started.output(), clearRateLimitPermits, stop };
   } catch (error) {
     await stop();
     throw error;
