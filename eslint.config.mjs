@@ -7,11 +7,13 @@ import tseslint from 'typescript-eslint';
 //                    typeorm or pg themselves (tests excepted)
 //   type:launcher    apps/standalone, the one-process mode: the single composition root allowed to import the apps;
 //                    no typeorm or pg either
-//   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap)
+//   type:platform    the NestJS runtime the apps share (infrastructure wiring, probes, bootstrap, the use case's
+//                    render-service client as providers)
 //   type:domain      pure libraries (template-dsl, webhooks, e-invoice): no NestJS, TypeORM, pg, amqplib, minio, puppeteer
-//   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: ports, no drivers
-//   type:data-access persistence: owns typeorm/pg; its raw connection ('@docrender/persistence/internal') is for
-//                    libs/testing and tests only
+//   type:usecase     the render use case (libs/rendering) both the gateway and the job worker drive: it owns its ports
+//                    (the types of what it reads and records) and imports no driver and no adapter — never persistence
+//   type:data-access persistence: owns typeorm/pg and adapts to the use case's ports (it may import their types from
+//                    the use case); its raw connection ('@docrender/persistence/internal') is for libs/testing and tests only
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
 //   type:contracts   wire types only
 //   type:testing     test helpers: only test files (testFiles) may import them
@@ -23,9 +25,9 @@ const infraPackages = [...databaseClients, 'amqplib', 'minio', 'puppeteer', 'pup
 // Production code never imports the test helpers: `type:testing` is allowed only in test files (testFiles below).
 const dependencies = {
   app: ['type:contracts', 'type:domain', 'type:usecase', 'type:data-access', 'type:infra', 'type:platform', 'type:sdk'],
-  usecase: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'],
-  platform: ['type:contracts', 'type:domain', 'type:data-access', 'type:infra'],
-  'data-access': ['type:contracts', 'type:domain', 'type:infra'],
+  usecase: ['type:contracts', 'type:domain', 'type:infra'],
+  platform: ['type:contracts', 'type:domain', 'type:usecase', 'type:data-access', 'type:infra'],
+  'data-access': ['type:contracts', 'type:domain', 'type:usecase', 'type:infra'],
   infra: ['type:contracts', 'type:infra'],
   sdk: ['type:contracts', 'type:domain'],
 };

@@ -35,6 +35,9 @@ const probes = [
   ['libs/template-dsl/src/lint-probe.ts', "import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n", true],
   // The render use case reaches PostgreSQL only through the repositories' ports, never a driver.
   ['libs/rendering/src/lint-probe.ts', "import { DataSource } from 'typeorm';\nexport const probe = DataSource;\n", true],
+  // The use case owns its ports: it never imports persistence, not even a type; persistence adapts to the use case's types.
+  ['libs/rendering/src/lint-probe-persistence.ts', "import type { RenderJobRecord } from '@docrender/persistence';\nexport type Probe = RenderJobRecord;\n", true],
+  ['libs/persistence/src/lint-probe-rendering.ts', "import type { RenderableTemplate } from '@docrender/rendering';\nexport type Probe = RenderableTemplate;\n", false],
   // An app never imports another app (only the one-process launcher does).
   ['apps/job-worker/src/lint-probe-app.ts', "import { apiGatewayService } from '@docrender/api-gateway';\nexport const probe = apiGatewayService;\n", true],
   // Apps reach PostgreSQL through @docrender/persistence's repositories and transaction helper, never its clients.

@@ -177,13 +177,13 @@ describe.each(OVERLAYS)('Kubernetes overlay %s (kubectl kustomize)', (name) => {
     const gatewayEnv = manifests.containerEnvironment(appContainer(gateway));
     const gatewayPreStopMs = 5_000;
     expect((podSpec(gateway).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(
-      settingValue(gatewayEnv, renderBudgetSettings.renderBudgetMs) + settingValue(gatewayEnv, renderApiSettings.replyGraceMs) + gatewayPreStopMs,
+      settingValue(gatewayEnv, renderBudgetSettings.renderBudgetMs) + settingValue(gatewayEnv, renderBudgetSettings.replyGraceMs) + gatewayPreStopMs,
     );
     expect(appContainer(gateway).lifecycle?.preStop?.exec?.command).toEqual(['sleep', String(gatewayPreStopMs / 1000)]);
     const worker = manifests.deployment('docrender-job-worker');
     const workerEnv = manifests.containerEnvironment(appContainer(worker));
     expect((podSpec(worker).terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(
-      settingValue(workerEnv, renderBudgetSettings.renderBudgetMs) + settingValue(workerEnv, jobsSettings.renderReplyGraceMs),
+      settingValue(workerEnv, renderBudgetSettings.renderBudgetMs) + settingValue(workerEnv, renderBudgetSettings.replyGraceMs),
     );
   });
 

@@ -460,7 +460,7 @@ describe('render, stateless render and validate over HTTP against the real stack
     });
 
     it('7.2 500 RenderTimeout: a render over the budget', async () => {
-      const impatient = await stack.startGateway({ RENDER_BUDGET_MS: '1', RENDER_API_REPLY_GRACE_MS: '0' });
+      const impatient = await stack.startGateway({ RENDER_BUDGET_MS: '1', RENDER_REPLY_GRACE_MS: '0' });
       const answer = await stateless({ template: INVOICE_TEMPLATE, data: invoice('SLOW') }, org.testKey, '', impatient);
       expect(answer.status).toBe(500);
       expect(answer.json<ErrorBody>().error.code).toBe(ErrorCode.RenderTimeout);

@@ -1,4 +1,4 @@
-import { renderApiSettings, renderBudgetSettings, workspaceSettings } from '@docrender/config';
+import { renderBudgetSettings, workspaceSettings } from '@docrender/config';
 import type { ServiceDefinition } from '@docrender/platform';
 import { configureWorkspaceHttp } from './http/configure-workspace-http';
 import { WorkspaceModule } from './workspace.module';
@@ -7,7 +7,7 @@ import { WorkspaceModule } from './workspace.module';
 export const workspaceService: ServiceDefinition<true> = {
   name: 'workspace',
   database: true,
-  settings: [workspaceSettings, renderApiSettings, renderBudgetSettings],
+  settings: [workspaceSettings, renderBudgetSettings],
   module: ({ infrastructure }) => WorkspaceModule.register(infrastructure),
   port: (settings) => settings.get(workspaceSettings).port,
   configure: configureWorkspaceHttp,

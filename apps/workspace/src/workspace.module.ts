@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ValidationPipe } from '@nestjs/common';
-import { blobStoreCheck, databaseCheck, ProbesModule, type Infrastructure } from '@docrender/platform';
-import { renderApiSettings, renderBudgetSettings, Settings, workspaceSettings } from '@docrender/config';
+import { blobStoreCheck, databaseCheck, ProbesModule, renderServiceProviders, type Infrastructure } from '@docrender/platform';
+import { Settings, workspaceSettings } from '@docrender/config';
 import { FontRepository, TemplateRepository } from '@docrender/persistence';
-import { RenderBudget, RenderTargetResolver } from '@docrender/rendering';
+import { RenderTargetResolver } from '@docrender/rendering';
 import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
 import { SessionController } from './auth/session.controller';
 import { SessionCookie } from './auth/session-cookie';
@@ -13,7 +13,6 @@ import { WorkspaceAuthGuard } from './auth/workspace-auth.guard';
 import { OrganisationController } from './organisation/organisation.controller';
 import { PreviewController } from './preview/preview.controller';
 import { PreviewService } from './preview/preview.service';
-import { PREVIEW_REPLY_GRACE_MS } from './preview/preview.tokens';
 import { ExamplesCatalog, findExamplesDir } from './templates/examples.catalog';
 import { TemplatesController } from './templates/templates.controller';
 import { WorkspaceTemplates } from './templates/templates.service';
@@ -35,8 +34,7 @@ export class WorkspaceModule {
         { provide: SessionCookie, useFactory: (s: Settings) => new SessionCookie(s.get(workspaceSettings).secureCookies), inject: [Settings] },
         { provide: SignInLimiter, useFactory: (s: Settings) => new SignInLimiter(s.get(workspaceSettings).signInAttempts), inject: [Settings] },
         { provide: SESSION_LIFETIME_MS, useFactory: (s: Settings) => s.get(workspaceSettings).sessionHours * 3600 * 1000, inject: [Settings] },
-        { provide: PREVIEW_REPLY_GRACE_MS, useFactory: (s: Settings) => s.get(renderApiSettings).replyGraceMs, inject: [Settings] },
-        { provide: RenderBudget, useFactory: (s: Settings) => new RenderBudget(s.get(renderBudgetSettings).renderBudgetMs), inject: [Settings] },
+        ...renderServiceProviders,
         {
           provide: RenderTargetResolver,
           useFactory: (templates: TemplateRepository, fonts: FontRepository) => new RenderTargetResolver(templates, fonts),

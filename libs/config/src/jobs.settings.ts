@@ -17,12 +17,6 @@ export const jobsSettings = {
     20,
     { min: 1, max: 64 },
   ),
-  renderReplyGraceMs: setting.int(
-    'JOBS_RENDER_REPLY_GRACE_MS',
-    'How long past the 60 s render budget a job waits for the render service to answer before it treats the render service as unavailable and retries the document.',
-    15_000,
-    { min: 100, max: 600_000 },
-  ),
   outageRetryMs: setting.int(
     'JOBS_OUTAGE_RETRY_MS',
     'How long a running job waits out an outage (PostgreSQL, RabbitMQ or the render service unreachable) in the job worker; after that its message waits in RabbitMQ (AMQP_OUTAGE_WAIT_MS), not counted against AMQP_DELIVERY_LIMIT.',

@@ -4,9 +4,11 @@ import { ConfigError, ConfigOf, loadSettings, SettingsSpec } from './setting';
  * Settings that were renamed, with the name that replaced them. Still set, they would be ignored without a word (an
  * operator's 30 s budget silently back at 60 s), so a process that finds one refuses to start and names the new one.
  */
-export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
-  RENDER_TIMEOUT_MS: 'RENDER_BUDGET_MS',
-  RENDER_API_RENDER_BUDGET_MS: 'RENDER_BUDGET_MS',
+export const RETIRED_SETTINGS: Readonly<Record<string, { replacement: string; why: string }>> = {
+  RENDER_TIMEOUT_MS: { replacement: 'RENDER_BUDGET_MS', why: 'one render budget for every service' },
+  RENDER_API_RENDER_BUDGET_MS: { replacement: 'RENDER_BUDGET_MS', why: 'one render budget for every service' },
+  RENDER_API_REPLY_GRACE_MS: { replacement: 'RENDER_REPLY_GRACE_MS', why: 'one reply grace for every sender' },
+  JOBS_RENDER_REPLY_GRACE_MS: { replacement: 'RENDER_REPLY_GRACE_MS', why: 'one reply grace for every sender' },
 };
 
 /**
@@ -19,8 +21,8 @@ export class Settings {
 
   /** Reads every spec of `specs` from `env` now. */
   static load(specs: Iterable<SettingsSpec>, env: NodeJS.ProcessEnv): Settings {
-    for (const [retired, replacement] of Object.entries(RETIRED_SETTINGS)) {
-      if (env[retired] !== undefined) throw new ConfigError(retired, `no longer read; set ${replacement} instead (one render budget for every service)`);
+    for (const [retired, { replacement, why }] of Object.entries(RETIRED_SETTINGS)) {
+      if (env[retired] !== undefined) throw new ConfigError(retired, `no longer read; set ${replacement} instead (${why})`);
     }
     const loaded = new Map<SettingsSpec, unknown>();
     for (const spec of specs) if (!loaded.has(spec)) loaded.set(spec, loadSettings(spec, env));

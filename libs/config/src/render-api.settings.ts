@@ -50,12 +50,6 @@ export const renderApiSettings = {
     20,
     { min: 1, max: 1024 },
   ),
-  replyGraceMs: setting.int(
-    'RENDER_API_REPLY_GRACE_MS',
-    "How long past the render budget the gateway still waits for the render service's reply: to a document before it reports RenderTimeout itself, to a template preview before it answers ExternalServiceError.",
-    5_000,
-    { min: 0, max: 600_000 },
-  ),
 };
 
 export type RenderApiSettings = ConfigOf<typeof renderApiSettings>;

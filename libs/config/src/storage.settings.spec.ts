@@ -9,6 +9,7 @@ describe('storage settings', () => {
       s3SecretKey: undefined,
       s3Bucket: 'documents',
       s3Region: 'us-east-1',
+      s3IdleTimeoutMs: 10_000,
       blobDir: '.data/blobs',
     });
   });

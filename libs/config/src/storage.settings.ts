@@ -27,6 +27,12 @@ export const storageSettings = {
   s3SecretKey: setting.optionalString('S3_SECRET_KEY', 'Secret key for S3_ENDPOINT.'),
   s3Bucket: bucketName('S3_BUCKET', 'Bucket holding every blob; created at start when missing.', 'documents'),
   s3Region: setting.string('S3_REGION', 'Region of the bucket.', 'us-east-1'),
+  s3IdleTimeoutMs: setting.int(
+    'S3_IDLE_TIMEOUT_MS',
+    'How long a request to S3_ENDPOINT may go without a byte from the server before it fails as a storage outage (a store that accepts connections but never answers); a transfer that keeps moving is never cut.',
+    10_000,
+    { min: 100, max: 600_000 },
+  ),
   blobDir: setting.string(
     'BLOB_DIR',
     'Root directory of the filesystem blob store used when S3_ENDPOINT is unset (relative paths are resolved against the working directory).',

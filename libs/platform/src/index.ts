@@ -15,3 +15,4 @@ export * from './signed-links/view-url.signer';
 export * from './workers/worker-pool';
 export * from './workers/shared-bytes';
 export * from './jobs/run-job-outbox.relay';
+export * from './rendering/render-service.providers';

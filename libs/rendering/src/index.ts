@@ -6,3 +6,4 @@ export * from './deterministic-id';
 export * from './map-with-concurrency';
 export * from './render-batch';
 export * from './undelivered-answers';
+export * from './render-service.client';

@@ -1,5 +1,5 @@
 import { DependencyOutageError, DomainError, Environment, ErrorCode, OutcomeUnknownError, RenderIssueType, type RenderDocumentResult } from '@docrender/contracts';
-import type { RenderedDocumentEntry } from '@docrender/persistence';
+import type { RenderedDocumentEntry } from './rendered-document';
 import { RenderBatch, renderWhileCreditLasts, type BatchDocument, type BatchDocumentOutput } from './render-batch';
 import { renderTargetFixture } from '@docrender/testing';
 

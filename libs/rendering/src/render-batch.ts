@@ -45,8 +45,17 @@ export async function renderWhileCreditLasts<T>(
   return run;
 }
 
-/** The organisation's credit as the batch looks at it before its first document. */
+/** The organisation's credit as a run looks at it before its first document. */
 export type CreditGauge = { getUsage(organisationId: string): Promise<{ pagesUsed: number; includedPagesPerMonth: number }> };
+
+/**
+ * Whether the organisation has a page of credit left this period (spec 3.1 rule 3): the one look a sync batch and an
+ * async job take before their first document; each rendered document's recording then takes its pages or stops the run.
+ */
+export async function hasCreditLeft(credit: CreditGauge, organisationId: string): Promise<boolean> {
+  const usage = await credit.getUsage(organisationId);
+  return usage.pagesUsed < usage.includedPagesPerMonth;
+}
 
 /** The blob store as the batch uses it: deleting PDFs that are not kept. */
 export type PdfDiscarder = { delete(key: string): Promise<void> };
@@ -183,7 +192,7 @@ export class RenderBatch {
     try {
       // A production batch first checks that credit is left, so a batch at zero credit renders nothing; a single
       // document is simply checked when it is paid for (saving the queries on the common path).
-      const creditStopped = target.environment === Environment.Production && toRender.length > 1 && !(await this.hasCreditLeft(target.organisationId));
+      const creditStopped = target.environment === Environment.Production && toRender.length > 1 && !(await hasCreditLeft(this.ports.credit, target.organisationId));
       const run = await renderWhileCreditLasts(toRender, { concurrency: this.ports.concurrency, creditStopped }, async (document, run) => {
         if (failure !== null) return;
         try {
@@ -238,11 +247,6 @@ export class RenderBatch {
   /** Deletes the PDFs of transient documents of a request that failed. */
   private async discard(documents: readonly Pick<RenderedDocument, 'pdfBlobKey'>[]): Promise<void> {
     await Promise.all(documents.map((d) => this.ports.pdfs.delete(d.pdfBlobKey)));
-  }
-
-  private async hasCreditLeft(organisationId: string): Promise<boolean> {
-    const usage = await this.ports.credit.getUsage(organisationId);
-    return usage.pagesUsed < usage.includedPagesPerMonth;
   }
 
   private async renderOne<D extends BatchDocument>(request: BatchRenderRequest<D>, document: D, result: BatchRenderResult, run: CreditRun): Promise<void> {

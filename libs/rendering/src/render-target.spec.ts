@@ -1,5 +1,5 @@
 import { DomainError, Environment, ErrorCode, type CustomFontRef } from '@docrender/contracts';
-import type { RenderableTemplate } from '@docrender/persistence';
+import type { RenderableTemplate } from './render-target';
 import { RenderTargetResolver, STATELESS_DOCUMENT_NAME, UnreadableTemplateError, type RenderableTemplates } from './render-target';
 
 const ORG = 'org-1';

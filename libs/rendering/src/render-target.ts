@@ -1,5 +1,4 @@
 import { DomainError, ErrorCode, type CustomFontRef, type Environment } from '@docrender/contracts';
-import type { RenderableTemplate } from '@docrender/persistence';
 import { languagesOf } from '@docrender/template-dsl/checks';
 import { ParsedJsonCache } from './parsed-json.cache';
 
@@ -22,6 +21,17 @@ export type RenderTarget = RenderScope & {
 };
 
 export type RenderSource = { templateId: string; versionNumber: number };
+
+/**
+ * What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template, the version it addresses and the
+ * organisation's custom fonts.
+ */
+export type RenderableTemplate = {
+  template: { id: string; name: string; documentNameTemplate: string | null };
+  /** null when the addressed version does not exist (or, for the latest, nothing is published). */
+  version: { versionNumber: number; templateJson: string; translations: string | null; documentNameTemplate: string | null } | null;
+  customFonts: CustomFontRef[];
+};
 
 /** The port the target is read through: the template, the addressed version and the fonts in one round trip. */
 export type RenderableTemplates = {

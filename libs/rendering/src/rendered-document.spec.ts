@@ -1,6 +1,15 @@
 import { DocumentType, Environment, renderIssue, RenderIssueType, WebhookEvent } from '@docrender/contracts';
-import { progressCallbackOf, type JobDocumentEntry, type JobDocumentRecorded, type ProgressCallbackDraft, type RenderedDocumentEntry } from '@docrender/persistence';
-import { JobDocumentRecorder, RenderedDocumentRecorder, renderedDocumentEntry, type RenderedDocumentFacts } from './rendered-document';
+import {
+  JobDocumentRecorder,
+  progressCallbackOf,
+  RenderedDocumentRecorder,
+  renderedDocumentEntry,
+  type JobDocumentEntry,
+  type JobDocumentRecorded,
+  type ProgressCallbackDraft,
+  type RenderedDocumentEntry,
+  type RenderedDocumentFacts,
+} from './rendered-document';
 
 const renderedAt = new Date('2026-11-24T12:00:00Z');
 const facts = (fields: Partial<RenderedDocumentFacts> = {}): RenderedDocumentFacts => ({

@@ -1,5 +1,4 @@
-import { DocumentType, Environment, type RenderIssue } from '@docrender/contracts';
-import type { JobDocumentEntry, JobDocumentRecorded, JobDocumentRecording, ProgressCallbackDraft, RenderedDocumentEntry } from '@docrender/persistence';
+import { DocumentType, Environment, type DeliverWebhookCommand, type DocumentConformance, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
 import type { RenderedPdf } from './render-command';
 import type { RenderScope, RenderSource } from './render-target';
 
@@ -18,7 +17,67 @@ export type RenderedDocumentFacts = {
   renderJobId?: string;
 };
 
-export type { JobDocumentEntry, JobDocumentRecorded, JobDocumentRecording, ProgressCallbackDraft, RenderedDocumentEntry };
+/** The stored document's row a persisted render of a stored template writes (spec 2.4). */
+export type StoredDocumentDraft = {
+  id: string;
+  organisationId: string;
+  templateId: string;
+  versionNumber: number;
+  environment: Environment;
+  language: string | null;
+  documentName: string;
+  documentType: DocumentType;
+  pdfBlobKey: string;
+  fileSizeBytes: number;
+  pageCount: number;
+  renderedAt: Date;
+  renderDurationMs: number;
+  /** What it asked to conform to and the result of the render service's checks (decision 0032); null or absent: plain. */
+  conformance?: DocumentConformance | null;
+  /** The async job that rendered it; absent for a sync render. */
+  renderJobId?: string;
+};
+
+/** What paying for and recording one rendered document writes, in one transaction. */
+export type RenderedDocumentEntry = {
+  /** The pages a production render takes from the organisation's credit; null: a test render, which is free. */
+  payment: { organisationId: string; pages: number } | null;
+  /** The stored document's row; null when the document is not persisted. */
+  document: StoredDocumentDraft | null;
+  renderedAt: Date;
+};
+
+/**
+ * A progress callback before its `processed` (spec 2.10: the job's recorded documents once this one counts) is
+ * known: the store reads that count under the job row's lock, in the statement that stores the callback, and stores
+ * the body as `bodyHead + processed + bodyTail` (progressCallbackOf).
+ */
+export type ProgressCallbackDraft = { command: Omit<DeliverWebhookCommand, 'body'>; bodyHead: string; bodyTail: string };
+
+/** The progress callback of `draft` once the job's recorded documents are `processed`. */
+export function progressCallbackOf(draft: ProgressCallbackDraft, processed: number): DeliverWebhookCommand {
+  return { ...draft.command, body: `${draft.bodyHead}${processed}${draft.bodyTail}` };
+}
+
+/** The outcome of one document of an async job, and what its recording writes with it. */
+export type JobDocumentEntry = {
+  jobId: string;
+  documentIndex: number;
+  outcome: RenderOutcome;
+  /** Every issue of the document (each stored with its documentIndex). */
+  issues: readonly RenderIssue[];
+  /** Set for a rendered document: its payment and stored row. */
+  rendered: RenderedDocumentEntry | null;
+  /** Set for a rendered document: its progress callback, whose `processed` the recording fills in. */
+  progress: ProgressCallbackDraft | null;
+  recordedAt: Date;
+};
+
+/** recorded; duplicate: another run of the job recorded the document first; no-credit: nothing recorded. */
+export type JobDocumentRecording = 'recorded' | 'duplicate' | 'no-credit';
+
+/** What recording a document did; a recorded one with the progress callback it stored (null for a document without a PDF). */
+export type JobDocumentRecorded = { recording: 'recorded'; callback: DeliverWebhookCommand | null } | { recording: Exclude<JobDocumentRecording, 'recorded'> };
 
 /** The port a sync render records through: pays and stores in one transaction. */
 export type RenderedDocumentStore = {

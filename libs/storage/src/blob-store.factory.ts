@@ -15,6 +15,7 @@ export async function createBlobStore(settings: StorageSettings): Promise<BlobSt
     secretKey: settings.s3SecretKey,
     bucket: settings.s3Bucket,
     region: settings.s3Region,
+    idleTimeoutMs: settings.s3IdleTimeoutMs,
   });
   await store.ensureBucket();
   return store;

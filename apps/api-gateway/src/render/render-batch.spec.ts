@@ -10,13 +10,13 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import { InProcessMessageBus } from '@docrender/messaging';
-import type { NewStoredDocument, RenderedDocumentEntry } from '@docrender/persistence';
-import { RenderBatch, RenderBudget, type RenderTarget } from '@docrender/rendering';
+import type { NewStoredDocument } from '@docrender/persistence';
+import { RenderBatch, RenderBudget, RenderServiceClient, type RenderedDocumentEntry, type RenderTarget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { renderTargetFixture } from '@docrender/testing';
 import { scanJsonBody } from './body/json-body.scanner';
 import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
-import { RenderServiceClient } from './render-service.client';
+import { SyncDocumentSender } from './sync-document.sender';
 
 /** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */
 class FakeUsage {
@@ -49,7 +49,7 @@ const ORG = 'org-1';
 const target = (environment: Environment): RenderTarget =>
   renderTargetFixture({ organisationId: ORG, environment, template: { pages: [] }, source: { templateId: 'template-1', versionNumber: 2 } });
 
-/** The sync batch use case (libs/rendering RenderBatch) as the gateway drives it: through RenderServiceClient and the body binder. */
+/** The sync batch use case (libs/rendering RenderBatch) as the gateway drives it: through SyncDocumentSender (the one RenderServiceClient) and the body binder. */
 describe('RenderBatch through the gateway', () => {
   let bus: InProcessMessageBus;
   let blobStore: MemoryBlobStore;
@@ -57,6 +57,7 @@ describe('RenderBatch through the gateway', () => {
   let storedDocuments: FakeLedger;
   let settings: RenderApiSettings;
   let budgetMs: number;
+  let replyGraceMs: number;
   let commands: RenderDocumentCommand[];
   /** The stand-in plays a render service older than inlinePdfBinary (a rolling upgrade): the inline PDF comes back base64. */
   let olderRenderService: boolean;
@@ -106,6 +107,7 @@ describe('RenderBatch through the gateway', () => {
     storedDocuments = new FakeLedger(usage);
     settings = { ...loadSettings(renderApiSettings, {}), batchConcurrency: 4 };
     budgetMs = Limits.renderBudgetMs;
+    replyGraceMs = 10_000;
     commands = [];
     olderRenderService = false;
     await bus.consume(MessageName.RenderDocument, renderServiceStandIn, { prefetch: 8 });
@@ -122,10 +124,10 @@ describe('RenderBatch through the gateway', () => {
 
   async function render(environment: Environment, documents: unknown[], persist = true, wantsPdfBytes = false) {
     const { raw, documents: slices } = body(documents);
-    const renderService = new RenderServiceClient(bus, blobStore, settings, new RenderBudget(budgetMs));
+    const sender = new SyncDocumentSender(new RenderServiceClient(bus, new RenderBudget(budgetMs), replyGraceMs), blobStore, settings);
     const batch = new RenderBatch({ store: storedDocuments, credit: usage, pdfs: blobStore, concurrency: settings.batchConcurrency });
     const at = target(environment);
-    return batch.render({ target: at, documents: slices, persist, render: renderService.documentsOf(at, raw, wantsPdfBytes), requestId: 'request-1' });
+    return batch.render({ target: at, documents: slices, persist, render: sender.documentsOf(at, raw, wantsPdfBytes), requestId: 'request-1' });
   }
 
   it('2.6: documents correlate by documentIndex; blocked ones leave gaps and explain themselves in issues', async () => {
@@ -271,7 +273,7 @@ describe('RenderBatch through the gateway', () => {
 
   it('8: no reply within the render budget and grace is a RenderTimeout issue for that document', async () => {
     budgetMs = 50;
-    settings.replyGraceMs = 0;
+    replyGraceMs = 0;
     const result = await render(Environment.Test, [{ slowMs: 300 }, {}]);
     expect(result.rendered.map((d) => d.documentIndex)).toEqual([1]);
     expect(result.failedCount).toBe(1);

@@ -13,7 +13,7 @@ import { templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
-import { RenderServiceClient } from './render-service.client';
+import { SyncDocumentSender } from './sync-document.sender';
 import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderedDocument, type RenderTarget } from '@docrender/rendering';
 import { LOGGER, ViewUrlSigner } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
@@ -36,7 +36,7 @@ export class RenderController {
     private readonly bodies: RenderBodyParser,
     private readonly targets: RenderTargetResolver,
     private readonly batches: RenderBatch,
-    private readonly renderService: RenderServiceClient,
+    private readonly sender: SyncDocumentSender,
     private readonly envelopes: RenderEnvelopePresenter,
     private readonly pdfs: RenderedPdfReader,
     private readonly viewUrls: ViewUrlSigner,
@@ -124,7 +124,7 @@ export class RenderController {
     }
     const persist = query.persist ?? true;
     const wantsPdfBytes = rawPdf || !persist || body.includeDocument;
-    const render = this.renderService.documentsOf(target, body.raw, wantsPdfBytes);
+    const render = this.sender.documentsOf(target, body.raw, wantsPdfBytes);
     // A retry after a 5xx never pays twice for the same input (decision 0041): what an earlier answer of this very
     // request paid for and could not deliver is answered as it is.
     const how = { environment: caller.environment, templateId, version, persist, language: query.language ?? null, rawPdf, includeDocument: body.includeDocument };

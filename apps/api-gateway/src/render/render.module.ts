@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { egressSettings, Settings, type RenderApiSettings } from '@docrender/config';
 import { RenderedDocumentLedger, UndeliveredRenderRepository, UsageRepository } from '@docrender/persistence';
 import { RenderBatch, UndeliveredAnswers } from '@docrender/rendering';
+import { renderServiceProviders } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { RequestBodyModule } from './body/request-body.module';
-import { RenderServiceClient } from './render-service.client';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
-import { renderBudgetProvider } from './render-budget.provider';
+import { SyncDocumentSender } from './sync-document.sender';
 import { renderTargetProvider } from './render-target.provider';
 import { RENDER_API_SETTINGS, VALIDATION_EGRESS_POLICY } from './render.tokens';
 import { RenderController } from './render.controller';
@@ -24,8 +24,8 @@ import { StatelessRenderController } from './stateless-render.controller';
   controllers: [RenderController, StatelessRenderController],
   providers: [
     renderTargetProvider,
-    renderBudgetProvider,
-    RenderServiceClient,
+    ...renderServiceProviders,
+    SyncDocumentSender,
     // The sync batch use case (libs/rendering) over the gateway's ledger, usage and blob store.
     {
       provide: RenderBatch,

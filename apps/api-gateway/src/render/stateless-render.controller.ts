@@ -11,7 +11,7 @@ import { textOf } from './body/render-body.binder';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { StatelessRenderQueryDto } from './render-request.dto';
 import { ApiStatelessRenderEndpoint } from './render.openapi';
-import { RenderServiceClient } from './render-service.client';
+import { SyncDocumentSender } from './sync-document.sender';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 import { RenderBatch, RenderTargetResolver, type BatchRenderResult } from '@docrender/rendering';
 
@@ -40,7 +40,7 @@ export class StatelessRenderController {
     private readonly bodies: RenderBodyParser,
     private readonly targets: RenderTargetResolver,
     private readonly batches: RenderBatch,
-    private readonly renderService: RenderServiceClient,
+    private readonly sender: SyncDocumentSender,
     private readonly envelopes: RenderEnvelopePresenter,
     private readonly pdfs: RenderedPdfReader,
   ) {}
@@ -60,7 +60,7 @@ export class StatelessRenderController {
     }
     const translations = body.translations === null ? null : (JSON.parse(textOf(body.raw, body.translations)) as unknown);
     const target = await this.targets.forStatelessTemplate(caller, template, translations, query.language ?? null);
-    const render = this.renderService.documentsOf(target, body.raw, true);
+    const render = this.sender.documentsOf(target, body.raw, true);
     const result = await this.batches.render({ target, documents: [body.data], persist: false, render, requestId: randomUUID() });
     const [document] = result.rendered;
     if (document !== undefined) {

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, MessageName, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
+import { DomainError, ErrorCode, RateLimitCategory, type PreviewImageDto } from '@docrender/contracts';
 import { LOGGER, type SignedUrlSigner } from '@docrender/platform';
 import { FontRepository, OrganisationRepository, SignedLinkQuery, TemplateVersionRepository, type TemplateVersionRecord } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -11,9 +10,7 @@ import type { Caller } from '../auth/caller';
 import { RateLimiter, type RateLimitHeaders } from '../rate-limit/rate-limiter';
 import { PREVIEW_IMAGE_LINKS, type PreviewImageKey } from './preview-image-link';
 import { TemplatesService } from './templates.service';
-import type { RenderApiSettings } from '@docrender/config';
-import { RenderBudget } from '@docrender/rendering';
-import { RENDER_API_SETTINGS } from '../render/render.tokens';
+import { RenderServiceClient } from '@docrender/rendering';
 
 /**
  * Spec 4.12. A version's preview image is a PNG of its first page with its sample data, made by the render service on
@@ -34,10 +31,8 @@ export class PreviewImageService {
     @Inject(PREVIEW_IMAGE_LINKS) private readonly signer: SignedUrlSigner<PreviewImageKey>,
     private readonly limiter: RateLimiter,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly budget: RenderBudget,
-    @Inject(RENDER_API_SETTINGS) private readonly renderApi: RenderApiSettings,
+    private readonly renderService: RenderServiceClient,
   ) {}
 
   async previewUrl(caller: Caller, templateId: string, versionNumber: number): Promise<PreviewImageDto> {
@@ -92,39 +87,26 @@ export class PreviewImageService {
       return null;
     }
     const outputBlobKey = `organisations/${caller.organisationId}/previews/${version.templateId}/${version.versionNumber}-${randomUUID()}.png`;
-    const deadline = this.budget.deadline();
-    try {
-      const result = await this.bus.request(
-        MessageName.RenderPreview,
-        {
-          requestId: randomUUID(),
-          organisationId: caller.organisationId,
-          ...parsed,
-          customFonts: await this.fonts.listCustomFontRefs(caller.organisationId),
-          outputBlobKey,
-          deadline,
-        },
-        // The one render budget (RENDER_BUDGET_MS) and the gateway's reply grace, as for a document.
-        { timeoutMs: this.budget.replyTimeoutMs(this.renderApi.replyGraceMs) },
-      );
-      if (result.outcome !== 'rendered' || result.png === null) {
-        this.logger.info('preview image could not be produced', {
-          templateId: version.templateId,
-          versionNumber: version.versionNumber,
-          outcome: result.outcome,
-          failure: result.failure?.message,
-          issues: result.issues.map((i) => i.type).join(', '),
-        });
-        return null;
-      }
-      await this.versions.setPreviewImage(version.templateId, version.versionNumber, result.png.blobKey);
-      return result.png.blobKey;
-    } catch (error) {
-      if (error instanceof RequestTimeoutError || error instanceof MessageBusUnavailableError) {
-        throw new DomainError(ErrorCode.ExternalServiceError, `the render service could not make the preview image now: ${error.message}`);
-      }
-      throw error;
+    // The one render budget and reply grace, as for a document; no answer is 500 ExternalServiceError.
+    const result = await this.renderService.previewImage({
+      requestId: randomUUID(),
+      organisationId: caller.organisationId,
+      ...parsed,
+      customFonts: await this.fonts.listCustomFontRefs(caller.organisationId),
+      outputBlobKey,
+    });
+    if (result.outcome !== 'rendered' || result.png === null) {
+      this.logger.info('preview image could not be produced', {
+        templateId: version.templateId,
+        versionNumber: version.versionNumber,
+        outcome: result.outcome,
+        failure: result.failure?.message,
+        issues: result.issues.map((i) => i.type).join(', '),
+      });
+      return null;
     }
+    await this.versions.setPreviewImage(version.templateId, version.versionNumber, result.png.blobKey);
+    return result.png.blobKey;
   }
 }
 

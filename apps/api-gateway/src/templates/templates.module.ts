@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RequestBodyModule } from '../render/body/request-body.module';
-import { renderBudgetProvider } from '../render/render-budget.provider';
+import { renderServiceProviders } from '@docrender/platform';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';
 import { previewImageLinksProvider } from './preview-image-link';
@@ -11,7 +11,7 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [RequestBodyModule],
   controllers: [TemplatesController, PreviewImageFileController],
-  providers: [TemplatesService, PreviewImageService, previewImageLinksProvider, renderBudgetProvider],
+  providers: [TemplatesService, PreviewImageService, previewImageLinksProvider, ...renderServiceProviders],
   exports: [TemplatesService],
 })
 export class TemplatesModule {}

@@ -10,8 +10,8 @@ import {
   RenderStatus,
   WebhookEvent,
 } from '@docrender/contracts';
-import type { ProgressCallbackDraft, RenderJobRecord } from '@docrender/persistence';
-import { completionDeliveryId, progressDeliveryId } from '@docrender/rendering';
+import type { RenderJobRecord } from '@docrender/persistence';
+import { completionDeliveryId, progressDeliveryId, type ProgressCallbackDraft } from '@docrender/rendering';
 
 /** What the progress callback says about one rendered document (spec 2.5 without documentIndex). */
 export type RenderedDocumentFacts = {

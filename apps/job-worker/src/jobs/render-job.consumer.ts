@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName, WebhookEvent } from '@docrender/contracts';
-import { type ConfigOf, jobsSettings, messagingSettings, renderBudgetSettings, Settings } from '@docrender/config';
+import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { Database, type OutboxRelay } from '@docrender/persistence';
-import { LOGGER, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
-import { JobDocumentRecorder, RenderBudget, RenderTargetResolver } from '@docrender/rendering';
+import { LOGGER, renderServiceClient, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
+import { JobDocumentRecorder, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
@@ -70,11 +70,11 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
       {
         jobs: database.renderJobs,
         ledger: database.renderJobLedger,
-        usage: database.usage,
+        credit: database.usage,
         targets: new RenderTargetResolver(database.templates, database.fonts),
         documents: new JobDocumentRecorder(database.renderJobLedger),
         blobStore,
-        bus,
+        renderService: renderServiceClient(bus, settings),
         logger,
         viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
         // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback sends those gathered and follows them
@@ -85,7 +85,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
           ),
         isStopping: () => this.stopping,
       },
-      { renderConcurrency: this.settings.renderConcurrency, budget: new RenderBudget(settings.get(renderBudgetSettings).renderBudgetMs), renderReplyGraceMs: this.settings.renderReplyGraceMs },
+      { renderConcurrency: this.settings.renderConcurrency },
     );
     this.outages = new OutageDetector({ database, bus, blobStore });
   }

@@ -11,8 +11,8 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
-import { progressCallbackOf, type JobCompletion, type JobDocumentEntry, type JobDocumentRecorded, type JobDocumentResult, type RenderJobRecord } from '@docrender/persistence';
-import { JobDocumentRecorder, RenderBudget } from '@docrender/rendering';
+import type { JobCompletion, JobDocumentResult, RenderJobRecord } from '@docrender/persistence';
+import { JobDocumentRecorder, progressCallbackOf, RenderBudget, RenderServiceClient, type JobDocumentEntry, type JobDocumentRecorded } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { renderTargetFixture } from '@docrender/testing';
 import { RenderJobHandler } from './render-job.handler';
@@ -106,7 +106,7 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean; lookup?:
         listDocumentResults: async () => (await lookup('listDocumentResults'), store.listDocumentResults()),
       },
       ledger: store,
-      usage: { getUsage: async () => (await lookup('getUsage'), { organisationId: 'org-1', periodStart: new Date(), periodEnd: new Date(), includedPagesPerMonth: 100, pagesUsed: 100 - store.pagesLeft, includedTokensPerMonth: 0, tokensUsed: 0 }) },
+      credit: { getUsage: async () => (await lookup('getUsage'), { organisationId: 'org-1', periodStart: new Date(), periodEnd: new Date(), includedPagesPerMonth: 100, pagesUsed: 100 - store.pagesLeft, includedTokensPerMonth: 0, tokensUsed: 0 }) },
       targets: {
         forStoredTemplate: async () => {
           await lookup('forStoredTemplate');
@@ -116,19 +116,23 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean; lookup?:
       },
       documents: new JobDocumentRecorder(store),
       blobStore,
-      bus: {
+      renderService: new RenderServiceClient(
+        {
         request: (async (_name: unknown, command: RenderDocumentCommand) => {
           sent.push(command);
           await blobStore.put(command.outputBlobKey, Buffer.from('%PDF'), 'application/pdf');
           return reply(command);
         }) as never,
-      },
+        },
+        new RenderBudget(60_000),
+        0,
+      ),
       logger,
       viewUrl: { sign: (id: string) => `https://docs.example.com/${id}` },
       callbackStored: (callback: DeliverWebhookCommand) => void published.push(callback),
       isStopping: () => false,
     },
-    { renderConcurrency: 1, budget: new RenderBudget(60_000), renderReplyGraceMs: 0 },
+    { renderConcurrency: 1 },
   );
   return { renderJobs, sent, blobStore, published };
 }

@@ -2,7 +2,6 @@ import {
   DomainError,
   Environment,
   JobState,
-  MessageName,
   PLAIN_PDF_CONFORMANCE,
   renderIssue,
   RenderIssueType,
@@ -11,21 +10,21 @@ import {
   type DeliverWebhookCommand,
   type RenderDocumentResult,
 } from '@docrender/contracts';
-import type { MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import type { RenderJobLedger, RenderJobRecord, RenderJobRepository, UsageRepository } from '@docrender/persistence';
+import type { RenderJobLedger, RenderJobRecord, RenderJobRepository } from '@docrender/persistence';
 import {
   documentOutcomeOf,
+  hasCreditLeft,
   jobDocumentId,
   jobDocumentPdfBlobKey,
   jobInputKey,
   jobTransientPdfBlobKey,
-  renderCommand,
   renderWhileCreditLasts,
   UnreadableTemplateError,
+  type CreditGauge,
   type CreditRun,
   type JobDocumentRecorder,
-  type RenderBudget,
+  type RenderServiceClient,
   type RenderTarget,
   type RenderTargetResolver,
 } from '@docrender/rendering';
@@ -37,10 +36,6 @@ import { jobMetrics } from './job-metrics';
 export type RenderJobHandlerOptions = {
   /** Documents of one job rendered in parallel. */
   renderConcurrency: number;
-  /** The render budget of each document (spec 8). */
-  budget: RenderBudget;
-  /** Past the render budget, how long to wait for the render service's reply. */
-  renderReplyGraceMs: number;
 };
 
 /**
@@ -50,11 +45,12 @@ export type RenderJobHandlerOptions = {
 export type RenderJobHandlerDependencies = {
   jobs: Pick<RenderJobRepository, 'findAnyById' | 'markStarted' | 'listDocumentResults'>;
   ledger: Pick<RenderJobLedger, 'finish'>;
-  usage: Pick<UsageRepository, 'getUsage'>;
+  credit: CreditGauge;
   targets: Pick<RenderTargetResolver, 'forStoredTemplate'>;
   documents: JobDocumentRecorder;
   blobStore: BlobStore;
-  bus: Pick<MessageBus, 'request'>;
+  /** The one render-service client: no reply in time, or no message bus, is thrown as an outage (the job waits and retries). */
+  renderService: Pick<RenderServiceClient, 'renderForJob'>;
   logger: Logger;
   viewUrl: Pick<ViewUrlSigner, 'sign'>;
   /**
@@ -121,7 +117,7 @@ export class RenderJobHandler {
         throw error;
       }),
       jobs.listDocumentResults(jobId),
-      job.environment === Environment.Production ? this.creditExhausted(job.organisationId) : false,
+      job.environment === Environment.Production ? hasCreditLeft(this.deps.credit, job.organisationId).then((left) => !left) : false,
       jobs.markStarted(jobId),
     ]);
     if (target instanceof JobNotRunnableError) {
@@ -180,18 +176,12 @@ export class RenderJobHandler {
     }
   }
 
-  private async creditExhausted(organisationId: string): Promise<boolean> {
-    const usage = await this.deps.usage.getUsage(organisationId);
-    return usage.pagesUsed >= usage.includedPagesPerMonth;
-  }
-
-  private async render({ job, target }: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
-    const command = renderCommand(
-      target,
-      { requestId: `${job.id}:${documentIndex}`, data: { blobKey: jobInputKey(job.inputBlobKey, documentIndex) }, outputBlobKey: jobDocumentPdfBlobKey(job, documentIndex) },
-      this.options.budget,
-    );
-    return this.deps.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.options.budget.replyTimeoutMs(this.options.renderReplyGraceMs) });
+  private render({ job, target }: JobContext, documentIndex: number): Promise<RenderDocumentResult> {
+    return this.deps.renderService.renderForJob(target, {
+      requestId: `${job.id}:${documentIndex}`,
+      data: { blobKey: jobInputKey(job.inputBlobKey, documentIndex) },
+      outputBlobKey: jobDocumentPdfBlobKey(job, documentIndex),
+    });
   }
 
   private async record({ job, target }: JobContext, documentIndex: number, reply: RenderDocumentResult, state: CreditRun): Promise<void> {

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Environment, ErrorCode, IssueSeverity, MessageName, type RenderIssue } from '@docrender/contracts';
-import { MESSAGE_BUS, MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
-import { documentOutcomeOf, inlinePdfOf, RenderBudget, renderCommand, RenderTargetResolver, transientPdfBlobKey } from '@docrender/rendering';
+import { DomainError, Environment, ErrorCode, IssueSeverity, type RenderIssue } from '@docrender/contracts';
+import { documentOutcomeOf, inlinePdfOf, RenderServiceClient, RenderTargetResolver, transientPdfBlobKey } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { checkTemplateVersion, type TemplateError } from '@docrender/template-dsl/checks';
-import { PREVIEW_REPLY_GRACE_MS } from './preview.tokens';
 
 /** A preview's PDF comes back inside the render reply up to this size; a larger one is read from the blob store. */
 const INLINE_PDF_MAX_BYTES = 8 * 1024 * 1024;
@@ -36,17 +34,16 @@ const renderIssueOf = (issue: RenderIssue): PreviewIssue => ({ type: issue.type,
 /**
  * The live preview (issue 35 item 3): the draft as typed, checked by the render's own checks and rendered by the
  * render service with test semantics (environment test: watermarked, only Error issues block, no credit is used and
- * nothing is stored), through the render use case of libs/rendering (RenderTargetResolver, renderCommand,
- * RenderBudget) over the message bus, the same hardened render (egress, DangerousContent) as the API's.
+ * nothing is stored), through the render use case of libs/rendering (RenderTargetResolver and the one
+ * RenderServiceClient, as a caller holding a connection: no reply in time is a RenderTimeout issue), the same hardened
+ * render (egress, DangerousContent) as the API's.
  */
 @Injectable()
 export class PreviewService {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly renderService: RenderServiceClient,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     private readonly targets: RenderTargetResolver,
-    private readonly budget: RenderBudget,
-    @Inject(PREVIEW_REPLY_GRACE_MS) private readonly replyGraceMs: number,
   ) {}
 
   async preview(organisationId: string, input: PreviewInput): Promise<PreviewResult> {
@@ -65,9 +62,8 @@ export class PreviewService {
     const target = { ...stateless, documentNameTemplate: input.documentNameTemplate };
     const requestId = randomUUID();
     const outputBlobKey = transientPdfBlobKey(organisationId, requestId, 0);
-    const command = renderCommand(target, { requestId, data: { inline: data }, outputBlobKey, inlinePdfMaxBytes: INLINE_PDF_MAX_BYTES }, this.budget);
     try {
-      const reply = await this.bus.request(MessageName.RenderDocument, command, { timeoutMs: this.budget.replyTimeoutMs(this.replyGraceMs) });
+      const reply = await this.renderService.renderForClient(target, { requestId, data: { inline: data }, outputBlobKey, inlinePdfMaxBytes: INLINE_PDF_MAX_BYTES });
       const outcome = documentOutcomeOf(reply);
       const issues = outcome.issues.map(renderIssueOf);
       if (outcome.outcome !== 'rendered') return { outcome: outcome.outcome, issues, pdf: null, pageCount: 0, renderDurationMs: reply.renderDurationMs };
@@ -75,11 +71,8 @@ export class PreviewService {
       const pdf = inline === null ? await this.blobStore.get(outcome.pdf.blobKey) : 'bytes' in inline ? inline.bytes : Buffer.from(inline.base64, 'base64');
       return { outcome: 'rendered', issues, pdf, pageCount: outcome.pdf.pageCount, renderDurationMs: reply.renderDurationMs };
     } catch (error) {
-      if (error instanceof RequestTimeoutError) {
-        return { outcome: 'failed', issues: [{ type: 'RenderTimeout', severity: IssueSeverity.Error, description: `no render result within the ${this.budget.budgetMs} ms render budget`, elementId: null, path: null }], pdf: null, pageCount: 0, renderDurationMs: null };
-      }
-      if (error instanceof MessageBusUnavailableError) {
-        return { outcome: 'failed', issues: [{ type: ErrorCode.ExternalServiceError, severity: IssueSeverity.Error, description: 'the render service cannot be reached; retry later', elementId: null, path: null }], pdf: null, pageCount: 0, renderDurationMs: null };
+      if (error instanceof DomainError && error.code === ErrorCode.ExternalServiceError) {
+        return { outcome: 'failed', issues: [{ type: ErrorCode.ExternalServiceError, severity: IssueSeverity.Error, description: error.message, elementId: null, path: null }], pdf: null, pageCount: 0, renderDurationMs: null };
       }
       throw error;
     } finally {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DependencyOutageError, DocumentType, Environment, OutcomeUnknownError } from '@docrender/contracts';
 import { createTestDatabase, provisionTenant, startTcpFaultProxy, TEST_API_KEY_PEPPER, waitFor, type TcpFaultProxy, type TestDatabase, type TestTenant } from '@docrender/testing';
 import { Database } from '../database';
-import type { RenderedDocumentEntry } from './rendered-document.ledger';
+import type { RenderedDocumentEntry } from '@docrender/rendering';
 
 const APPLICATION = 'ledger-under-test';
 

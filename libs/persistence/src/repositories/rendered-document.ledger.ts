@@ -1,54 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { traceCarrier } from '@docrender/observability';
 import { dependencyOutageOf } from '@docrender/messaging';
-import { DependencyOutageError, JobState, Limits, MessageName, OutcomeUnknownError, type DeliverWebhookCommand, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
+import { DependencyOutageError, JobState, Limits, MessageName, OutcomeUnknownError, type DeliverWebhookCommand } from '@docrender/contracts';
+import { progressCallbackOf, type JobDocumentEntry, type JobDocumentRecorded, type JobDocumentRecording, type RenderedDocumentEntry } from '@docrender/rendering';
 import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
 import { RenderJobRepository, type JobCompletion, type JobDocumentResult, type RenderJobRecord } from './render-job.repository';
-import { paidDocumentConformance, paidDocumentParams, paidDocumentSteps, StoredDocumentRepository, type NewStoredDocument } from './stored-document.repository';
+import { paidDocumentConformance, paidDocumentParams, paidDocumentSteps, StoredDocumentRepository } from './stored-document.repository';
 import { lockPagesOfCurrentPeriod, UsageRepository } from './usage.repository';
 import { queryPrepared } from '../prepared-statement';
-
-/** What paying for and recording one rendered document writes, in one transaction. */
-export type RenderedDocumentEntry = {
-  /** The pages a production render takes from the organisation's credit; null: a test render, which is free. */
-  payment: { organisationId: string; pages: number } | null;
-  /** The stored document's row; null when the document is not persisted. */
-  document: NewStoredDocument | null;
-  renderedAt: Date;
-};
-
-/** The outcome of one document of an async job, and what its recording writes with it. */
-export type JobDocumentEntry = {
-  jobId: string;
-  documentIndex: number;
-  outcome: RenderOutcome;
-  /** Every issue of the document (each stored with its documentIndex). */
-  issues: readonly RenderIssue[];
-  /** Set for a rendered document: its payment and stored row. */
-  rendered: RenderedDocumentEntry | null;
-  /** Set for a rendered document: its progress callback, whose `processed` the recording fills in. */
-  progress: ProgressCallbackDraft | null;
-  recordedAt: Date;
-};
-
-/**
- * A progress callback before its `processed` (spec 2.10: the job's recorded documents once this one counts) is
- * known: that count is read under the job row's lock, in the statement that stores the callback, so the body is
- * stored as `bodyHead + processed + bodyTail`.
- */
-export type ProgressCallbackDraft = { command: Omit<DeliverWebhookCommand, 'body'>; bodyHead: string; bodyTail: string };
-
-/** The progress callback of `draft` as the recording stored it. */
-export function progressCallbackOf(draft: ProgressCallbackDraft, processed: number): DeliverWebhookCommand {
-  return { ...draft.command, body: `${draft.bodyHead}${processed}${draft.bodyTail}` };
-}
-
-/** recorded; duplicate: another run of the job recorded the document first; no-credit: nothing recorded. */
-export type JobDocumentRecording = 'recorded' | 'duplicate' | 'no-credit';
-
-/** What recording a document did; a recorded one with the progress callback it stored (null for a document without a PDF). */
-export type JobDocumentRecorded = { recording: 'recorded'; callback: DeliverWebhookCommand | null } | { recording: Exclude<JobDocumentRecording, 'recorded'> };
 
 /**
  * Pays for and stores the documents of sync renders: a production render takes its pages, a persisted document gets

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { CustomFontRef } from '@docrender/contracts';
+import type { RenderableTemplate } from '@docrender/rendering';
 import { TemplateEntity } from '../entities';
 import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 import { customFontRefsJson } from './font.repository';
@@ -36,17 +37,6 @@ export type NewTemplate = {
   documentNameTemplate: string | null;
   masterTemplateId?: string | null;
   updatedBy: string;
-};
-
-/**
- * What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template, the version it addresses and the
- * organisation's custom fonts (FontRepository.listCustomFontRefs).
- */
-export type RenderableTemplate = {
-  template: Pick<TemplateRow, 'id' | 'name' | 'documentNameTemplate'>;
-  /** null when the addressed version does not exist (or, for the latest, nothing is published). */
-  version: { versionNumber: number; templateJson: string; translations: string | null; documentNameTemplate: string | null } | null;
-  customFonts: CustomFontRef[];
 };
 
 export type TemplateChanges = Partial<Pick<TemplateRow, 'projectId' | 'name' | 'documentNameTemplate' | 'masterTemplateId'>>;

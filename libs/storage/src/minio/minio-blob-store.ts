@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
+import { storageSettings } from '@docrender/config';
 import { assertValidBlobKey } from '../blob-key';
 import { BlobNotFoundError, BlobStoreUnavailableError, type BlobInfo, type BlobStore } from '../blob-store';
+import { idleTimeoutAgent } from './idle-timeout-agent';
 
 export type MinioBlobStoreOptions = {
   /** http(s)://host[:port] */
@@ -10,6 +12,8 @@ export type MinioBlobStoreOptions = {
   secretKey?: string;
   bucket: string;
   region: string;
+  /** A request on which the server sends nothing for this long fails as an outage (S3_IDLE_TIMEOUT_MS; its default when absent). */
+  idleTimeoutMs?: number;
 };
 
 const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound']);
@@ -27,7 +31,8 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * BlobStore over an S3-compatible server (MinIO) with the `minio` client; every blob lives in one bucket. A request the
- * server does not serve (other than a missing key) fails with BlobStoreUnavailableError.
+ * server does not serve (other than a missing key) fails with BlobStoreUnavailableError, also one it stops answering
+ * for `idleTimeoutMs` (a server that accepts connections but never answers).
  */
 export class MinioBlobStore implements BlobStore {
   private readonly client: Client;
@@ -45,6 +50,7 @@ export class MinioBlobStore implements BlobStore {
       secretKey: options.secretKey,
       region: options.region,
       pathStyle: true,
+      transportAgent: idleTimeoutAgent(useSSL, options.idleTimeoutMs ?? storageSettings.s3IdleTimeoutMs.parse(undefined)),
     });
     this.bucket = options.bucket;
     this.region = options.region;
