@@ -10,13 +10,24 @@ import { DocumentCompiler } from '../src/compile/document-compiler';
 
 /**
  * The unit tests' blob store, whose puts can be made to fail: with a plain error (`failPuts`), or as an outage
- * (BlobStoreUnavailableError) for the next `outagePuts` puts.
+ * (BlobStoreUnavailableError) for the next `outagePuts` puts; likewise the next `outageGets` gets.
  */
 export class FlakyBlobStore extends MemoryBlobStore {
   failPuts = false;
   outagePuts = 0;
   /** Puts refused as an outage so far. */
   refusedPuts = 0;
+  outageGets = 0;
+  /** Gets refused as an outage so far. */
+  refusedGets = 0;
+  override async get(key: string): Promise<Buffer> {
+    if (this.outageGets > 0) {
+      this.outageGets--;
+      this.refusedGets++;
+      throw new BlobStoreUnavailableError('get', key, new Error('connect ECONNREFUSED'));
+    }
+    return super.get(key);
+  }
   override async put(key: string, body: Buffer, contentType: string): Promise<void> {
     if (this.failPuts) throw new Error('S3 is away');
     if (this.outagePuts > 0) {

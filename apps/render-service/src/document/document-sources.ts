@@ -43,7 +43,10 @@ export class DocumentSources {
     return this.images.resolveAll(references, organisationId, deadline);
   }
 
-  /** Font files as data URIs; a file that cannot be read is left out (the DSL then reports UnresolvedFont). */
+  /**
+   * Font files as data URIs; a file that is missing or unreadable is left out (the DSL then reports UnresolvedFont). A
+   * blob store outage is thrown as BlobStoreUnavailableError, for the caller to wait out as it does for the data.
+   */
   async readCustomFonts(refs: readonly CustomFontRef[]): Promise<CustomFontFile[]> {
     const files = await Promise.all(
       refs.map(async (ref): Promise<CustomFontFile | null> => {
@@ -52,6 +55,8 @@ export class DocumentSources {
           const mime = FONT_MIME[ref.format.toLowerCase()] ?? 'application/octet-stream';
           return { family: ref.family, weight: ref.weight, style: ref.style, dataUri: `data:${mime};base64,${file.toString('base64')}` };
         } catch (error) {
+          // an outage is the caller's to wait out (the render would otherwise print without the family)
+          if (error instanceof BlobStoreUnavailableError) throw error;
           this.logger.warn('custom font file not readable', {
             family: ref.family,
             blobKey: ref.blobKey,

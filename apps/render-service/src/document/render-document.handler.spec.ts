@@ -155,6 +155,19 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect([blobs.refusedPuts, (await blobs.stat(command.outputBlobKey)) !== null]).toEqual([3, true]);
   });
 
+  it('issue 31 item 6: a blob store outage while reading a custom font is waited out like the data; the document prints with the family, not without it', async () => {
+    const { blobs, printer, handler } = setUp();
+    const fontKey = 'organisations/org-1/fonts/brand-sans-400-normal.woff2';
+    await blobs.put(fontKey, Buffer.from('wOF2-brand-sans'), 'font/woff2');
+    blobs.outageGets = 2;
+    const branded = { dsl: 1, body: [{ type: 'text', id: 'brand', text: 'Brand', style: { fontFamily: 'Brand Sans' } }] };
+    const command = renderCommand({ template: branded, data: { inline: {} }, customFonts: [{ family: 'Brand Sans', weight: 400, style: 'normal', blobKey: fontKey, format: 'woff2' }] });
+    const result = await handler.handle(command);
+    expect(result).toMatchObject({ outcome: 'rendered', issues: [] });
+    expect(blobs.refusedGets).toBe(2);
+    expect(printer.requests[0].html).toContain(`@font-face{font-family:'Brand Sans';font-style:normal;font-weight:400;font-display:block;src:url(data:font/woff2;base64,${Buffer.from('wOF2-brand-sans').toString('base64')})`);
+  });
+
   it('issue 18 items 3, 4: the blob store down past the budget is a failed reply with ExternalServiceError and a RenderTimeout issue', async () => {
     const { blobs, handler } = setUp(1_500);
     blobs.outagePuts = Number.MAX_SAFE_INTEGER;

@@ -123,7 +123,7 @@ export class RenderDocumentHandler {
     try {
       const [data, customFonts] = await Promise.all([
         storage('reading the document data', () => this.sources.readData(command.data), PRINT_RESERVE_MS),
-        this.sources.readCustomFonts(command.customFonts),
+        storage('reading the custom fonts', () => this.sources.readCustomFonts(command.customFonts), PRINT_RESERVE_MS),
       ]);
       const outcome = await this.compiler.compile(
         {

@@ -51,4 +51,14 @@ describe('render.preview handler (fake printer and blob store)', () => {
     expect(during.printer.screenshots).toHaveLength(1);
     expect(during.blobs.blobs.size).toBe(0);
   });
+
+  it('issue 31 item 6: a blob store outage while reading a custom font fails the preview as transient (tried again), never a picture without the family', async () => {
+    const { blobs, printer, handler } = setUp();
+    const fontKey = 'organisations/org-1/fonts/brand-sans-400-normal.woff2';
+    await blobs.put(fontKey, Buffer.from('wOF2-brand-sans'), 'font/woff2');
+    blobs.outageGets = 1;
+    const command = { ...previewCommand(), customFonts: [{ family: 'Brand Sans', weight: 400, style: 'normal' as const, blobKey: fontKey, format: 'woff2' }] };
+    await expect(handler.handle(command)).rejects.toBeInstanceOf(TransientFailureError);
+    expect(printer.screenshots).toEqual([]);
+  });
 });

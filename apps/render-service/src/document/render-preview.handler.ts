@@ -9,7 +9,7 @@ import {
   RenderPreviewResult,
 } from '@docrender/contracts';
 import { Logger, withLogFields } from '@docrender/observability';
-import type { BlobStore } from '@docrender/storage';
+import { BlobStoreUnavailableError, type BlobStore } from '@docrender/storage';
 import { WorkerPoolClosedError } from '@docrender/platform';
 import { BrowserPoolClosedError } from '../chromium/browser-crashed.error';
 import type { DocumentPrinter } from '../chromium/document-printer';
@@ -59,7 +59,10 @@ export class RenderPreviewHandler {
           template: command.template,
           data: { value: sampleDocumentData(command.sampleData) },
           environment: Environment.Test,
-          customFonts: await this.sources.readCustomFonts(command.customFonts),
+          // a blob store outage fails the preview as storing it would, rather than printing it without the family
+          customFonts: await this.sources.readCustomFonts(command.customFonts).catch((error: unknown) => {
+            throw error instanceof BlobStoreUnavailableError ? new TransientFailureError('reading the custom fonts failed', error) : error;
+          }),
           translations: command.translations,
           watermark: null,
           allowHttpImages: this.options.allowHttpImages,
