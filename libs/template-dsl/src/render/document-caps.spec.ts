@@ -170,25 +170,28 @@ describe('document caps on charts (maxCharts, maxChartItems, maxPieSlices, maxCh
   });
 });
 
+/** `length` characters of one-letter words: text a line may break in, so the Markdown caps apply and not the unbroken-run cap. */
+const words = (letter: string, length: number): string => `${letter} `.repeat(Math.ceil(length / 2)).slice(0, length);
+
 describe('document caps on Markdown (maxMarkdownChars, maxMarkdownCharsPerDocument, maxMarkdownLinesPerDocument)', () => {
   const rich = (id: string, markdown = '{{ note | markdown }}'): TemplateElement => ({ type: 'richText', id, markdown }) as TemplateElement;
 
   it(`a rich text of ${DocumentCaps.maxMarkdownChars} characters with its values is parsed; one character more is refused unparsed`, () => {
     const parse = jest.spyOn(MarkdownIt.prototype, 'parse');
     // the template text "x " is two characters of the Markdown
-    const fits = issuesOf(doc([rich('note', 'x {{ note | markdown }}')]), { note: 'a'.repeat(DocumentCaps.maxMarkdownChars - 2) });
+    const fits = issuesOf(doc([rich('note', 'x {{ note | markdown }}')]), { note: words('a', DocumentCaps.maxMarkdownChars - 2) });
     expect(capIssues(fits, /left out/)).toEqual([]);
     parse.mockClear();
-    const issues = issuesOf(doc([rich('note', 'x {{ note | markdown }}')]), { note: 'a'.repeat(DocumentCaps.maxMarkdownChars - 1) });
+    const issues = issuesOf(doc([rich('note', 'x {{ note | markdown }}')]), { note: words('a', DocumentCaps.maxMarkdownChars - 1) });
     expect(capIssues(issues, /left out/)).toEqual([
       expect.objectContaining({ type: RenderIssueType.BindingFailedAtRender, severity: IssueSeverity.Warning, elementId: 'note', description: expect.stringContaining('50,001 characters long') }),
     ]);
     expect(parse).not.toHaveBeenCalled();
-    expect(compileDocument({ template: doc([rich('note', 'x {{ note | markdown }}')]), data: { note: 'a'.repeat(DocumentCaps.maxMarkdownChars) } }).html).not.toContain('aaaa');
+    expect(compileDocument({ template: doc([rich('note', 'x {{ note | markdown }}')]), data: { note: words('a', DocumentCaps.maxMarkdownChars) } }).html).not.toContain('a a a a');
   });
 
   it(`the rich texts of a document have ${DocumentCaps.maxMarkdownCharsPerDocument} characters in all`, () => {
-    const half = 'a'.repeat(DocumentCaps.maxMarkdownChars);
+    const half = words('a', DocumentCaps.maxMarkdownChars);
     expect(capIssues(issuesOf(doc([rich('a'), rich('b')]), { note: half }), /left out/)).toEqual([]);
     const issues = issuesOf(doc([rich('a'), rich('b'), rich('c', 'c')]), { note: half });
     expect(capIssues(issues, /left out/)).toEqual([expect.objectContaining({ elementId: 'c', description: expect.stringContaining('past 100,000 characters') })]);
@@ -206,7 +209,7 @@ describe('document caps on Markdown (maxMarkdownChars, maxMarkdownCharsPerDocume
 
   it('a rich text in a repeater counts each time it is drawn', () => {
     const repeated = { type: 'repeater', id: 'notes', source: 'notes', elements: [rich('n', '{{ item | markdown }}')] } as TemplateElement;
-    const notes = Array.from({ length: 3 }, () => 'b'.repeat(40_000));
+    const notes = Array.from({ length: 3 }, () => words('b', 40_000));
     const issues = issuesOf(doc([repeated]), { notes });
     expect(capIssues(issues, /left out/)).toEqual([expect.objectContaining({ elementId: 'n', description: expect.stringContaining('past 100,000 characters (80,000 so far)') })]);
   });
@@ -214,8 +217,9 @@ describe('document caps on Markdown (maxMarkdownChars, maxMarkdownCharsPerDocume
 
 describe('nested emphasis (issue 31: 0.3 MB of pathological Markdown)', () => {
   it('emphasis inside emphasis of the same kind is dropped, which prints the same: 24,000 stars make one <strong>, not 12,000', () => {
-    const rich = { type: 'richText', id: 'note', markdown: '{{ note | markdown }}\n\n**bold *it ~~s **b2** x~~ y* z**' } as TemplateElement;
-    const html = compileDocument({ template: doc([rich]), data: { note: `${'*'.repeat(24_000)}a${'*'.repeat(24_000)}` } }).html;
+    // in the template's own text: a value's run of 48,001 characters would be cut to the unbroken-run cap first
+    const rich = { type: 'richText', id: 'note', markdown: `${'*'.repeat(24_000)}a${'*'.repeat(24_000)}\n\n**bold *it ~~s **b2** x~~ y* z**` } as TemplateElement;
+    const html = compileDocument({ template: doc([rich]), data: {} }).html;
     expect(html).toContain('<p><strong>a</strong></p>');
     expect(html).toContain('<p><strong>bold <em>it <s>s b2 x</s> y</em> z</strong></p>');
   });
@@ -428,7 +432,7 @@ describe('fuzz (fast-check, pinned seed): every document either stays within the
           data[id] = Array.from({ length: p.items }, (_, k) => ({ l: `${k}`, a: k, b: k, c: k }));
           return { type: 'chart', id, chartType: p.pie ? 'pie' : 'line', source: id, labelField: 'l', series: ['a', 'b', 'c'].slice(0, p.series).map((field) => ({ field })) } as TemplateElement;
         case 'markdown':
-          data[id] = Array.from({ length: p.lines }, () => 'm'.repeat(p.lineLength)).join('\n');
+          data[id] = Array.from({ length: p.lines }, () => words('m', p.lineLength)).join('\n');
           return { type: 'richText', id, markdown: `{{ ${id} | markdown }}` } as TemplateElement;
         case 'spacer':
           return { type: 'spacer', id, height: `${p.mm}mm` } as TemplateElement;
@@ -481,5 +485,17 @@ describe('issue 31: a run of a value that offers no place to break a line is cap
   it('a no-break space joins: words joined by it count as one run', () => {
     const joined = Array.from({ length: cap }, () => 'ab').join('\u00a0');
     expect(capIssues(issuesOf(template, { rows: [joined] }), /no place to break a line/)).toHaveLength(1);
+  });
+
+  it('rich text: a value bound as text or as Markdown is held to the same cap, with the Warning naming the rich text', () => {
+    const word = 'W'.repeat(50_000);
+    for (const markdown of ['Note: {{ note }}', '{{ note | markdown }}']) {
+      const rich = doc([{ type: 'richText', id: 'note', markdown }]);
+      const issues = issuesOf(rich, { note: `see ${word}` });
+      expect(capIssues(issues, /a run of 50,000 characters with no place to break a line/)).toEqual([expect.objectContaining({ severity: IssueSeverity.Warning, elementId: 'note' })]);
+      const html = compileDocument({ template: rich, data: { note: `see ${word}` } }).html;
+      expect(html).toContain(`${'W'.repeat(cap - 1)}…`);
+      expect(html).not.toContain('W'.repeat(cap));
+    }
   });
 });

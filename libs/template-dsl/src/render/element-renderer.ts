@@ -394,7 +394,8 @@ export class ElementRenderer {
       const reference = pageReference(binding, scope, ctx, element.id, prep.region);
       if (reference !== null) return { html: reference };
       const value = evaluateBinding(binding, scope, ctx.env, element.id);
-      const text = bindingText(value, binding, ctx.env, element.id);
+      // values, Markdown ones too, are held to the unbroken-run cap as in text elements
+      const text = withinUnbrokenCap(bindingText(value, binding, ctx.env, element.id), binding, ctx, element.id);
       if (isMarkdownBinding(binding)) return { markdown: text };
       // isolated as in text elements, for the direction the rich text is known to have before it is drawn
       const html = partsHtml([{ value, text, binding }], dir);
