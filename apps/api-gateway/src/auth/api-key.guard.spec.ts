@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import type { ApiKeyRepository, AuthenticatedApiKey } from '@docrender/persistence';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
+import { RateLimit } from '../http/route-category';
 import { ApiKeyGuard } from './api-key.guard';
 import type { AuthenticatedRequest } from './caller';
 

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import { ApiKeyRepository } from '@docrender/persistence';
-import { RATE_LIMIT_CATEGORY } from '../rate-limit/rate-limit.decorator';
+import { RATE_LIMIT_CATEGORY } from '../http/route-category';
 import type { AuthenticatedRequest } from './caller';
 import { bearerToken } from './bearer-token';
 

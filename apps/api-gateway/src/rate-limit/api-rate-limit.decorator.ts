@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorEnvelopeDto, RATE_LIMIT_PER_WINDOW, RATE_LIMIT_WINDOW_SECONDS, RateLimitCategory } from '@docrender/contracts';
-import { RateLimit } from './rate-limit.decorator';
+import { RateLimit } from '../http/route-category';
 
 /**
  * `@RateLimit(category)` plus its OpenAPI: the 429 answer with `Retry-After`. Use this on routes; `@RateLimit`

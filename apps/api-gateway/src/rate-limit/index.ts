@@ -1,4 +1,3 @@
-export * from './rate-limit.decorator';
 export * from './api-rate-limit.decorator';
 export * from './rate-limit.guard';
 export * from './overlapped-permit';

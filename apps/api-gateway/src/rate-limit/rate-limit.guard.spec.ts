@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import type { AuthenticatedRequest } from '../auth/caller';
 import { OverlapRateLimit, withPermit } from './overlapped-permit';
-import { RateLimit } from './rate-limit.decorator';
+import { RateLimit } from '../http/route-category';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';

@@ -4,7 +4,7 @@ import { RateLimitCategory } from '@docrender/contracts';
 import type { Response } from 'express';
 import { callerOf, type AuthenticatedRequest } from '../auth/caller';
 import { deferPermit, RATE_LIMIT_OVERLAPPED } from './overlapped-permit';
-import { RATE_LIMIT_CATEGORY } from './rate-limit.decorator';
+import { RATE_LIMIT_CATEGORY } from '../http/route-category';
 import { RateLimiter } from './rate-limiter';
 
 /**
