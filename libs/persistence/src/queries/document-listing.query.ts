@@ -4,7 +4,7 @@ import type { StoredDocumentRecord } from '../repositories/stored-document.repos
 import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 documents: wire names of LISTINGS.documents (filters and sorts) → columns of `documents d`. */
-export const DOCUMENT_LISTING: ListingSql = {
+export const DOCUMENT_LISTING: ListingSql<'documents'> = {
   columns: {
     documentName: { sql: 'd.document_name', type: 'text' },
     'template.guid': { sql: 'd.template_id', type: 'uuid' },

@@ -1,4 +1,4 @@
-import { FilterOperator, SortDirection, type Filter, type ListQuery } from '@docrender/contracts';
+import { FilterOperator, SortDirection, type Filter, type LISTINGS, type ListingName, type ListQuery } from '@docrender/contracts';
 
 /** How a listing field is stored: decides the SQL comparison and how the filter's text value becomes a parameter. */
 export type ColumnType = 'text' | 'uuid' | 'number' | 'datetime' | 'enum';
@@ -6,12 +6,16 @@ export type ColumnType = 'text' | 'uuid' | 'number' | 'datetime' | 'enum';
 /** A field of a listing as SQL: an expression over the query's aliases and its type. */
 export type ListingColumn = { sql: string; type: ColumnType };
 
+/** The wire names a listing of the contracts' LISTINGS table filters or sorts on. */
+export type ListingField<L extends ListingName> = keyof (typeof LISTINGS)[L]['filterable'] | (typeof LISTINGS)[L]['sortable'][number];
+
 /**
- * One listing's SQL: the columns its filters and sorts name (wire name → column), the expressions free-text search
- * matches, and the unique key that makes the order total (so offset paging neither repeats nor skips records).
+ * One listing's SQL: a column for every field its filters and sorts name in LISTINGS (wire name → column; a field
+ * added to the contract without a column does not compile), the expressions free-text search matches, and the unique
+ * key that makes the order total (so offset paging neither repeats nor skips records).
  */
-export type ListingSql = {
-  columns: Record<string, ListingColumn>;
+export type ListingSql<L extends ListingName> = {
+  columns: { readonly [F in ListingField<L>]: ListingColumn };
   search: readonly string[];
   tiebreaker: string;
 };
@@ -41,7 +45,7 @@ const MS = 1;
  * an enum keeps rows where the column is null; datetimes compare at millisecond resolution, written as ranges over the
  * raw column so indexes still apply (`eq t` is `t <= c < t+1ms`, `gt t` is `c >= t+1ms`, `lte t` is `c < t+1ms`).
  */
-export function listingClauses(query: ListQuery, listing: ListingSql, params: unknown[]): ListingClauses {
+export function listingClauses<L extends ListingName>(query: ListQuery, listing: ListingSql<L>, params: unknown[]): ListingClauses {
   const placeholder = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
@@ -59,8 +63,9 @@ export function listingClauses(query: ListQuery, listing: ListingSql, params: un
   return { conditions, params, orderBy, limitOffset, pageParams: [query.take, query.skip] };
 }
 
-function column(listing: ListingSql, field: string): ListingColumn {
-  const found = Object.prototype.hasOwnProperty.call(listing.columns, field) ? listing.columns[field] : undefined;
+function column<L extends ListingName>(listing: ListingSql<L>, field: string): ListingColumn {
+  const columns: Readonly<Record<string, ListingColumn>> = listing.columns;
+  const found = Object.prototype.hasOwnProperty.call(columns, field) ? columns[field] : undefined;
   if (!found) throw new UnknownListingFieldError(field);
   return found;
 }

@@ -4,7 +4,7 @@ import { TEMPLATE_RECORD_SELECT, toTemplateRecord, type TemplateRecord, type Tem
 import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 templates: wire names of LISTINGS.templates → columns of `templates t`. */
-export const TEMPLATE_LISTING: ListingSql = {
+export const TEMPLATE_LISTING: ListingSql<'templates'> = {
   columns: {
     name: { sql: 't.name', type: 'text' },
     'project.guid': { sql: 't.project_id', type: 'uuid' },

@@ -4,7 +4,7 @@ import type { TemplateVersionRecord } from '../repositories/template-version.rep
 import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 template versions: wire names of LISTINGS.templateVersions → columns of `template_versions v`. */
-export const TEMPLATE_VERSION_LISTING: ListingSql = {
+export const TEMPLATE_VERSION_LISTING: ListingSql<'templateVersions'> = {
   columns: {
     versionNumber: { sql: 'v.version_number', type: 'number' },
     publishedAt: { sql: 'v.published_at', type: 'datetime' },
