@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
-import type { DocumentConformance, DocumentType, Environment } from '@docrender/contracts';
+import type { DocumentConformance } from '@docrender/contracts';
+import type { StoredDocumentDraft } from '@docrender/rendering';
 import { StoredDocumentEntity } from '../entities';
 import { queryPrepared, type PreparedStatement } from '../prepared-statement';
 import { CONSUME_PAGES_OF_CURRENT_PERIOD, UsageRepository } from './usage.repository';
 
 /** Spec 2.4 with Dates and the PDF's blob key (viewUrl is made by the caller from the key). */
-export type StoredDocumentRecord = {
-  id: string;
-  organisationId: string;
-  templateId: string;
-  versionNumber: number;
-  environment: Environment;
-  language: string | null;
-  documentName: string;
-  documentType: DocumentType;
-  pdfBlobKey: string;
-  fileSizeBytes: number;
-  pageCount: number;
-  renderedAt: Date;
-  renderDurationMs: number;
+export type StoredDocumentRecord = Omit<StoredDocumentDraft, 'renderJobId' | 'conformance'> & {
   isPdfDeleted: boolean;
   /** The async job that produced it, if any. */
   renderJobId: string | null;
