@@ -1,22 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { MessageName, WebhookEvent } from '@docrender/contracts';
+import { MessageName } from '@docrender/contracts';
 import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docrender/config';
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
-import { Database, type OutboxRelay } from '@docrender/persistence';
-import { LOGGER, renderServiceClient, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
-import { JobDocumentRecorder, RenderTargetResolver } from '@docrender/rendering';
-import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import type { OutboxRelay } from '@docrender/persistence';
+import { LOGGER } from '@docrender/platform';
 import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
 import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
+import { CALLBACK_RELAY, JobWorkerShutdown } from './render-jobs.tokens';
 
-/**
- * The job worker publishes each callback itself once its transaction committed (no relay transaction per callback);
- * the relay leaves callbacks this young to it and publishes the ones a failed publish or a crash left.
- */
-const CALLBACK_HEAD_START_MS = 5_000;
 const FIRST_OUTAGE_PAUSE_MS = 500;
 const LONGEST_OUTAGE_PAUSE_MS = 10_000;
 
@@ -30,64 +24,27 @@ const LONGEST_OUTAGE_PAUSE_MS = 10_000;
  *   dead-lettered, and the dead-letter consumer ends the job (failed, with the reason);
  * - a second delivery of a job this process is running (RabbitMQ redelivered it after a connection loss) waits for
  *   the first run and then finds the job finished.
- * It publishes the callbacks the jobs store (webhook.deliver) once their transactions committed, and runs the outbox
- * relay that publishes the ones a failed publish or a crash left.
+ * It starts and stops the outbox relay that publishes the callbacks a failed publish or a crash left (the jobs publish
+ * theirs once their transactions committed). Its collaborators are the module's providers (render-jobs.module.ts).
  */
 @Injectable()
 export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly settings: ConfigOf<typeof jobsSettings>;
   private readonly deliveryLimit: number;
-  private readonly relay: OutboxRelay;
-  private readonly handler: RenderJobHandler;
-  private readonly outages: OutageDetector;
   private readonly running = new Map<string, Promise<void>>();
   private subscriptions: Subscription[] = [];
-  private stopping = false;
 
   constructor(
-    database: Database,
-    @Inject(BLOB_STORE) blobStore: BlobStore,
+    private readonly handler: RenderJobHandler,
+    private readonly outages: OutageDetector,
+    @Inject(CALLBACK_RELAY) private readonly relay: OutboxRelay,
+    private readonly shutdown: JobWorkerShutdown,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
   ) {
     this.settings = settings.get(jobsSettings);
     this.deliveryLimit = settings.get(messagingSettings).deliveryLimit;
-    this.relay = database.outboxRelay(
-      (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
-      {
-        messageNames: [MessageName.DeliverWebhook],
-        pollIntervalMs: this.settings.outboxPollMs,
-        minAgeMs: CALLBACK_HEAD_START_MS,
-        gatherMs: this.settings.callbackGatherMs,
-        keepPublishedMs: this.settings.outboxKeepHours * 3_600_000,
-        // no database transaction waits for a broker that is away (decision 0010)
-        ready: () => bus.ping(),
-      },
-      logger.child({ component: 'callback-outbox-relay' }),
-    );
-    this.handler = new RenderJobHandler(
-      {
-        jobs: database.renderJobs,
-        ledger: database.renderJobLedger,
-        credit: database.usage,
-        targets: new RenderTargetResolver(database.templates, database.fonts),
-        documents: new JobDocumentRecorder(database.renderJobLedger),
-        blobStore,
-        renderService: renderServiceClient(bus, settings),
-        logger,
-        viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
-        // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback sends those gathered and follows them
-        callbackStored: (callback) =>
-          this.relay.publishCommitted(
-            { id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() },
-            { now: callback.event !== WebhookEvent.Progress },
-          ),
-        isStopping: () => this.stopping,
-      },
-      { renderConcurrency: this.settings.renderConcurrency },
-    );
-    this.outages = new OutageDetector({ database, bus, blobStore });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -99,7 +56,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
+    this.shutdown.stopping = true;
     await Promise.all(this.subscriptions.map((s) => s.cancel()));
     this.subscriptions = [];
     await this.relay.stop();
@@ -128,7 +85,7 @@ export class RenderJobConsumer implements OnApplicationBootstrap, OnModuleDestro
         await this.handler.run(jobId);
         return;
       } catch (error) {
-        if (error instanceof JobInterruptedError || this.stopping) throw error;
+        if (error instanceof JobInterruptedError || this.shutdown.stopping) throw error;
         const outage = await this.outages.describe(error);
         if (outage === null) {
           this.logger.error('job run failed; its message returns to the queue', { jobId, err: error });

@@ -1,10 +1,96 @@
 import { Module } from '@nestjs/common';
-import { RunJobOutboxRelay } from '@docrender/platform';
+import { MessageName, WebhookEvent } from '@docrender/contracts';
+import { jobsSettings, Settings } from '@docrender/config';
+import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
+import type { Logger } from '@docrender/observability';
+import { Database, type OutboxRelay } from '@docrender/persistence';
+import { LOGGER, renderServiceProviders, RunJobOutboxRelay, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
+import { JobDocumentRecorder, RenderServiceClient, RenderTargetResolver } from '@docrender/rendering';
+import { BLOB_STORE, type BlobStore } from '@docrender/storage';
+import { CALLBACK_RELAY, JobWorkerShutdown } from './render-jobs.tokens';
+import { OutageDetector } from './outage';
 import { RenderJobConsumer } from './render-job.consumer';
+import { RenderJobHandler } from './render-job.handler';
+
+/**
+ * The job worker publishes each callback itself once its transaction committed (no relay transaction per callback);
+ * the relay leaves callbacks this young to it and publishes the ones a failed publish or a crash left.
+ */
+const CALLBACK_HEAD_START_MS = 5_000;
+
+/** The outbox relay of the callbacks the jobs store (webhook.deliver). */
+function callbackRelay(database: Database, bus: MessageBus, logger: Logger, settings: Settings): OutboxRelay {
+  const jobs = settings.get(jobsSettings);
+  return database.outboxRelay(
+    (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
+    {
+      messageNames: [MessageName.DeliverWebhook],
+      pollIntervalMs: jobs.outboxPollMs,
+      minAgeMs: CALLBACK_HEAD_START_MS,
+      gatherMs: jobs.callbackGatherMs,
+      keepPublishedMs: jobs.outboxKeepHours * 3_600_000,
+      // no database transaction waits for a broker that is away (decision 0010)
+      ready: () => bus.ping(),
+    },
+    logger.child({ component: 'callback-outbox-relay' }),
+  );
+}
+
+/** The render use case as a job runs it: the job's repositories, the one render-service client, the recording. */
+function renderJobHandler(
+  database: Database,
+  blobStore: BlobStore,
+  renderService: RenderServiceClient,
+  logger: Logger,
+  settings: Settings,
+  relay: OutboxRelay,
+  shutdown: JobWorkerShutdown,
+): RenderJobHandler {
+  return new RenderJobHandler(
+    {
+      jobs: database.renderJobs,
+      ledger: database.renderJobLedger,
+      credit: database.usage,
+      targets: new RenderTargetResolver(database.templates, database.fonts),
+      documents: new JobDocumentRecorder(database.renderJobLedger),
+      blobStore,
+      renderService,
+      logger,
+      viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
+      // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback sends those gathered and follows them
+      callbackStored: (callback) =>
+        relay.publishCommitted(
+          { id: callback.deliveryId, name: MessageName.DeliverWebhook, payload: callback, createdAt: new Date() },
+          { now: callback.event !== WebhookEvent.Progress },
+        ),
+      isStopping: () => shutdown.stopping,
+    },
+    { renderConcurrency: settings.get(jobsSettings).renderConcurrency },
+  );
+}
 
 /**
  * Runs async render jobs from the job.run queue and relays their callbacks to the webhook dispatcher; relays the
  * job.run messages of accepted jobs too (as the gateway does), so they do not wait for a gateway that can publish.
+ * Wired as every app is, through this module's providers; the consumer only subscribes and waits out outages.
  */
-@Module({ providers: [RenderJobConsumer, RunJobOutboxRelay] })
+@Module({
+  providers: [
+    JobWorkerShutdown,
+    ...renderServiceProviders,
+    { provide: CALLBACK_RELAY, useFactory: callbackRelay, inject: [Database, MESSAGE_BUS, LOGGER, Settings] },
+    {
+      provide: OutageDetector,
+      useFactory: (database: Database, bus: MessageBus, blobStore: BlobStore) => new OutageDetector({ database, bus, blobStore }),
+      inject: [Database, MESSAGE_BUS, BLOB_STORE],
+    },
+    {
+      provide: RenderJobHandler,
+      useFactory: renderJobHandler,
+      inject: [Database, BLOB_STORE, RenderServiceClient, LOGGER, Settings, CALLBACK_RELAY, JobWorkerShutdown],
+    },
+    RenderJobConsumer,
+    RunJobOutboxRelay,
+  ],
+})
 export class RenderJobsModule {}
