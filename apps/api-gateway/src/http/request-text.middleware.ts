@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_HTTP_STATUS, ErrorCode, type ErrorEnvelopeDto } from '@docrender/contracts';
-import { textProblem } from '../render/body/text-input';
+import { textProblem } from '../request-body/text-input';
 
 /** Longest query string accepted (bytes, as sent): longer ones are 422 BindingError. */
 export const MAX_QUERY_STRING_BYTES = 8 * 1024;

@@ -18,7 +18,7 @@ import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';
 import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver, tooDeep } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import type { Caller } from '../auth';
-import { textOf, type EnqueueBody } from '../render/body/render-body.binder';
+import { textOf, type EnqueueBody } from '../request-body/render-body.binder';
 import { checkCallbackUrl } from './callback-url';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 

@@ -5,7 +5,7 @@ import { ErrorCode, RateLimitCategory, type JobAcceptedDto, type JobStatusDto } 
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { resourceId, templateIdOf, versionNumberOf } from '../listing/path-params';
-import { RenderBodyParser } from '../render/body/render-body.parser';
+import { RenderBodyParser } from '../request-body/render-body.parser';
 import { RenderQueryDto } from '../render/render-request.dto';
 import { ApiTemplateIdParam, ApiVersionParam } from '../render/render.openapi';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, Settings } from '@docrender/config';
 import { RunJobOutboxRelay } from '@docrender/platform';
-import { RequestBodyModule } from '../render/body/request-body.module';
+import { RequestBodyModule } from '../request-body/request-body.module';
 import { renderTargetProvider } from '../render/render-target.provider';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
 import { RenderJobEnqueueService } from './render-job-enqueue.service';

@@ -1,3 +1,3 @@
 export * from './render.module';
-export { RequestBodyModule } from './body/request-body.module';
-export { RenderBodyParser } from './body/render-body.parser';
+export { RequestBodyModule } from '../request-body/request-body.module';
+export { RenderBodyParser } from '../request-body/render-body.parser';

@@ -14,8 +14,8 @@ import type { NewStoredDocument } from '@docrender/persistence';
 import { RenderBatch, RenderBudget, RenderServiceClient, type RenderedDocumentEntry, type RenderTarget } from '@docrender/rendering';
 import { MemoryBlobStore } from '@docrender/storage';
 import { renderTargetFixture } from '@docrender/testing';
-import { scanJsonBody } from './body/json-body.scanner';
-import { bindRenderBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
+import { scanJsonBody } from '../request-body/json-body.scanner';
+import { bindRenderBody, DOCUMENTS_MEMBER } from '../request-body/render-body.binder';
 import { SyncDocumentSender } from './sync-document.sender';
 
 /** Allowance in pages; tryConsumePages is atomic here as in PostgreSQL (one synchronous check-and-add). */

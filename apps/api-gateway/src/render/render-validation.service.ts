@@ -2,10 +2,10 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import path from 'node:path';
 import { RenderIssueType, renderIssue, type RenderIssue } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
-import type { ValidateBody } from './body/render-body.binder';
+import type { ValidateBody } from '../request-body/render-body.binder';
 import { RenderBudget, type RenderTarget } from '@docrender/rendering';
 import type { ValidationRequest } from './render-validation.worker';
-import { RENDER_API_SETTINGS } from './render.tokens';
+import { RENDER_API_SETTINGS } from '../request-body/request-body.tokens';
 import { sharedBytes, WorkerOutOfMemoryError, WorkerPool, WorkerTaskAbortedError } from '@docrender/platform';
 
 /**

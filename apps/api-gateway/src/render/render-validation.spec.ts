@@ -1,6 +1,6 @@
 import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
-import { scanJsonBody } from './body/json-body.scanner';
-import { bindValidateBody, DOCUMENTS_MEMBER } from './body/render-body.binder';
+import { scanJsonBody } from '../request-body/json-body.scanner';
+import { bindValidateBody, DOCUMENTS_MEMBER } from '../request-body/render-body.binder';
 import { RenderBudget, type RenderTarget } from '@docrender/rendering';
 import { notOkDocument, renderTargetFixture } from '@docrender/testing';
 import { egressSettings, loadSettings, renderApiSettings } from '@docrender/config';

@@ -10,7 +10,7 @@ import {
   type ImageResolution,
   type Template,
 } from '@docrender/template-dsl';
-import { textOf, type ValidateBody } from './body/render-body.binder';
+import { textOf, type ValidateBody } from '../request-body/render-body.binder';
 import { tooDeep, type RenderTarget } from '@docrender/rendering';
 
 /** What validation needs of a render target (it travels to a worker thread). */

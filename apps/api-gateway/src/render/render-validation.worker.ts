@@ -1,5 +1,5 @@
 import type { RenderIssue } from '@docrender/contracts';
-import type { DocumentSlice } from './body/render-body.binder';
+import type { DocumentSlice } from '../request-body/render-body.binder';
 import { sharedValidationEgressPolicy, validateDocuments, type ValidationTarget } from './render-validation';
 import { bufferOf, serveWorkerRequests, type SharedBytes } from '@docrender/platform/workers';
 

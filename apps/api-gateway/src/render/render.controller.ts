@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { conformanceHeader, DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
-import { RenderBodyParser } from './body/render-body.parser';
+import { RenderBodyParser } from '../request-body/render-body.parser';
 import { contentDisposition } from '../http/content-disposition';
 import { wantsRawPdf } from './pdf-response';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';

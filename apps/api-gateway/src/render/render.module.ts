@@ -4,11 +4,12 @@ import { RenderedDocumentLedger, UndeliveredRenderRepository, UsageRepository } 
 import { RenderBatch, UndeliveredAnswers } from '@docrender/rendering';
 import { renderServiceProviders } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import { RequestBodyModule } from './body/request-body.module';
+import { RequestBodyModule } from '../request-body/request-body.module';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { SyncDocumentSender } from './sync-document.sender';
 import { renderTargetProvider } from './render-target.provider';
-import { RENDER_API_SETTINGS, VALIDATION_EGRESS_POLICY } from './render.tokens';
+import { RENDER_API_SETTINGS } from '../request-body/request-body.tokens';
+import { VALIDATION_EGRESS_POLICY } from './render.tokens';
 import { RenderController } from './render.controller';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 import { shareValidationEgressPolicy } from './render-validation';

@@ -6,8 +6,8 @@ import { conformanceHeader, DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimit
 import { validateTemplate } from '@docrender/template-dsl/checks';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
-import { RenderBodyParser } from './body/render-body.parser';
-import { textOf } from './body/render-body.binder';
+import { RenderBodyParser } from '../request-body/render-body.parser';
+import { textOf } from '../request-body/render-body.binder';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { StatelessRenderQueryDto } from './render-request.dto';
 import { ApiStatelessRenderEndpoint } from './render.openapi';

@@ -3,8 +3,8 @@ import type { DataRef, RenderDocumentResult } from '@docrender/contracts';
 import type { RenderApiSettings } from '@docrender/config';
 import { RenderServiceClient, renderInputBlobKey, SYNC_STORAGE_OUTAGE_WAIT_MS, type BatchDocumentOutput, type RenderTarget } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import { textOf, type DocumentSlice } from './body/render-body.binder';
-import { RENDER_API_SETTINGS } from './render.tokens';
+import { textOf, type DocumentSlice } from '../request-body/render-body.binder';
+import { RENDER_API_SETTINGS } from '../request-body/request-body.tokens';
 
 /** One document to render: its JSON text as a slice of the request body, where the PDF goes and the log id. */
 export type DocumentToSend = BatchDocumentOutput & {

@@ -22,7 +22,7 @@ import { pagedResultOf } from '../listing/paged-result.dto';
 import { resourceId, templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RateLimited } from '../rate-limit/api-rate-limit.decorator';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { RenderBodyParser } from '../render/body/render-body.parser';
+import { RenderBodyParser } from '../request-body/render-body.parser';
 import { PreviewImageService } from './preview-image.service';
 import { LATEST, TemplatesService } from './templates.service';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RequestBodyModule } from '../render/body/request-body.module';
+import { RequestBodyModule } from '../request-body/request-body.module';
 import { renderServiceProviders } from '@docrender/platform';
 import { PreviewImageFileController } from './preview-image-file.controller';
 import { PreviewImageService } from './preview-image.service';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { RenderApiSettings } from '@docrender/config';
-import { RENDER_API_SETTINGS } from '../render.tokens';
+import { RENDER_API_SETTINGS } from './request-body.tokens';
 import { JsonScanPool } from './json-scan.pool';
 import {
   bindDocumentNameTemplateBody,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { renderApiSettings, Settings } from '@docrender/config';
-import { RENDER_API_SETTINGS } from '../render.tokens';
+import { RENDER_API_SETTINGS } from './request-body.tokens';
 import { RenderBodyParser } from './render-body.parser';
 
 /**
