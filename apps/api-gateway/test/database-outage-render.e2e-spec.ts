@@ -156,4 +156,36 @@ describe('issue 31 item 6: PostgreSQL cut during a sync batch (the apps as proce
     expect(again.body.documents.map((d) => d.id)).not.toEqual(expect.arrayContaining(paid));
     expect((await pagesUsed()) - usedBefore).toBe(4 * PAGES);
   });
+
+  it('the stateless route (spec 4.3) too: a PDF paid for whose answer failed (S3 cut while the gateway reads it back) is the answer to the same request sent again, not paid again (decision 0041)', async () => {
+    const usedBefore = await pagesUsed();
+    const template = { dsl: 1, body: [{ type: 'text', id: 'greeting', text: 'Hello' }] };
+    const [data] = documentsOf(1, 'ok', PAGES);
+    const send = async () => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/render`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${stack.prodKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ template, data }),
+      });
+      const body = Buffer.from(await res.arrayBuffer());
+      expectAnswerMatchesContract({ method: 'POST', url: res.url, status: res.status, headers: res.headers, body });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body };
+    };
+    const s3 = stack.faults.s3!;
+    s3.cut();
+    let failed: Awaited<ReturnType<typeof send>>;
+    try {
+      failed = await send();
+    } finally {
+      s3.forward();
+    }
+    expect([failed.status, (JSON.parse(failed.body.toString('utf8')) as { error: { code: string } }).error.code, failed.retryAfter]).toEqual([500, ErrorCode.ExternalServiceError, '5']);
+    expect((await pagesUsed()) - usedBefore).toBe(PAGES);
+    const rendersBefore = stack.renderer!.renders.size;
+
+    const retry = await send();
+    expect([retry.status, retry.body.subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
+    expect(stack.renderer!.renders.size).toBe(rendersBefore);
+    expect((await pagesUsed()) - usedBefore).toBe(PAGES);
+  });
 });

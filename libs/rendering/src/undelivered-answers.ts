@@ -69,4 +69,36 @@ export class UndeliveredAnswers {
     if (documents.length === 0) return;
     await this.store.remember(organisationId, fingerprint, documents.map(kept));
   }
+
+  /**
+   * One sync render under this rule, for every sync route: `render` gets what an earlier answer of the same request
+   * paid for and did not deliver (to answer as it is, not render or charge again), and `answer` makes the answer
+   * from the result. When either throws, the documents paid for so far are kept for the retry and the error goes
+   * on; a failure to keep them goes to `keepFailed` and never replaces the answer's own error.
+   */
+  async renderOnce<R extends { rendered: readonly RenderedDocument[] }, A>(
+    request: { organisationId: string; fingerprint: string },
+    render: (paid: readonly RenderedDocument[]) => Promise<R>,
+    answer: (result: R) => Promise<A>,
+    keepFailed: (error: unknown, documents: number) => void,
+  ): Promise<{ result: R; answer: A }> {
+    const keep = async (documents: readonly RenderedDocument[]): Promise<void> => {
+      await this.undelivered(request.organisationId, request.fingerprint, documents).catch((error: unknown) => keepFailed(error, documents.length));
+    };
+    const paid = await this.paidFor(request.organisationId, request.fingerprint);
+    let result: R;
+    try {
+      result = await render(paid);
+    } catch (error) {
+      await keep(paid);
+      throw error;
+    }
+    try {
+      return { result, answer: await answer(result) };
+    } catch (error) {
+      // paid for, not answered: the client is told to retry, and its retry takes these
+      await keep(result.rendered);
+      throw error;
+    }
+  }
 }

@@ -14,7 +14,7 @@ import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
 import { SyncDocumentSender } from './sync-document.sender';
-import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderedDocument, type RenderTarget } from '@docrender/rendering';
+import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
 import { LOGGER, ViewUrlSigner } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
 import { RenderedPdfReader } from './rendered-pdf.reader';
@@ -128,40 +128,19 @@ export class RenderController {
     // A retry after a 5xx never pays twice for the same input (decision 0041): what an earlier answer of this very
     // request paid for and could not deliver is answered as it is.
     const how = { environment: caller.environment, templateId, version, persist, language: query.language ?? null, rawPdf, includeDocument: body.includeDocument };
-    const fingerprint = UndeliveredAnswers.fingerprint(how, body.raw);
-    const organisationId = target.organisationId;
-    const paid = await this.undelivered.paidFor(organisationId, fingerprint);
-    let result: BatchRenderResult;
-    try {
-      result = await this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID(), paid });
-    } catch (error) {
-      await this.keepUndelivered(organisationId, fingerprint, paid);
-      throw error;
-    }
-    let send: () => void;
-    try {
-      if (rawPdf) send = await this.pdfAnswer(result, target, res);
-      else {
-        const envelope = await this.envelopes.envelope(result, target, body.includeDocument);
-        send = () => res.status(200).json(envelope);
-      }
-    } catch (error) {
-      // paid for, not answered: the client is told to retry, and its retry takes these
-      await this.keepUndelivered(organisationId, fingerprint, result.rendered);
-      throw error;
-    }
+    const { result, answer: send } = await this.undelivered.renderOnce(
+      { organisationId: target.organisationId, fingerprint: UndeliveredAnswers.fingerprint(how, body.raw) },
+      (paid) => this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID(), paid }),
+      async (rendered) => {
+        if (rawPdf) return this.pdfAnswer(rendered, target, res);
+        const envelope = await this.envelopes.envelope(rendered, target, body.includeDocument);
+        return () => void res.status(200).json(envelope);
+      },
+      (error, documents) => this.logger.error('paid documents whose answer failed could not be kept for the retry', { err: error, documents }),
+    );
     // the answer holds every PDF it sends: the persist=false ones are no longer needed
     await this.pdfs.discard(result.rendered);
     send();
-  }
-
-  /** Keeps paid documents whose answer failed for the request's retry; the answer's own error goes on whatever happens here. */
-  private async keepUndelivered(organisationId: string, fingerprint: string, documents: readonly RenderedDocument[]): Promise<void> {
-    try {
-      await this.undelivered.undelivered(organisationId, fingerprint, documents);
-    } catch (error) {
-      this.logger.error('paid documents whose answer failed could not be kept for the retry', { err: error, documents: documents.length });
-    }
   }
 
   /** The raw PDF variant, made and ready to send: the one document's PDF with the headers of spec 4.2, or 422 with the envelope. */
