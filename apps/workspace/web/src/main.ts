@@ -1,7 +1,7 @@
 import { api, ApiError, rememberSession, type Session } from './api';
 import { h, replace } from './dom';
 import { editorPage } from './editor-page';
-import { settingsPage, signInPage, templatesPage } from './pages';
+import { invitationPage, settingsPage, signInPage, templatesPage } from './pages';
 
 const main = document.getElementById('main') as HTMLElement;
 const top = document.getElementById('top') as HTMLElement;
@@ -30,6 +30,16 @@ function header(): void {
 }
 
 async function route(): Promise<void> {
+  const invitation = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (invitation) {
+    // whoever is signed in, the link is for someone new: accepting signs its invitee in
+    header();
+    await invitationPage(main, invitation[1], (joined) => {
+      session = joined;
+      location.hash = '#/';
+    });
+    return;
+  }
   if (session === null) {
     try {
       session = await api.session();
