@@ -239,6 +239,26 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(none.body.total).toBe(0);
     });
 
+    it('compares two versions: both with DSL, sample data, translations and name template; viewers may compare', async () => {
+      const editor = users['editor@a.test'];
+      const created = await as(editor, 'post', '/workspace/api/templates').send({ name: 'Compared', example: 'invoice' }).expect(201);
+      const id = created.body.template.id as string;
+      const v1 = created.body.version as { templateJson: string; sampleData: string; translations: string | null };
+      await as(editor, 'post', `/workspace/api/templates/${id}/versions/1/publish`).expect(201);
+      await as(editor, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 }).expect(201);
+      const changed = { templateJson: v1.templateJson.replace('{{ number }}', 'No. {{ number }}'), sampleData: v1.sampleData, translations: v1.translations, documentNameTemplate: 'Invoice {{ number }}' };
+      expect(changed.templateJson).not.toBe(v1.templateJson);
+      await as(editor, 'put', `/workspace/api/templates/${id}/versions/2`).send(changed).expect(200);
+
+      const compared = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1&to=2`).expect(200);
+      expect(compared.body.templateId).toBe(id);
+      expect(compared.body.from).toMatchObject({ versionNumber: 1, templateJson: v1.templateJson, sampleData: v1.sampleData, translations: v1.translations, documentNameTemplate: null });
+      expect(compared.body.to).toMatchObject({ versionNumber: 2, ...changed, publishedAt: null });
+      expect(Date.parse(compared.body.from.publishedAt)).not.toBeNaN();
+      await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1&to=3`).expect(404);
+      await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1`).expect(400);
+    });
+
     it('item 6: a viewer cannot write (403), and reads', async () => {
       const viewer = users['viewer@a.test'];
       await as(viewer, 'post', '/workspace/api/templates').send({ name: 'nope' }).expect(403);
@@ -311,6 +331,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const routes: Array<[string, () => request.Test]> = [
         ['GET template', () => as(b, 'get', `/workspace/api/templates/${id}`)],
         ['GET version', () => as(b, 'get', `/workspace/api/templates/${id}/versions/1`)],
+        ['GET compare', () => as(b, 'get', `/workspace/api/templates/${id}/compare?from=1&to=1`)],
         ['PUT draft', () => as(b, 'put', `/workspace/api/templates/${id}/versions/1`).send(content)],
         ['POST publish', () => as(b, 'post', `/workspace/api/templates/${id}/versions/1/publish`)],
         ['POST new draft', () => as(b, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 })],
@@ -347,6 +368,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare']));
   });
 });

@@ -70,6 +70,8 @@ export const api = {
     call<Version>('PUT', `templates/${encodeURIComponent(id)}/versions/${n}`, content),
   publish: (id: string, n: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions/${n}/publish`),
   newDraft: (id: string, fromVersion: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions`, { fromVersion }),
+  compare: (id: string, from: number, to: number) =>
+    call<{ templateId: string; from: Version; to: Version }>('GET', `templates/${encodeURIComponent(id)}/compare?from=${from}&to=${to}`),
   preview: (
     content: { templateJson: string; sampleData: string; translations: string | null; documentNameTemplate: string | null; language: string | null },
     signal: AbortSignal,

@@ -1,5 +1,6 @@
 import { api, ApiError, rememberSession, type Session } from './api';
 import { h, replace } from './dom';
+import { comparePage } from './compare-page';
 import { editorPage } from './editor-page';
 import { invitationPage, settingsPage, signInPage, templatesPage } from './pages';
 
@@ -57,7 +58,9 @@ async function route(): Promise<void> {
   header();
   const path = location.hash.replace(/^#/, '') || '/';
   const editor = /^\/templates\/([0-9a-f-]{36})(?:\/versions\/(\d+))?$/.exec(path);
-  if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
+  const compare = /^\/templates\/([0-9a-f-]{36})\/compare\/(\d+)\/(\d+)$/.exec(path);
+  if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));
+  else if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
   else if (path === '/settings') await settingsPage(main, session);
   else await templatesPage(main, session);
 }
