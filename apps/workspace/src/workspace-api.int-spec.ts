@@ -302,7 +302,12 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(await database.apiKeys.authenticate(created.body.key as string)).toMatchObject({ organisationId: owner.organisationId });
       const listed = await as(owner, 'get', '/workspace/api/organisation/api-keys').expect(200);
       expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
-      expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, label: 'ci', environment: 'test', revokedAt: null })]);
+      expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, label: 'ci', environment: 'test', revokedAt: null, lastUsedAt: null })]);
+      // item 4: the last use the gateway records (ApiKeyUseRecorder; the render through /v1 is in the e2e spec)
+      const usedAt = new Date('2026-03-04T05:06:07.000Z');
+      await database.apiKeys.recordUse(created.body.id as string, usedAt);
+      const used = await as(owner, 'get', '/workspace/api/organisation/api-keys').expect(200);
+      expect(used.body.items[0].lastUsedAt).toBe(usedAt.toISOString());
       await as(owner, 'delete', `/workspace/api/organisation/api-keys/${created.body.id}`).expect(204);
       expect(await database.apiKeys.authenticate(created.body.key as string)).toBeNull();
     });

@@ -25,7 +25,7 @@ export type Version = {
 };
 export type Issue = { type: string; severity: string; description: string; elementId: string | null; path: string | null };
 export type Preview = { outcome: 'rendered' | 'blocked' | 'failed' | 'invalid'; issues: Issue[]; pageCount: number; renderDurationMs: number | null; pdfBase64: string | null };
-export type ApiKey = { id: string; environment: 'test' | 'production'; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null };
+export type ApiKey = { id: string; environment: 'test' | 'production'; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null; lastUsedAt: string | null };
 export type Member = { id: string; email: string; name: string; role: Role; createdAt: string };
 export type Invitation = { id: string; email: string; role: Role; invitedBy: string; createdAt: string; expiresAt: string };
 export type WebhookSecret = { active: string; previous: string | null; rotatedAt: string | null; previousExpiresAt: string | null };

@@ -138,7 +138,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
     const { items } = await api.apiKeys();
     replace(
       keys,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Revoked'), h('th', {}))),
+      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, 'Revoked'), h('th', {}))),
       h(
         'tbody',
         {},
@@ -150,6 +150,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
             h('td', {}, k.environment),
             h('td', { class: 'mono' }, `service_${k.environment === 'test' ? 'test' : 'prod'}_${k.lookupPrefix}…`),
             h('td', {}, formatTime(k.createdAt)),
+            h('td', { 'data-test': 'key-last-used' }, k.lastUsedAt === null ? 'never' : formatTime(k.lastUsedAt)),
             h('td', {}, formatTime(k.revokedAt)),
             h(
               'td',

@@ -69,8 +69,9 @@ describe('migrations', () => {
   });
 
   it('2.10: render_jobs.recorded_count starts as the count of the outcomes recorded before it existed', async () => {
-    // the workspace's invitations, the undelivered renders, the workspace's users, the documents' conformance, the deferred document reference,
+    // the API keys' last use, the workspace's invitations, the undelivered renders, the workspace's users, the documents' conformance, the deferred document reference,
     // then recorded_count
+    expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
