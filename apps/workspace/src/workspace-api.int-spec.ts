@@ -171,6 +171,15 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       await invite(owner, 'owner@b.test', 'viewer').expect(409); // the address has an account (in any organisation)
     });
 
+    it('single use holds when the link is opened twice at once: one acceptance signs in, the other is refused', async () => {
+      const created = await invite(users['owner@a.test'], 'twice@a.test', 'viewer').expect(201);
+      const token = created.body.token as string;
+      const answers = await Promise.all([accept(token, 'One', PASSWORD), accept(token, 'Two', PASSWORD)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+      const rows = (await db.dataSource.query(`SELECT name FROM workspace_users WHERE email = 'twice@a.test'`)) as { name: string }[];
+      expect(rows).toHaveLength(1);
+    });
+
     it('a revoked or expired invitation cannot be used', async () => {
       const owner = users['owner@a.test'];
       const created = await invite(owner, 'revoked@a.test', 'viewer').expect(201);

@@ -44,7 +44,8 @@ export class InvitationController {
     operationId: 'acceptInvitation',
   })
   async accept(@Param('token') token: string, @Body() body: AcceptInvitationDto, @Res({ passthrough: true }) res: Response): Promise<SessionDto> {
-    if (!TOKEN.test(token)) throw new NotFoundException(GONE);
+    // a cheap look-up first, so that guessed tokens cost no scrypt; the claim below decides
+    if (!TOKEN.test(token) || (await this.invitations.findPending(token)) === null) throw new NotFoundException(GONE);
     const passwordHash = await hashPassword(body.password);
     let user;
     try {
