@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     return { cookie, csrf: res.body.csrfToken as string, organisationId: res.body.user.organisationId as string };
   }
 
-  const as = (agent: Agent, method: 'get' | 'post' | 'put' | 'delete', url: string) => {
+  const as = (agent: Agent, method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string) => {
     const req = request(http)[method](url).set('Cookie', agent.cookie);
     return method === 'get' ? req : req.set('X-CSRF-Token', agent.csrf);
   };
@@ -117,6 +118,102 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     });
   });
 
+  describe('item 1: invitations and members', () => {
+    const invite = (agent: Agent, email: string, role: WorkspaceRole) => as(agent, 'post', '/workspace/api/organisation/invitations').send({ email, role });
+    const accept = (token: string, name: string, password: string) => request(http).post(`/workspace/api/invitations/${token}/accept`).send({ name, password });
+    const sessionOf = (res: request.Response): Agent => ({
+      cookie: (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0],
+      csrf: res.body.csrfToken as string,
+      organisationId: res.body.user.organisationId as string,
+    });
+
+    it('an owner invites by e-mail with a role; the link is shown once, stored as a hash; the invitee sets a name and password and is signed in with that role', async () => {
+      const owner = users['owner@a.test'];
+      const created = await invite(owner, 'new.editor@a.test', 'editor').expect(201);
+      const token = created.body.token as string;
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(created.body.link).toBe(`/workspace/#/invitation/${token}`);
+      expect(Date.parse(created.body.expiresAt) - Date.parse(created.body.createdAt)).toBe(7 * 24 * 3600 * 1000);
+      const stored = (await db.dataSource.query('SELECT token_hash FROM workspace_invitations WHERE id = $1', [created.body.id])) as { token_hash: string }[];
+      expect(stored[0].token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+
+      const pending = await as(owner, 'get', '/workspace/api/organisation/invitations').expect(200);
+      expect(pending.body.items).toEqual([expect.objectContaining({ id: created.body.id, email: 'new.editor@a.test', role: 'editor', invitedBy: 'owner@a.test' })]);
+      expect(JSON.stringify(pending.body)).not.toContain(token);
+
+      const shown = await request(http).get(`/workspace/api/invitations/${token}`).expect(200);
+      expect(shown.body).toMatchObject({ email: 'new.editor@a.test', role: 'editor' });
+      await accept(token, 'New', 'short').expect(400);
+      const accepted = await accept(token, 'New Editor', PASSWORD).expect(200);
+      expect(accepted.body.user).toMatchObject({ email: 'new.editor@a.test', name: 'New Editor', role: 'editor', organisationId: owner.organisationId });
+      const invitee = sessionOf(accepted);
+      await as(invitee, 'get', '/workspace/api/session').expect(200);
+      await as(invitee, 'post', '/workspace/api/templates').send({ name: 'By the invitee' }).expect(201);
+
+      // single use: the link is gone, and the password (scrypt, as the admin CLI's) signs in
+      await accept(token, 'Again', PASSWORD).expect(404);
+      await request(http).get(`/workspace/api/invitations/${token}`).expect(404);
+      const signedIn = await signIn('new.editor@a.test');
+      expect(signedIn.organisationId).toBe(owner.organisationId);
+      const hash = (await db.dataSource.query(`SELECT password_hash FROM workspace_users WHERE email = 'new.editor@a.test'`)) as { password_hash: string }[];
+      expect(hash[0].password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      expect((await as(owner, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
+    });
+
+    it('editors and viewers cannot invite or manage members (403); inviting needs the CSRF token', async () => {
+      for (const email of ['editor@a.test', 'viewer@a.test']) {
+        await invite(users[email], 'x@a.test', 'viewer').expect(403);
+        await as(users[email], 'get', '/workspace/api/organisation/invitations').expect(403);
+        await as(users[email], 'get', '/workspace/api/organisation/members').expect(403);
+      }
+      const owner = users['owner@a.test'];
+      await request(http).post('/workspace/api/organisation/invitations').set('Cookie', owner.cookie).send({ email: 'x@a.test', role: 'viewer' }).expect(403);
+      await invite(owner, 'owner@b.test', 'viewer').expect(409); // the address has an account (in any organisation)
+    });
+
+    it('single use holds when the link is opened twice at once: one acceptance signs in, the other is refused', async () => {
+      const created = await invite(users['owner@a.test'], 'twice@a.test', 'viewer').expect(201);
+      const token = created.body.token as string;
+      const answers = await Promise.all([accept(token, 'One', PASSWORD), accept(token, 'Two', PASSWORD)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+      const rows = (await db.dataSource.query(`SELECT name FROM workspace_users WHERE email = 'twice@a.test'`)) as { name: string }[];
+      expect(rows).toHaveLength(1);
+    });
+
+    it('a revoked or expired invitation cannot be used', async () => {
+      const owner = users['owner@a.test'];
+      const created = await invite(owner, 'revoked@a.test', 'viewer').expect(201);
+      await as(owner, 'delete', `/workspace/api/organisation/invitations/${created.body.id}`).expect(204);
+      await request(http).get(`/workspace/api/invitations/${created.body.token}`).expect(404);
+      await accept(created.body.token as string, 'R', PASSWORD).expect(404);
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+      const old = await database.workspaceInvitations.create({ organisationId: owner.organisationId, email: 'late@a.test', role: 'viewer', invitedBy: 'owner@a.test' }, eightDaysAgo);
+      await accept(old.token, 'Late', PASSWORD).expect(404);
+      expect(await database.workspaceUsers.findForSignIn('late@a.test')).toBeNull();
+    });
+
+    it("an owner changes a member's role and removes a member (its sessions end), never the last owner", async () => {
+      const owner = users['owner@a.test'];
+      const created = await invite(owner, 'member@a.test', 'viewer').expect(201);
+      const member = sessionOf(await accept(created.body.token as string, 'Member', PASSWORD).expect(200));
+      const id = (await as(member, 'get', '/workspace/api/session').expect(200)).body.user.id as string;
+      await as(member, 'post', '/workspace/api/templates').send({ name: 'no' }).expect(403);
+      const changed = await as(owner, 'patch', `/workspace/api/organisation/members/${id}`).send({ role: 'editor' }).expect(200);
+      expect(changed.body).toMatchObject({ id, role: 'editor' });
+      await as(member, 'post', '/workspace/api/templates').send({ name: 'yes' }).expect(201);
+      const members = await as(owner, 'get', '/workspace/api/organisation/members').expect(200);
+      expect(members.body.items).toEqual(expect.arrayContaining([expect.objectContaining({ id, email: 'member@a.test', role: 'editor' })]));
+      await as(owner, 'delete', `/workspace/api/organisation/members/${id}`).expect(204);
+      await as(member, 'get', '/workspace/api/session').expect(401);
+
+      const b = users['owner@b.test'];
+      const bId = (await as(b, 'get', '/workspace/api/session').expect(200)).body.user.id as string;
+      await as(b, 'patch', `/workspace/api/organisation/members/${bId}`).send({ role: 'editor' }).expect(409);
+      await as(b, 'delete', `/workspace/api/organisation/members/${bId}`).expect(409);
+      await as(b, 'get', '/workspace/api/session').expect(200);
+    });
+  });
+
   describe('item 2: templates', () => {
     it('creates from an example, saves a draft, publishes it (publishedBy), starts a draft from it, and records updatedBy', async () => {
       const editor = users['editor@a.test'];
@@ -149,6 +246,26 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(found.body.items.map((t: { id: string }) => t.id)).toEqual([id]);
       const none = await as(users['viewer@a.test'], 'get', '/workspace/api/templates?search=zzz').expect(200);
       expect(none.body.total).toBe(0);
+    });
+
+    it('compares two versions: both with DSL, sample data, translations and name template; viewers may compare', async () => {
+      const editor = users['editor@a.test'];
+      const created = await as(editor, 'post', '/workspace/api/templates').send({ name: 'Compared', example: 'invoice' }).expect(201);
+      const id = created.body.template.id as string;
+      const v1 = created.body.version as { templateJson: string; sampleData: string; translations: string | null };
+      await as(editor, 'post', `/workspace/api/templates/${id}/versions/1/publish`).expect(201);
+      await as(editor, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 }).expect(201);
+      const changed = { templateJson: v1.templateJson.replace('{{ number }}', 'No. {{ number }}'), sampleData: v1.sampleData, translations: v1.translations, documentNameTemplate: 'Invoice {{ number }}' };
+      expect(changed.templateJson).not.toBe(v1.templateJson);
+      await as(editor, 'put', `/workspace/api/templates/${id}/versions/2`).send(changed).expect(200);
+
+      const compared = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1&to=2`).expect(200);
+      expect(compared.body.templateId).toBe(id);
+      expect(compared.body.from).toMatchObject({ versionNumber: 1, templateJson: v1.templateJson, sampleData: v1.sampleData, translations: v1.translations, documentNameTemplate: null });
+      expect(compared.body.to).toMatchObject({ versionNumber: 2, ...changed, publishedAt: null });
+      expect(Date.parse(compared.body.from.publishedAt)).not.toBeNaN();
+      await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1&to=3`).expect(404);
+      await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/compare?from=1`).expect(400);
     });
 
     it('item 6: a viewer cannot write (403), and reads', async () => {
@@ -194,7 +311,12 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(await database.apiKeys.authenticate(created.body.key as string)).toMatchObject({ organisationId: owner.organisationId });
       const listed = await as(owner, 'get', '/workspace/api/organisation/api-keys').expect(200);
       expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
-      expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, label: 'ci', environment: 'test', revokedAt: null })]);
+      expect(listed.body.items).toEqual([expect.objectContaining({ id: created.body.id, label: 'ci', environment: 'test', revokedAt: null, lastUsedAt: null })]);
+      // item 4: the last use the gateway records (ApiKeyUseRecorder; the render through /v1 is in the e2e spec)
+      const usedAt = new Date('2026-03-04T05:06:07.000Z');
+      await database.apiKeys.recordUse(created.body.id as string, usedAt);
+      const used = await as(owner, 'get', '/workspace/api/organisation/api-keys').expect(200);
+      expect(used.body.items[0].lastUsedAt).toBe(usedAt.toISOString());
       await as(owner, 'delete', `/workspace/api/organisation/api-keys/${created.body.id}`).expect(204);
       expect(await database.apiKeys.authenticate(created.body.key as string)).toBeNull();
     });
@@ -216,22 +338,33 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const created = await as(users['editor@a.test'], 'post', '/workspace/api/templates').send({ name: 'Secret of A', example: 'letter' }).expect(201);
       const id = created.body.template.id as string;
       const key = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: 'a' }).expect(201);
+      const invitation = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/invitations').send({ email: 'isolated@a.test', role: 'viewer' }).expect(201);
+      const memberId = (await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.id as string;
       const b = users['owner@b.test'];
       const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
       const routes: Array<[string, () => request.Test]> = [
         ['GET template', () => as(b, 'get', `/workspace/api/templates/${id}`)],
         ['GET version', () => as(b, 'get', `/workspace/api/templates/${id}/versions/1`)],
+        ['GET compare', () => as(b, 'get', `/workspace/api/templates/${id}/compare?from=1&to=1`)],
         ['PUT draft', () => as(b, 'put', `/workspace/api/templates/${id}/versions/1`).send(content)],
         ['POST publish', () => as(b, 'post', `/workspace/api/templates/${id}/versions/1/publish`)],
         ['POST new draft', () => as(b, 'post', `/workspace/api/templates/${id}/versions`).send({ fromVersion: 1 })],
         ['DELETE api key', () => as(b, 'delete', `/workspace/api/organisation/api-keys/${key.body.id}`)],
+        ['PATCH member', () => as(b, 'patch', `/workspace/api/organisation/members/${memberId}`).send({ role: 'owner' })],
+        ['DELETE member', () => as(b, 'delete', `/workspace/api/organisation/members/${memberId}`)],
+        ['DELETE invitation', () => as(b, 'delete', `/workspace/api/organisation/invitations/${invitation.body.id}`)],
       ];
       for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
       const list = await as(b, 'get', '/workspace/api/templates?search=Secret').expect(200);
       expect(list.body.total).toBe(0);
       const keys = await as(b, 'get', '/workspace/api/organisation/api-keys').expect(200);
       expect(keys.body.items).toEqual([]);
+      const bMembers = await as(b, 'get', '/workspace/api/organisation/members').expect(200);
+      expect(bMembers.body.items.map((m: { email: string }) => m.email)).toEqual(['owner@b.test']);
+      expect((await as(b, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
       // nothing changed in A
+      expect((await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.role).toBe('viewer');
+      await request(http).get(`/workspace/api/invitations/${invitation.body.token}`).expect(200);
       const version = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/versions/1`).expect(200);
       expect(version.body.publishedAt).toBeNull();
       expect(await database.apiKeys.authenticate(key.body.key as string)).not.toBeNull();
@@ -249,6 +382,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare']));
   });
 });

@@ -59,8 +59,9 @@ const issueTexts = (page: Page): Promise<string[]> => page.$$eval('[data-test=is
 /**
  * Issue 35 item 7: the built workspace, served by `npm start`'s one-process mode under /workspace, driven in headless
  * Chromium as an author uses it — sign in (a user made with the admin CLI), create a template from the invoice
- * example, break a binding and see the issue beside the real PDF preview, undo it, publish, create an API key in the
- * settings and render the published version through /v1 with it.
+ * example, break a binding and see the issue beside the real PDF preview, undo it, publish, compare a new draft with
+ * the published version, create an API key in the settings and render the published version through /v1 with it (its
+ * last use then shown), invite an editor who accepts the link and is signed in.
  */
 describe('the template workspace in a browser (issue 35 item 7)', () => {
   let db: TestDatabase;
@@ -106,7 +107,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('sign in, create from the invoice example, break a binding and see its issue, undo, publish, create a key and render through /v1', async () => {
+  it('sign in, create from the invoice example, break a binding and see its issue, undo, publish, compare a draft, create a key and render through /v1 (its last use shown), invite an editor who joins', async () => {
     await page.goto(`${base}/workspace/`);
     await page.waitForSelector('[data-test=email]');
     await page.type('[data-test=email]', credentials.email);
@@ -158,6 +159,22 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.waitForFunction(() => /published/.test(document.querySelector('[data-test=version]')?.textContent ?? ''), { timeout: 60_000 });
     expect(await page.$$eval('[data-test=versions] .badge.published', (b) => b.map((x) => x.textContent ?? ''))).toEqual([expect.stringContaining('by owner@acme.test')]);
 
+    // item 2: a new draft from version 1 with a document-name template, compared with version 1
+    const openVersions = () => page.$eval('[data-test=versions]', (el) => ((el.closest('details') as HTMLDetailsElement).open = true));
+    await openVersions();
+    await page.click('[data-test=draft-from-1]');
+    await page.waitForFunction(() => document.querySelector('[data-test=version]')?.textContent === 'version 2 · draft');
+    await page.type('[data-test=document-name]', 'Invoice {{ number }}');
+    await page.click('[data-test=save]');
+    await page.waitForFunction(() => /^saved /.test(document.querySelector('[data-test=status]')?.textContent ?? ''));
+    await openVersions();
+    await page.click('[data-test=compare-1]');
+    await page.waitForSelector('table[data-test=diff-document-name]');
+    expect(await page.$$eval('table[data-test=diff-document-name] tr', (rows) => rows.map((r) => r.className + ' ' + (r.querySelector('.text')?.textContent ?? '')))).toEqual([
+      'added Invoice {{ number }}',
+    ]);
+    expect(await page.$eval('[data-test=diff-dsl]', (el) => el.textContent)).toBe('No change.');
+
     // an API key made in the settings renders the published version through /v1
     await page.click('[data-test=settings-link]');
     await page.waitForSelector('[data-test=key-label]');
@@ -179,6 +196,15 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.waitForSelector('[data-test=api-keys] tbody tr');
     expect(await page.content()).not.toContain(key);
 
+    // item 4: the render was the key's last use (recorded off the request's path), and the list shows it
+    await page.waitForFunction(
+      async () => ((await (await fetch('/workspace/api/organisation/api-keys')).json()) as { items: { lastUsedAt: string | null }[] }).items.some((k) => k.lastUsedAt !== null),
+      { timeout: 30_000, polling: 250 },
+    );
+    await page.reload();
+    await page.waitForSelector('[data-test=key-last-used]');
+    expect(await page.$eval('[data-test=key-last-used]', (el) => el.textContent)).not.toBe('never');
+
     // rotate the webhook secret: the previous one is shown as still signing
     const active = await page.$eval('[data-test=active-secret]', (el) => el.textContent ?? '');
     page.once('dialog', (dialog) => void dialog.accept());
@@ -187,7 +213,28 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     expect(await page.$eval('[data-test=previous-secret]', (el) => el.textContent)).toBe(active);
     expect(await page.$eval('[data-test=active-secret]', (el) => el.textContent)).not.toBe(active);
 
+    // item 1: invite an editor; the link is shown once and the invitation is pending
+    await page.type('[data-test=invite-email]', 'eda@acme.test');
+    await page.select('[data-test=invite-role]', 'editor');
+    await page.click('[data-test=invite]');
+    await page.waitForSelector('[data-test=invitation-link]');
+    const link = await page.$eval('[data-test=invitation-link]', (el) => el.textContent ?? '');
+    expect(link).toMatch(new RegExp(`^${base}/workspace/#/invitation/[A-Za-z0-9_-]{43}$`));
+    await page.waitForFunction(() => /eda@acme\.test/.test(document.querySelector('[data-test=invitations] tbody')?.textContent ?? ''));
+
     // sign out revokes the session
+    await page.click('[data-test=sign-out]');
+    await page.waitForSelector('[data-test=email]');
+
+    // the invitee opens the link, chooses a name and a password, and is signed in as an editor of the organisation
+    await page.goto(link);
+    await page.waitForSelector('[data-test=invitee-name]');
+    await page.type('[data-test=invitee-name]', 'Eda Editor');
+    await page.type('[data-test=invitee-password]', 'a long enough password');
+    await page.click('[data-test=accept-invitation]');
+    await page.waitForFunction(() => document.querySelector('[data-test=who]')?.textContent === 'Eda Editor (editor)');
+    await page.waitForSelector('[data-test=template-link]');
+    expect(await page.$$eval('[data-test=template-link]', (links) => links.map((a) => a.textContent))).toEqual(['Invoice <img src=x onerror=alert(1)>']);
     await page.click('[data-test=sign-out]');
     await page.waitForSelector('[data-test=email]');
     expect(pageErrors).toEqual([]);

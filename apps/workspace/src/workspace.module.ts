@@ -6,10 +6,12 @@ import { Settings, workspaceSettings } from '@docrender/config';
 import { FontRepository, TemplateRepository } from '@docrender/persistence';
 import { RenderTargetResolver } from '@docrender/rendering';
 import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
+import { InvitationController } from './auth/invitation.controller';
 import { SessionController } from './auth/session.controller';
 import { SessionCookie } from './auth/session-cookie';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { WorkspaceAuthGuard } from './auth/workspace-auth.guard';
+import { MembersController } from './organisation/members.controller';
 import { OrganisationController } from './organisation/organisation.controller';
 import { PreviewController } from './preview/preview.controller';
 import { PreviewService } from './preview/preview.service';
@@ -27,7 +29,7 @@ export class WorkspaceModule {
         // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
       ],
-      controllers: [SessionController, TemplatesController, PreviewController, OrganisationController],
+      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController],
       providers: [
         WorkspaceAuthGuard,
         { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) },

@@ -22,6 +22,7 @@ import { TemplateRepository } from './repositories/template.repository';
 import { UndeliveredRenderRepository } from './repositories/undelivered-render.repository';
 import { UsageRepository } from './repositories/usage.repository';
 import { WebhookSecretRepository } from './repositories/webhook-secret.repository';
+import { WorkspaceInvitationRepository } from './workspace/workspace-invitation.repository';
 import { WorkspaceSessionRepository } from './workspace/workspace-session.repository';
 import { WorkspaceUserRepository } from './workspace/workspace-user.repository';
 
@@ -55,6 +56,7 @@ export type Repositories = {
   undeliveredRenders: UndeliveredRenderRepository;
   workspaceUsers: WorkspaceUserRepository;
   workspaceSessions: WorkspaceSessionRepository;
+  workspaceInvitations: WorkspaceInvitationRepository;
 };
 
 /** Builds the repositories over an entity manager (the data source's, or a transaction's). */
@@ -83,6 +85,7 @@ export function createRepositories(manager: EntityManager, options: RepositoryOp
     undeliveredRenders: new UndeliveredRenderRepository(manager),
     workspaceUsers: new WorkspaceUserRepository(manager),
     workspaceSessions: new WorkspaceSessionRepository(manager),
+    workspaceInvitations: new WorkspaceInvitationRepository(manager),
   };
 }
 
@@ -125,6 +128,7 @@ export class Database implements Repositories {
   readonly undeliveredRenders: UndeliveredRenderRepository;
   readonly workspaceUsers: WorkspaceUserRepository;
   readonly workspaceSessions: WorkspaceSessionRepository;
+  readonly workspaceInvitations: WorkspaceInvitationRepository;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -155,6 +159,7 @@ export class Database implements Repositories {
     this.undeliveredRenders = repositories.undeliveredRenders;
     this.workspaceUsers = repositories.workspaceUsers;
     this.workspaceSessions = repositories.workspaceSessions;
+    this.workspaceInvitations = repositories.workspaceInvitations;
   }
 
   /** Connects (and by default migrates) a database at `url`. */

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { DomainError, Environment, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import type { ApiKeyRepository, AuthenticatedApiKey } from '@docrender/persistence';
 import { RateLimit } from '../http/route-category';
+import { ApiKeyUseRecorder } from './api-key-use.recorder';
 import { ApiKeyGuard } from './api-key.guard';
 import type { AuthenticatedRequest } from './caller';
 
@@ -24,7 +25,9 @@ function run(authorization: string | undefined, known: AuthenticatedApiKey | nul
   } as unknown as ApiKeyRepository;
   const request = { method, headers: authorization === undefined ? {} : { authorization } } as AuthenticatedRequest;
   const context = { switchToHttp: () => ({ getRequest: () => request }), getHandler: () => Routes.prototype[route], getClass: () => Routes } as unknown as ExecutionContext;
-  return { result: new ApiKeyGuard(repository, new Reflector()).canActivate(context), request, seen };
+  const used: string[] = [];
+  const uses = { used: (id: string) => (used.push(id), null) } as unknown as ApiKeyUseRecorder;
+  return { result: new ApiKeyGuard(repository, new Reflector(), uses).canActivate(context), request, seen, used };
 }
 
 async function codeOf(promise: Promise<boolean>): Promise<ErrorCode> {
@@ -35,9 +38,10 @@ async function codeOf(promise: Promise<boolean>): Promise<ErrorCode> {
 
 describe('ApiKeyGuard', () => {
   it('5.1: a valid key attaches the caller with the environment of its prefix', async () => {
-    const { result, request, seen } = run(`Bearer ${KEY}`, { apiKeyId: 'k', organisationId: 'o', environment: Environment.Test, organisationDeleted: false, organisationSuspended: false });
+    const { result, request, seen, used } = run(`Bearer ${KEY}`, { apiKeyId: 'k', organisationId: 'o', environment: Environment.Test, organisationDeleted: false, organisationSuspended: false });
     await expect(result).resolves.toBe(true);
     expect(seen).toEqual([KEY]);
+    expect(used).toEqual(['k']); // issue 35 item 4: a use is noted for the key's last use
     expect(request.caller).toEqual({ apiKeyId: 'k', organisationId: 'o', environment: Environment.Test });
   });
 
@@ -55,7 +59,9 @@ describe('ApiKeyGuard', () => {
 
   it('5.3: a key whose organisation is gone is 401 NotAuthenticated', async () => {
     const deleted = { apiKeyId: 'k', organisationId: 'o', environment: Environment.Production, organisationDeleted: true, organisationSuspended: false };
-    await expect(codeOf(run(`Bearer ${KEY}`, deleted).result)).resolves.toBe(ErrorCode.NotAuthenticated);
+    const { result, used } = run(`Bearer ${KEY}`, deleted);
+    await expect(codeOf(result)).resolves.toBe(ErrorCode.NotAuthenticated);
+    expect(used).toEqual([]);
   });
 
   it('5.4: a suspended organisation may read, but rendering and writes are 403 Forbidden', async () => {

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { DomainError, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import { ApiKeyRepository } from '@docrender/persistence';
 import { RATE_LIMIT_CATEGORY } from '../http/route-category';
+import { ApiKeyUseRecorder } from './api-key-use.recorder';
 import type { AuthenticatedRequest } from './caller';
 import { bearerToken } from './bearer-token';
 
@@ -16,12 +17,15 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
  * - a key of a suspended organisation on a render or write request (a POST or PATCH of rate-limit category Render or
  *   Write; job status polls stay allowed) → 403 Forbidden: it may read but not act, and a new key does not help (5.4).
  * On success the caller (organisation, environment from the key's prefix, key id) is attached to the request.
+ * Every request with a known key of a live organisation counts as a use (the workspace shows the last one); the
+ * request does not wait for that to be recorded.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly apiKeys: ApiKeyRepository,
     private readonly reflector: Reflector,
+    private readonly uses: ApiKeyUseRecorder,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -35,6 +39,7 @@ export class ApiKeyGuard implements CanActivate {
     if (authenticated.organisationDeleted) {
       throw new DomainError(ErrorCode.NotAuthenticated, 'the API key has no associated organisation', CHALLENGE);
     }
+    void this.uses.used(authenticated.apiKeyId);
     if (authenticated.organisationSuspended && request.method !== 'GET') {
       const category = this.reflector.getAllAndOverride<RateLimitCategory | undefined>(RATE_LIMIT_CATEGORY, [context.getHandler(), context.getClass()]);
       if (category === RateLimitCategory.Render || category === RateLimitCategory.Write) {

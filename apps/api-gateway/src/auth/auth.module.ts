@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ApiKeyUseRecorder } from './api-key-use.recorder';
 import { ApiKeyGuard } from './api-key.guard';
 
 /**
@@ -6,5 +7,5 @@ import { ApiKeyGuard } from './api-key.guard';
  * resolves the guard's dependencies; ApiKeyRepository itself comes from the InfrastructureModule.
  */
 @Global()
-@Module({ providers: [ApiKeyGuard], exports: [ApiKeyGuard] })
+@Module({ providers: [ApiKeyGuard, ApiKeyUseRecorder], exports: [ApiKeyGuard, ApiKeyUseRecorder] })
 export class AuthModule {}

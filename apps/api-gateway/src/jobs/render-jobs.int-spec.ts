@@ -8,11 +8,11 @@ import { JsonLogger } from '@docrender/observability';
 import { provisionOrganisation } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, startS3Server, waitFor, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../api-gateway.definition';
 
 /** job.run holds at most this many ready messages in this test's vhost (the QueueFull test fills it). */
-const JOB_QUEUE_MAX_LENGTH = 6;
+const JOB_QUEUE_MAX_LENGTH = 7;
 
 describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against PostgreSQL, RabbitMQ and S3', () => {
   let db: TestDatabase;
@@ -92,6 +92,18 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
     expect(await bus.queueDepth(MessageName.RunJob)).toBe(accepted);
     const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM outbox WHERE published_at IS NULL`)) as { count: number }[];
     expect(count).toBe(0);
+  });
+
+  it("issue 35 item 4: a render with a key records the key's last use (what the workspace's key list shows)", async () => {
+    const { record, plaintextKey } = await db.database.apiKeys.create(organisationId, Environment.Production, { label: 'last use' });
+    const before = Date.now();
+    const res = await enqueue(`${templateId}/async?persist=false`, { documents: documents(1), callbackUrl }, plaintextKey);
+    expect(res.status).toBe(202);
+    accepted++;
+    // recorded without the request waiting for it
+    const used = await waitFor('the last use', async () => (await db.database.apiKeys.findById(record.id))?.lastUsedAt ?? undefined);
+    expect(used.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(used.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it('4.5: the version form enqueues that version, a draft included', async () => {

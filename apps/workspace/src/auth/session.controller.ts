@@ -27,7 +27,7 @@ export class SessionDto {
   @ApiProperty() expiresAt!: string;
 }
 
-function sessionDto(session: Pick<WorkspaceSession, 'user' | 'csrfToken' | 'expiresAt'>): SessionDto {
+export function sessionDto(session: Pick<WorkspaceSession, 'user' | 'csrfToken' | 'expiresAt'>): SessionDto {
   const { id, organisationId, email, name, role } = session.user;
   return { user: { id, organisationId, email, name, role }, csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString() };
 }

@@ -96,6 +96,23 @@ export class TemplatesController {
     return versionJson(await this.templates.version(s.user.organisationId, templateId, versionNumber), true);
   }
 
+  @Get('templates/:templateId/compare')
+  @ApiOperation({
+    summary: 'Two versions of a template side by side (DSL, sample data, translations, document-name template) for the compare page',
+    operationId: 'compareVersions',
+  })
+  @ApiQuery({ name: 'from', required: true, description: 'the version number shown as before' })
+  @ApiQuery({ name: 'to', required: true, description: 'the version number shown as after' })
+  async compare(
+    @CurrentSession() s: WorkspaceSession,
+    @Param('templateId', ParseUUIDPipe) templateId: string,
+    @Query('from', ParseIntPipe) from: number,
+    @Query('to', ParseIntPipe) to: number,
+  ) {
+    const [before, after] = await Promise.all([this.templates.version(s.user.organisationId, templateId, from), this.templates.version(s.user.organisationId, templateId, to)]);
+    return { templateId, from: versionJson(before, true), to: versionJson(after, true) };
+  }
+
   @Put('templates/:templateId/versions/:versionNumber')
   @Requires('editor')
   @ApiOperation({ summary: "Replace a draft's content (422 when the render's checks refuse it, 409 for a published version)", operationId: 'saveDraft' })

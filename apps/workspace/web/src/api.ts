@@ -25,7 +25,9 @@ export type Version = {
 };
 export type Issue = { type: string; severity: string; description: string; elementId: string | null; path: string | null };
 export type Preview = { outcome: 'rendered' | 'blocked' | 'failed' | 'invalid'; issues: Issue[]; pageCount: number; renderDurationMs: number | null; pdfBase64: string | null };
-export type ApiKey = { id: string; environment: 'test' | 'production'; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null };
+export type ApiKey = { id: string; environment: 'test' | 'production'; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null; lastUsedAt: string | null };
+export type Member = { id: string; email: string; name: string; role: Role; createdAt: string };
+export type Invitation = { id: string; email: string; role: Role; invitedBy: string; createdAt: string; expiresAt: string };
 export type WebhookSecret = { active: string; previous: string | null; rotatedAt: string | null; previousExpiresAt: string | null };
 
 export class ApiError extends Error {
@@ -68,6 +70,8 @@ export const api = {
     call<Version>('PUT', `templates/${encodeURIComponent(id)}/versions/${n}`, content),
   publish: (id: string, n: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions/${n}/publish`),
   newDraft: (id: string, fromVersion: number) => call<Version>('POST', `templates/${encodeURIComponent(id)}/versions`, { fromVersion }),
+  compare: (id: string, from: number, to: number) =>
+    call<{ templateId: string; from: Version; to: Version }>('GET', `templates/${encodeURIComponent(id)}/compare?from=${from}&to=${to}`),
   preview: (
     content: { templateJson: string; sampleData: string; translations: string | null; documentNameTemplate: string | null; language: string | null },
     signal: AbortSignal,
@@ -77,4 +81,12 @@ export const api = {
   revokeApiKey: (id: string) => call<void>('DELETE', `organisation/api-keys/${encodeURIComponent(id)}`),
   webhookSecret: () => call<WebhookSecret>('GET', 'organisation/webhook-secret'),
   rotateWebhookSecret: () => call<WebhookSecret>('POST', 'organisation/webhook-secret/rotate'),
+  members: () => call<{ items: Member[] }>('GET', 'organisation/members'),
+  changeRole: (id: string, role: Role) => call<Member>('PATCH', `organisation/members/${encodeURIComponent(id)}`, { role }),
+  removeMember: (id: string) => call<void>('DELETE', `organisation/members/${encodeURIComponent(id)}`),
+  invitations: () => call<{ items: Invitation[] }>('GET', 'organisation/invitations'),
+  invite: (email: string, role: Role) => call<Invitation & { token: string; link: string }>('POST', 'organisation/invitations', { email, role }),
+  revokeInvitation: (id: string) => call<void>('DELETE', `organisation/invitations/${encodeURIComponent(id)}`),
+  invitation: (token: string) => call<{ email: string; role: Role; expiresAt: string }>('GET', `invitations/${encodeURIComponent(token)}`),
+  acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };

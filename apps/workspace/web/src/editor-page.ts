@@ -213,6 +213,13 @@ export async function editorPage(main: HTMLElement, session: Session, templateId
         ' ',
         v.publishedAt === null ? h('span', { class: 'badge draft' }, 'draft') : h('span', { class: 'badge published' }, `published ${formatTime(v.publishedAt)} by ${v.publishedBy ?? ''}`),
         session.user.role !== 'viewer' ? h('button', { type: 'button', class: 'link', onclick: () => void startDraft(v.versionNumber), 'data-test': `draft-from-${v.versionNumber}` }, 'new draft from this') : null,
+        v.versionNumber !== versionNumber
+          ? h(
+              'a',
+              { href: `#/templates/${templateId}/compare/${Math.min(v.versionNumber, versionNumber)}/${Math.max(v.versionNumber, versionNumber)}`, 'data-test': `compare-${v.versionNumber}` },
+              `compare with v${versionNumber}`,
+            )
+          : null,
       ),
     );
 

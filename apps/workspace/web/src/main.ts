@@ -1,7 +1,8 @@
 import { api, ApiError, rememberSession, type Session } from './api';
 import { h, replace } from './dom';
+import { comparePage } from './compare-page';
 import { editorPage } from './editor-page';
-import { settingsPage, signInPage, templatesPage } from './pages';
+import { invitationPage, settingsPage, signInPage, templatesPage } from './pages';
 
 const main = document.getElementById('main') as HTMLElement;
 const top = document.getElementById('top') as HTMLElement;
@@ -30,6 +31,16 @@ function header(): void {
 }
 
 async function route(): Promise<void> {
+  const invitation = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (invitation) {
+    // whoever is signed in, the link is for someone new: accepting signs its invitee in
+    header();
+    await invitationPage(main, invitation[1], (joined) => {
+      session = joined;
+      location.hash = '#/';
+    });
+    return;
+  }
   if (session === null) {
     try {
       session = await api.session();
@@ -47,7 +58,9 @@ async function route(): Promise<void> {
   header();
   const path = location.hash.replace(/^#/, '') || '/';
   const editor = /^\/templates\/([0-9a-f-]{36})(?:\/versions\/(\d+))?$/.exec(path);
-  if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
+  const compare = /^\/templates\/([0-9a-f-]{36})\/compare\/(\d+)\/(\d+)$/.exec(path);
+  if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));
+  else if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
   else if (path === '/settings') await settingsPage(main, session);
   else await templatesPage(main, session);
 }

@@ -1,4 +1,4 @@
-import { api, ApiError, rememberSession, type ApiKey, type Session } from './api';
+import { api, ApiError, rememberSession, type ApiKey, type Role, type Session } from './api';
 import { formatTime, h, replace } from './dom';
 
 const message = (error: unknown): string => (error instanceof ApiError ? [error.message, ...error.problems].join('; ') : (error as Error).message);
@@ -20,6 +20,43 @@ export function signInPage(main: HTMLElement, onSignedIn: (session: Session) => 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     api.signIn(email.value, password.value).then(
+      (session) => {
+        rememberSession(session);
+        onSignedIn(session);
+      },
+      (error: unknown) => {
+        problem.textContent = message(error);
+      },
+    );
+  });
+  replace(main, form);
+}
+
+/** Accepting an invitation (issue 35 item 1): the token is in the link's fragment; the invitee chooses a name and password. */
+export async function invitationPage(main: HTMLElement, token: string, onSignedIn: (session: Session) => void): Promise<void> {
+  let invitation: Awaited<ReturnType<typeof api.invitation>>;
+  try {
+    invitation = await api.invitation(token);
+  } catch (error) {
+    replace(main, h('p', { class: 'problem', role: 'alert', 'data-test': 'invitation-problem' }, message(error)));
+    return;
+  }
+  const name = h('input', { type: 'text', name: 'name', autocomplete: 'name', required: true, 'data-test': 'invitee-name' });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'new-password', required: true, minlength: 12, 'data-test': 'invitee-password' });
+  const problem = h('p', { class: 'problem', role: 'alert', 'data-test': 'invitation-problem' });
+  const form = h(
+    'form',
+    { class: 'sign-in' },
+    h('h1', {}, 'Join the workspace'),
+    h('p', {}, 'You are invited as ', h('strong', {}, invitation.email), ` (${invitation.role}). The invitation works once, until ${formatTime(invitation.expiresAt)}.`),
+    h('label', {}, 'Your name ', name),
+    h('label', {}, 'Password (at least 12 characters) ', password),
+    h('button', { type: 'submit', class: 'primary', 'data-test': 'accept-invitation' }, 'Join'),
+    problem,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    api.acceptInvitation(token, name.value, password.value).then(
       (session) => {
         rememberSession(session);
         onSignedIn(session);
@@ -101,7 +138,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
     const { items } = await api.apiKeys();
     replace(
       keys,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Revoked'), h('th', {}))),
+      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, 'Revoked'), h('th', {}))),
       h(
         'tbody',
         {},
@@ -113,6 +150,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
             h('td', {}, k.environment),
             h('td', { class: 'mono' }, `service_${k.environment === 'test' ? 'test' : 'prod'}_${k.lookupPrefix}…`),
             h('td', {}, formatTime(k.createdAt)),
+            h('td', { 'data-test': 'key-last-used' }, k.lastUsedAt === null ? 'never' : formatTime(k.lastUsedAt)),
             h('td', {}, formatTime(k.revokedAt)),
             h(
               'td',
@@ -160,6 +198,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
     api.rotateWebhookSecret().then(showSecret, (e: unknown) => (problem.textContent = message(e)));
   });
 
+  const people = await peopleSection(session, (e) => (problem.textContent = message(e)));
   replace(
     main,
     h(
@@ -167,6 +206,7 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
       {},
       h('h1', {}, 'Organisation settings'),
       problem,
+      people,
       h('h2', {}, 'API keys'),
       form,
       created,
@@ -178,4 +218,76 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
     ),
   );
   await Promise.all([refreshKeys(), showSecret()]);
+}
+
+const ROLES: Role[] = ['owner', 'editor', 'viewer'];
+const roleSelect = (selected: Role, attributes: Record<string, string>): HTMLSelectElement => {
+  const select = h('select', attributes, ...ROLES.map((r) => h('option', { value: r }, r)));
+  select.value = selected;
+  return select;
+};
+
+/** Members and their roles, invitations (the link shown once), for owners (issue 35 item 1). */
+async function peopleSection(session: Session, onError: (error: unknown) => void): Promise<HTMLElement> {
+  const members = h('table', { class: 'list', 'data-test': 'members' });
+  const invitations = h('table', { class: 'list', 'data-test': 'invitations' });
+  const created = h('div', { class: 'created-key', 'data-test': 'created-invitation', role: 'status' });
+  async function refresh(): Promise<void> {
+    const [m, i] = await Promise.all([api.members(), api.invitations()]);
+    replace(
+      members,
+      h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'E-mail'), h('th', {}, 'Role'), h('th', {}))),
+      h(
+        'tbody',
+        {},
+        ...m.items.map((member) => {
+          const role = roleSelect(member.role, { 'aria-label': `role of ${member.email}`, 'data-test': 'member-role' });
+          role.addEventListener('change', () => void api.changeRole(member.id, role.value as Role).then(refresh, (e: unknown) => (onError(e), void refresh())));
+          const remove = h('button', { type: 'button', 'data-test': 'remove-member' }, member.id === session.user.id ? 'Leave' : 'Remove');
+          remove.addEventListener('click', () => {
+            if (!window.confirm(`Remove ${member.email} from the organisation?`)) return;
+            void api.removeMember(member.id).then(refresh, onError);
+          });
+          return h('tr', {}, h('td', {}, member.name), h('td', {}, member.email), h('td', {}, role), h('td', {}, remove));
+        }),
+      ),
+    );
+    replace(
+      invitations,
+      h('thead', {}, h('tr', {}, h('th', {}, 'Invited'), h('th', {}, 'Role'), h('th', {}, 'By'), h('th', {}, 'Expires'), h('th', {}))),
+      h(
+        'tbody',
+        {},
+        ...i.items.map((inv) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, inv.email),
+            h('td', {}, inv.role),
+            h('td', {}, inv.invitedBy),
+            h('td', {}, formatTime(inv.expiresAt)),
+            h('td', {}, h('button', { type: 'button', onclick: () => void api.revokeInvitation(inv.id).then(refresh, onError), 'data-test': 'revoke-invitation' }, 'Revoke')),
+          ),
+        ),
+      ),
+    );
+  }
+  const email = h('input', { type: 'email', required: true, placeholder: 'E-mail address', 'aria-label': 'invitee e-mail', 'data-test': 'invite-email' });
+  const role = roleSelect('editor', { 'aria-label': 'invitee role', 'data-test': 'invite-role' });
+  const form = h('form', { class: 'create' }, email, role, h('button', { type: 'submit', class: 'primary', 'data-test': 'invite' }, 'Invite'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    api.invite(email.value.trim(), role.value as Role).then((invitation) => {
+      const link = new URL(invitation.link, location.origin).href;
+      replace(
+        created,
+        h('p', {}, `Send this link to ${invitation.email}: it is shown this once, works once and expires ${formatTime(invitation.expiresAt)}.`),
+        h('code', { class: 'secret', 'data-test': 'invitation-link' }, link),
+      );
+      email.value = '';
+      void refresh();
+    }, onError);
+  });
+  await refresh();
+  return h('div', {}, h('h2', {}, 'People'), members, h('h3', {}, 'Invitations'), form, created, invitations);
 }

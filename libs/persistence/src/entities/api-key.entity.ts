@@ -13,4 +13,6 @@ export class ApiKeyEntity {
   @Column({ type: 'text', nullable: true }) label!: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt!: Date | null;
+  /** When the gateway last authenticated a request with it, to about a minute (ApiKeyRepository.recordUse). */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true }) lastUsedAt!: Date | null;
 }

@@ -8,6 +8,8 @@ import { RenderJobDocumentDeferredReference1764014400000 } from './1764014400000
 import { DocumentConformance1764018000000 } from './1764018000000-document-conformance.migration';
 import { WorkspaceUsers1764021600000 } from './1764021600000-workspace-users.migration';
 import { UndeliveredRenders1764041000000 } from './1764041000000-undelivered-renders.migration';
+import { WorkspaceInvitations1764044600000 } from './1764044600000-workspace-invitations.migration';
+import { ApiKeyLastUse1764048200000 } from './1764048200000-api-key-last-use.migration';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
-export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000, RenderJobRecordedCount1764010800000, RenderJobDocumentDeferredReference1764014400000, DocumentConformance1764018000000, WorkspaceUsers1764021600000, UndeliveredRenders1764041000000];
+export const MIGRATIONS = [InitialSchema1763740800000, WebhookDeliveries1763913600000, OrganisationSuspension1764000000000, RateLimitAcquireFunction1764003600000, OutboxTraceContext1764007200000, RenderJobRecordedCount1764010800000, RenderJobDocumentDeferredReference1764014400000, DocumentConformance1764018000000, WorkspaceUsers1764021600000, UndeliveredRenders1764041000000, WorkspaceInvitations1764044600000, ApiKeyLastUse1764048200000];

@@ -24,6 +24,8 @@ const EXPECTED_TABLES = [
   // issue 35: the workspace's users and sessions
   'workspace_sessions',
   'workspace_users',
+  // issue 35 item 1: invitations
+  'workspace_invitations',
 ];
 
 describe('migrations', () => {
@@ -67,8 +69,10 @@ describe('migrations', () => {
   });
 
   it('2.10: render_jobs.recorded_count starts as the count of the outcomes recorded before it existed', async () => {
-    // the undelivered renders, the workspace's users, the documents' conformance, the deferred document reference,
+    // the API keys' last use, the workspace's invitations, the undelivered renders, the workspace's users, the documents' conformance, the deferred document reference,
     // then recorded_count
+    expect(await revertMigrations(db.dataSource)).toBe(1);
+    expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);
     expect(await revertMigrations(db.dataSource)).toBe(1);

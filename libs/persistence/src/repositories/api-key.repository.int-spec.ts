@@ -84,6 +84,18 @@ describe('ApiKeyRepository', () => {
     expect(await otherPepper.authenticate(plaintextKey)).toBeNull();
   });
 
+  it('issue 35 item 4: recordUse stores the last use, writing at most once a minute per key', async () => {
+    const { record } = await db.database.apiKeys.create(organisationId, Environment.Test, { label: 'used' });
+    expect((await db.database.apiKeys.findById(record.id))?.lastUsedAt).toBeNull();
+    const first = new Date('2026-01-01T10:00:00Z');
+    expect(await db.database.apiKeys.recordUse(record.id, first)).toBe(true);
+    expect(await db.database.apiKeys.recordUse(record.id, new Date('2026-01-01T10:00:59Z'))).toBe(false);
+    expect((await db.database.apiKeys.findById(record.id))?.lastUsedAt).toEqual(first);
+    const later = new Date('2026-01-01T10:01:00Z');
+    expect(await db.database.apiKeys.recordUse(record.id, later)).toBe(true);
+    expect((await db.database.apiKeys.listByOrganisation(organisationId)).find((k) => k.id === record.id)?.lastUsedAt).toEqual(later);
+  });
+
   it('importKey is idempotent for one organisation and refuses a key of another', async () => {
     const key = 'service_test_imported-key-0123456789';
     const first = await db.database.apiKeys.importKey(organisationId, key);

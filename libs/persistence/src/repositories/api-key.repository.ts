@@ -16,11 +16,29 @@ export type ApiKeyRecord = {
   label: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** When a request last authenticated with it, to about a minute; null when never. */
+  lastUsedAt: Date | null;
 };
 
 /** A key as the admin CLI prints it and the workspace answers it: nothing secret, times as ISO 8601. */
-export function apiKeySummary(k: ApiKeyRecord): { id: string; environment: Environment; lookupPrefix: string; label: string | null; createdAt: string; revokedAt: string | null } {
-  return { id: k.id, environment: k.environment, lookupPrefix: k.lookupPrefix, label: k.label, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null };
+export function apiKeySummary(k: ApiKeyRecord): {
+  id: string;
+  environment: Environment;
+  lookupPrefix: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+} {
+  return {
+    id: k.id,
+    environment: k.environment,
+    lookupPrefix: k.lookupPrefix,
+    label: k.label,
+    createdAt: k.createdAt.toISOString(),
+    revokedAt: k.revokedAt?.toISOString() ?? null,
+    lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+  };
 }
 
 /** What a valid, unrevoked key stands for. */
@@ -41,6 +59,13 @@ const KEY_CANDIDATES: PreparedStatement = {
   text: `SELECT k.id, k.organisation_id, k.key_hash, k.revoked_at, o.deleted_at IS NOT NULL AS organisation_deleted, o.suspended_at IS NOT NULL AS organisation_suspended
            FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
           WHERE k.lookup_prefix = $1 AND k.environment = $2`,
+};
+
+const RECORD_USE: PreparedStatement = {
+  name: 'api-key-record-use',
+  text: `UPDATE api_keys SET last_used_at = $2
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')
+          RETURNING 1`,
 };
 
 type KeyCandidateRow = { id: string; organisation_id: string; key_hash: string; revoked_at: Date | null; organisation_deleted: boolean; organisation_suspended: boolean };
@@ -112,6 +137,15 @@ export class ApiKeyRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * Records that a request authenticated with the key at `now` (issue 35 item 4). Writes only when the stored time is
+   * at least a minute older, so that replicas using one key at once update its row about once a minute; answers
+   * whether it wrote.
+   */
+  async recordUse(apiKeyId: string, now: Date = new Date()): Promise<boolean> {
+    return (await queryPrepared(this.manager, RECORD_USE, [apiKeyId, now])).length > 0;
+  }
+
   async findById(apiKeyId: string): Promise<ApiKeyRecord | null> {
     const row = await this.manager.findOneBy(ApiKeyEntity, { id: apiKeyId });
     return row ? toRecord(row) : null;
@@ -134,6 +168,7 @@ export class ApiKeyRepository {
       label,
       createdAt: now,
       revokedAt: null,
+      lastUsedAt: null,
     };
     await this.manager.insert(ApiKeyEntity, row);
     return toRecord(row);
@@ -149,5 +184,6 @@ function toRecord(row: ApiKeyEntity): ApiKeyRecord {
     label: row.label,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
+    lastUsedAt: row.lastUsedAt,
   };
 }

@@ -41,6 +41,39 @@ export class WorkspaceUserRepository {
     const rows = await this.manager.find(WorkspaceUserEntity, { where: { organisationId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(toRecord);
   }
+
+  /**
+   * Gives a member of the organisation another role (issue 35 item 1); 'not-found' when the user is not one of its
+   * members, 'last-owner' when that would leave the organisation without an enabled owner. Run it in a transaction:
+   * the organisation's users are locked so two owners demoting each other at once cannot both succeed.
+   */
+  async changeRole(organisationId: string, userId: string, role: WorkspaceRole): Promise<WorkspaceUserRecord | 'not-found' | 'last-owner'> {
+    const check = await this.lockAndCheck(organisationId, userId, role !== 'owner');
+    if (check !== null) return check;
+    await this.manager.update(WorkspaceUserEntity, { id: userId, organisationId }, { role });
+    const row = await this.manager.findOneByOrFail(WorkspaceUserEntity, { id: userId });
+    return toRecord(row);
+  }
+
+  /** Removes a member and its sessions (issue 35 item 1); same answers and locking as changeRole. */
+  async remove(organisationId: string, userId: string): Promise<'removed' | 'not-found' | 'last-owner'> {
+    const check = await this.lockAndCheck(organisationId, userId, true);
+    if (check !== null) return check;
+    await this.manager.delete(WorkspaceUserEntity, { id: userId, organisationId });
+    return 'removed';
+  }
+
+  private async lockAndCheck(organisationId: string, userId: string, losesOwner: boolean): Promise<'not-found' | 'last-owner' | null> {
+    const members = (await this.manager.query(
+      `SELECT id, role FROM workspace_users WHERE organisation_id = $1 AND disabled_at IS NULL ORDER BY id FOR UPDATE`,
+      [organisationId],
+    )) as { id: string; role: WorkspaceRole }[];
+    const member = members.find((m) => m.id === userId);
+    if (member === undefined) return 'not-found';
+    const owners = members.filter((m) => m.role === 'owner');
+    if (losesOwner && member.role === 'owner' && owners.length === 1) return 'last-owner';
+    return null;
+  }
 }
 
 export function toRecord(row: WorkspaceUserEntity): WorkspaceUserRecord {
