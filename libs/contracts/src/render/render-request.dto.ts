@@ -1,32 +1,26 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional, IsString } from 'class-validator';
 
 /** One document's data as it appears in the request examples of the OpenAPI document. */
 const EXAMPLE_DOCUMENT = { number: 'INV-2026-00042', issueDate: '2026-11-02', customer: { name: 'Globex Corporation' }, lines: [{ description: 'Consulting', quantity: 2, unitPrice: 120 }] };
 /** A document's data: any JSON object (the template's bindings decide which members matter). */
 const DOCUMENT_DATA = { type: 'object', additionalProperties: true } as const;
 
+// The render bodies below are described here for the OpenAPI document only: the gateway never parses them into these
+// classes. It scans them with its own reader (apps/api-gateway/src/request-body: sizes, depth, members, the errors of
+// spec 7.2 with their messages), so there are no validation decorators here to disagree with it.
+
 /** Spec 4.2 body. */
 export class RenderRequestDto {
   @ApiProperty({ type: 'array', items: DOCUMENT_DATA, description: 'One object per document, always an array.', example: [EXAMPLE_DOCUMENT] })
-  @IsArray({ message: 'documents must be an array of objects' })
-  @ArrayMinSize(1, { message: 'documents must contain at least one document' })
-  @IsObject({ each: true, message: 'documents[] entries must be JSON objects' })
   documents!: Record<string, unknown>[];
 
   @ApiPropertyOptional({ type: Boolean, description: 'Default false. Each rendered document carries its PDF in documentBase64 (progress callbacks, for a job).' })
-  @IsOptional()
-  @IsBoolean({ message: 'includeDocument must be a boolean' })
   includeDocument?: boolean;
 }
 
 /** Spec 4.4 body. */
 export class ValidateRequestDto {
   @ApiProperty({ type: 'array', items: DOCUMENT_DATA, description: 'One object per document; a batch is validated in one call.', example: [EXAMPLE_DOCUMENT] })
-  @IsArray({ message: 'documents must be an array of objects' })
-  @ArrayMinSize(1, { message: 'documents must contain at least one document' })
-  @IsObject({ each: true, message: 'documents[] entries must be JSON objects' })
   documents!: Record<string, unknown>[];
 }
 
@@ -41,7 +35,6 @@ export class EnqueueRequestDto extends RenderRequestDto {
       'metadata: always). Host names are resolved and checked again at each delivery.',
     example: 'https://example.com/hooks/render?token=abc',
   })
-  @IsString({ message: 'callbackUrl is required and must be a string' })
   callbackUrl!: string;
 }
 
@@ -53,16 +46,11 @@ export class StatelessRenderRequestDto {
     description: 'The template DSL itself (docs/template-dsl.md).',
     example: { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'hello', text: 'Hello {{ name }}' }] },
   })
-  @IsObject({ message: 'template is required and must be a JSON object' })
   template!: Record<string, unknown>;
 
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Document data.', example: { name: 'Ada' } })
-  @IsObject({ message: 'data is required and must be a JSON object' })
   data!: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Translation strings per language.' })
-  @IsOptional()
-  @IsObject({ message: 'translations must be a JSON object' })
-  @Type(() => Object)
   translations?: Record<string, unknown>;
 }
