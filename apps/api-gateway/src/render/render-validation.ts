@@ -1,5 +1,5 @@
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
-import { renderIssue, RenderIssueType, type RenderIssue } from '@docrender/contracts';
+import { ISSUE_FROM_DATA, renderIssue, RenderIssueType, type RenderIssue } from '@docrender/contracts';
 import { checkUrlLiteral, EgressRefusedError, type EgressPolicy } from '@docrender/egress';
 import {
   checkTemplateVersion,
@@ -18,17 +18,6 @@ export type ValidationTarget = Pick<
   RenderTarget,
   'template' | 'translations' | 'language' | 'customFonts' | 'documentNameTemplate' | 'fallbackDocumentName'
 >;
-
-/** Issue types that come from the data: never batch-wide, even when every document has them. */
-const DATA_ISSUE_TYPES: ReadonlySet<RenderIssueType> = new Set([
-  RenderIssueType.InvalidJson,
-  RenderIssueType.SchemaInvalid,
-  RenderIssueType.DangerousContent,
-  RenderIssueType.MissingBinding,
-  RenderIssueType.DataSourceNotEnumerable,
-  RenderIssueType.BindingFailedAtRender,
-  RenderIssueType.UnformattedValue,
-]);
 
 const sameIssue = (a: RenderIssue, b: RenderIssue): boolean => a.type === b.type && a.elementId === b.elementId && a.description === b.description;
 
@@ -107,7 +96,7 @@ export function validateDocuments(target: ValidationTarget, body: ValidateBody, 
   );
   // What the template reports with no data at all, less what is about the (missing) data, and found in every document.
   const batchWide = check({})
-    .filter((issue) => !DATA_ISSUE_TYPES.has(issue.type))
+    .filter((issue) => !ISSUE_FROM_DATA[issue.type])
     .filter((issue) => perDocument.every((issues) => issues.some((i) => sameIssue(i, issue))));
   return [
     ...batchWide.map((issue) => ({ ...issue, documentIndex: null })),

@@ -51,6 +51,31 @@ export const ISSUE_SEVERITY: Record<RenderIssueType, IssueSeverity> = {
   [RenderIssueType.InvalidLayout]: IssueSeverity.Information,
 };
 
+/**
+ * Whether an issue of each type can come from a document's data (its values, their shape, their content) rather than
+ * from the template alone. Validating a batch (spec 4.4) reports a template's own issue once, batch-wide
+ * (documentIndex null), when every document has it; an issue that can come from the data stays with each document,
+ * even when every document has it. Every type states it here, so a new type cannot be left out.
+ */
+export const ISSUE_FROM_DATA: Record<RenderIssueType, boolean> = {
+  [RenderIssueType.InvalidJson]: true,
+  [RenderIssueType.SchemaInvalid]: true,
+  [RenderIssueType.DangerousContent]: true,
+  [RenderIssueType.InvalidPageBackground]: false,
+  [RenderIssueType.RenderTimeout]: false,
+  [RenderIssueType.MissingBinding]: true,
+  [RenderIssueType.UnresolvedImage]: false,
+  [RenderIssueType.UnresolvedFont]: false,
+  [RenderIssueType.InvalidColor]: false,
+  [RenderIssueType.InvalidCondition]: false,
+  [RenderIssueType.DataSourceNotEnumerable]: true,
+  [RenderIssueType.InvalidChartConfig]: false,
+  [RenderIssueType.BindingFailedAtRender]: true,
+  [RenderIssueType.RenderLayoutDegraded]: false,
+  [RenderIssueType.UnformattedValue]: true,
+  [RenderIssueType.InvalidLayout]: false,
+};
+
 /** Spec 2.7. */
 export class RenderIssueDto {
   @ApiProperty({ enum: RenderIssueType, description: 'Category; clients switch on this.' })
