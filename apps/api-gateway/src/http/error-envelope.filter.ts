@@ -37,6 +37,27 @@ function codeForHttpStatus(status: number): ErrorCode {
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /**
+ * How long the rest of a body is read and discarded after an answer given before it was read in full (401 before the
+ * body, 413 at a cap, 422 at a bad encoding). Closing at once would reset a connection the client is still sending
+ * on, and a client mid-upload may then lose the answer (ECONNRESET) instead of reading it; past this, a body still
+ * coming is cut.
+ */
+export const UNREAD_BODY_LINGER_MS = 2_000;
+
+/**
+ * Reads and discards what is left of `req`'s body once answered, so the client can finish sending and read the answer;
+ * the connection is closed if the body has not ended within UNREAD_BODY_LINGER_MS, and serves the next request if it has.
+ */
+function discardRestOfBody(req: Request): void {
+  const cut = setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS);
+  cut.unref();
+  const done = (): void => clearTimeout(cut);
+  req.once('end', done);
+  req.once('close', done);
+  req.resume();
+}
+
+/**
  * Writes every rejection as the spec 7.1 envelope `{ error: { code, message } }` with the status of the one
  * code → status table. A dependency outage (spec 7.2) is 500 ExternalServiceError with `Retry-After`, so clients retry
  * it (spec 7.5); unknown failures become 500 InternalError. Both carry an `errorId` logged with the cause; the client
@@ -56,9 +77,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    // A request answered before its body was read in full (401 before the body, 413 at a cap): the rest of the body
-    // is not read, so the connection cannot carry another request.
-    if (!req.complete) res.setHeader('Connection', 'close');
+    // A request answered before its body was read in full (401 before the body, 413 at a cap): the rest is discarded
+    // for a bounded time, never parsed or buffered.
+    if (!req.complete) discardRestOfBody(req);
     res.status(ERROR_HTTP_STATUS[code]).set(headers).json(body);
   }
 
