@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, Limits, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus } from '@docrender/messaging';

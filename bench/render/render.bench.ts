@@ -32,7 +32,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
