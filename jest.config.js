@@ -24,9 +24,9 @@ const transform = {
   ],
 };
 
-// intl-messageformat and its @formatjs parts ship ES modules only: Node loads them with require(), jest needs them
-// compiled to CommonJS like our own files.
-const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs'];
+// intl-messageformat, its @formatjs parts and NestJS 12 ship ES modules only: Node loads them with require(), jest
+// needs them compiled to CommonJS like our own files.
+const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs', '@nestjs'];
 
 const common = {
   rootDir: __dirname,
