@@ -26,7 +26,7 @@ const transform = {
 
 // intl-messageformat, its @formatjs parts and NestJS 12 ship ES modules only: Node loads them with require(), jest
 // needs them compiled to CommonJS like our own files.
-const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs', '@nestjs'];
+const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs', '@nestjs', 'puppeteer', 'puppeteer-core', '@puppeteer', 'chromium-bidi'];
 
 const common = {
   rootDir: __dirname,

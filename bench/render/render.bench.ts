@@ -129,7 +129,7 @@ function printTables(rows: Row[]): void {
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const examples = ['invoice', 'report'].map((name) => loadExample(root, name));
   console.log(`render benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
   console.log(`concurrency ${CONCURRENCY.join(', ')}; ${ROUNDS} rounds; ${COUNTS.invoice} invoices / ${COUNTS.report} reports per run`);
