@@ -24,9 +24,9 @@ const transform = {
   ],
 };
 
-// intl-messageformat and its @formatjs parts ship ES modules only: Node loads them with require(), jest needs them
-// compiled to CommonJS like our own files.
-const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs'];
+// intl-messageformat, its @formatjs parts, NestJS 12 and puppeteer 25 (with chromium-bidi) ship ES modules only: Node
+// loads them with require(), jest needs them compiled to CommonJS like our own files.
+const ESM_ONLY_PACKAGES = ['intl-messageformat', '@formatjs', '@nestjs', 'puppeteer', 'puppeteer-core', '@puppeteer', 'chromium-bidi'];
 
 const common = {
   rootDir: __dirname,

@@ -81,7 +81,7 @@ type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu[] };
 async function main(): Promise<void> {
   const root = repositoryRoot();
   const invoice = loadExample(root, 'invoice');
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-e2e-'));
   const defaults = { jobs: loadSettings(jobsSettings, {}), webhooks: loadSettings(webhookSettings, {}) };
   const settings: Record<string, string> = {

@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, Limits, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus } from '@docrender/messaging';
@@ -135,7 +135,7 @@ function printTable(results: Map<number, Record<Way, Measure[]>>): void {
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   console.log(`long documents benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
   console.log(`rows ${ROWS.join(', ')}; ${ROUNDS} rounds; render budget ${BUDGET_MS / 1000} s (default ${DEFAULT_BUDGET_MS / 1000} s)`);
 

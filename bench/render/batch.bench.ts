@@ -60,7 +60,7 @@ type Figures = { rates: number[]; ratios: number[]; chromiumMs: number; nodeMs: 
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const example = loadExample(root, 'invoice');
   const baseData = example.data as { number: string; customer: { name: string }; items: unknown[] };
   const documents: CompiledDocument[] = Array.from({ length: DOCUMENTS }, (_, i) => {

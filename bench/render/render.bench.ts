@@ -32,7 +32,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus, InProcessMessageBus, MessageBus } from '@docrender/messaging';
@@ -129,7 +129,7 @@ function printTables(rows: Row[]): void {
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const examples = ['invoice', 'report'].map((name) => loadExample(root, name));
   console.log(`render benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
   console.log(`concurrency ${CONCURRENCY.join(', ')}; ${ROUNDS} rounds; ${COUNTS.invoice} invoices / ${COUNTS.report} reports per run`);

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const root = repositoryRoot();
   const example = (name: string, file: string): unknown => JSON.parse(readFileSync(path.join(root, 'examples', name, file), 'utf8'));
   const invoiceData = example('invoice', 'data.json') as Record<string, unknown>;
-  const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+  const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-soak-'));
   const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' / ');
   console.log(`soak benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);

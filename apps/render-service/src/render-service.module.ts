@@ -38,9 +38,9 @@ export class RenderServiceModule {
         { provide: RENDER_SETTINGS, useValue: settings },
         {
           provide: BrowserPool,
-          useFactory: () =>
+          useFactory: async () =>
             BrowserPool.start({
-              executablePath: locateChromium(settings.executablePath),
+              executablePath: await locateChromium(settings.executablePath),
               browsers: settings.browsers,
               pagesPerBrowser: settings.pagesPerBrowser,
               maxRendersPerBrowser: settings.maxRendersPerBrowser,

@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { JsonLogger } from '@docrender/observability';
 import { BlobStoreUnavailableError, MemoryBlobStore } from '@docrender/storage';
 import type { DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';

@@ -5,9 +5,9 @@ import { printPdfOnPage } from '../src/chromium/page-printer';
 import { quietLogger } from './render-service.harness';
 
 /** A fresh pool of one browser with one reused page, as the integration tests of printing use it. */
-export function startPrintPool(creator: string): Promise<BrowserPool> {
+export async function startPrintPool(creator: string): Promise<BrowserPool> {
   return BrowserPool.start({
-    executablePath: locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
+    executablePath: await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
     browsers: 1,
     pagesPerBrowser: 1,
     maxRendersPerBrowser: 1000,

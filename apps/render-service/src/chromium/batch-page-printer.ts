@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'puppeteer';
-import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from 'pdf-lib';
+import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from '@cantoo/pdf-lib';
 import { evaluateInPage } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
 import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';

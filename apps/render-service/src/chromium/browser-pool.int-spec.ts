@@ -12,9 +12,9 @@ import { RenderTimeoutError } from './render-timeout.error';
 
 const quietLogger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
 
-function poolOptions(overrides: Partial<BrowserPoolOptions> = {}): BrowserPoolOptions {
+async function poolOptions(overrides: Partial<BrowserPoolOptions> = {}): Promise<BrowserPoolOptions> {
   return {
-    executablePath: locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
+    executablePath: await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH),
     browsers: 1,
     pagesPerBrowser: 2,
     maxRendersPerBrowser: 1000,
@@ -91,7 +91,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
   let pool: BrowserPool;
 
   beforeAll(async () => {
-    pool = await BrowserPool.start(poolOptions());
+    pool = await BrowserPool.start(await poolOptions());
   });
 
   afterAll(async () => {
@@ -144,7 +144,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
     };
 
     // one page, so the second render gets the page the first one used
-    const onePage = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1 }));
+    const onePage = await BrowserPool.start(await poolOptions({ pagesPerBrowser: 1 }));
     let second: Record<string, unknown>;
     try {
       await onReusedPage(onePage, async (page) => {
@@ -225,7 +225,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
   });
 
   it('pool: a page that cannot be cleared after its render breaks, and the render already handed it is retried elsewhere', async () => {
-    const single = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1 }));
+    const single = await BrowserPool.start(await poolOptions({ pagesPerBrowser: 1 }));
     const [browser] = single.browserProcessIds;
     let stopped: number[] = [];
     try {
@@ -273,7 +273,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
   });
 
   it('pool: a browser past its render limit renders on until its replacement is ready, then closes', async () => {
-    const limited = await BrowserPool.start(poolOptions({ maxRendersPerBrowser: 3, pagesPerBrowser: 1 }));
+    const limited = await BrowserPool.start(await poolOptions({ maxRendersPerBrowser: 3, pagesPerBrowser: 1 }));
     try {
       const [first] = limited.browserProcessIds;
       const browserPid: PageWork<number | undefined> = async (page) => page.browser().process()?.pid;
@@ -294,7 +294,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
   });
 
   it('pool: a reused page loads a new document every freshDocumentEvery renders, and stays the same page', async () => {
-    const refreshing = await BrowserPool.start(poolOptions({ pagesPerBrowser: 1, freshDocumentEvery: 3 }));
+    const refreshing = await BrowserPool.start(await poolOptions({ pagesPerBrowser: 1, freshDocumentEvery: 3 }));
     const pages = new Set<unknown>();
     const documentsSeen: number[] = [];
     try {
@@ -319,7 +319,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
   });
 
   it('pool: close leaves no Chromium process and no zombie behind', async () => {
-    const closing = await BrowserPool.start(poolOptions({ browsers: 2 }));
+    const closing = await BrowserPool.start(await poolOptions({ browsers: 2 }));
     const leaders = closing.browserProcessIds;
     expect(leaders).toHaveLength(2);
     expect(processesInGroups(leaders).length).toBeGreaterThan(2);

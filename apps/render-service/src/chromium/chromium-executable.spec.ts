@@ -1,38 +1,36 @@
 import { ChromiumNotFoundError, findChromium } from './chromium-executable';
 
 const executables = (...paths: string[]) => (path: string) => paths.includes(path);
-const noDownload = () => '/cache/puppeteer/chrome/chrome';
+const noDownload = () => Promise.resolve('/cache/puppeteer/chrome/chrome');
 
 describe('Chromium discovery', () => {
-  it('uses PUPPETEER_EXECUTABLE_PATH when it is set and executable', () => {
-    expect(
+  it('uses PUPPETEER_EXECUTABLE_PATH when it is set and executable', async () => {
+    await expect(
       findChromium({ configuredPath: '/opt/chrome', systemPaths: ['/usr/bin/chromium'], downloadedPath: noDownload, isExecutable: executables('/opt/chrome', '/usr/bin/chromium') }),
-    ).toBe('/opt/chrome');
+    ).resolves.toBe('/opt/chrome');
   });
 
-  it('refuses a PUPPETEER_EXECUTABLE_PATH that is not executable instead of silently using another browser', () => {
-    expect(() =>
+  it('refuses a PUPPETEER_EXECUTABLE_PATH that is not executable instead of silently using another browser', async () => {
+    await expect(
       findChromium({ configuredPath: '/opt/missing', systemPaths: ['/usr/bin/chromium'], downloadedPath: noDownload, isExecutable: executables('/usr/bin/chromium') }),
-    ).toThrow(/PUPPETEER_EXECUTABLE_PATH=\/opt\/missing/);
+    ).rejects.toThrow(/PUPPETEER_EXECUTABLE_PATH=\/opt\/missing/);
   });
 
-  it('prefers the first system Chromium, then the browser puppeteer downloaded', () => {
+  it('prefers the first system Chromium, then the browser puppeteer downloaded', async () => {
     const search = { configuredPath: undefined, systemPaths: ['/usr/bin/chromium', '/usr/bin/google-chrome'], downloadedPath: noDownload };
-    expect(findChromium({ ...search, isExecutable: executables('/usr/bin/google-chrome', '/cache/puppeteer/chrome/chrome') })).toBe('/usr/bin/google-chrome');
-    expect(findChromium({ ...search, isExecutable: executables('/cache/puppeteer/chrome/chrome') })).toBe('/cache/puppeteer/chrome/chrome');
+    await expect(findChromium({ ...search, isExecutable: executables('/usr/bin/google-chrome', '/cache/puppeteer/chrome/chrome') })).resolves.toBe('/usr/bin/google-chrome');
+    await expect(findChromium({ ...search, isExecutable: executables('/cache/puppeteer/chrome/chrome') })).resolves.toBe('/cache/puppeteer/chrome/chrome');
   });
 
-  it('fails with one error that says how to install a browser', () => {
+  it('fails with one error that says how to install a browser', async () => {
     const find = () =>
       findChromium({
         configuredPath: undefined,
         systemPaths: ['/usr/bin/chromium'],
-        downloadedPath: () => {
-          throw new Error('no cache');
-        },
+        downloadedPath: () => Promise.reject(new Error('no cache')),
         isExecutable: executables(),
       });
-    expect(find).toThrow(ChromiumNotFoundError);
-    expect(find).toThrow(/apt-get install -y chromium.*npx puppeteer browsers install chrome.*PUPPETEER_EXECUTABLE_PATH/);
+    await expect(find()).rejects.toThrow(ChromiumNotFoundError);
+    await expect(find()).rejects.toThrow(/apt-get install -y chromium.*npx puppeteer browsers install chrome.*PUPPETEER_EXECUTABLE_PATH/);
   });
 });

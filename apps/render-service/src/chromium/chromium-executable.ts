@@ -28,7 +28,7 @@ export type ChromiumSearch = {
   configuredPath: string | undefined;
   systemPaths: readonly string[];
   /** Where puppeteer keeps the browser it downloaded (it may not exist). */
-  downloadedPath: () => string;
+  downloadedPath: () => Promise<string>;
   isExecutable?: (path: string) => boolean;
 };
 
@@ -46,7 +46,7 @@ function isExecutableFile(path: string): boolean {
  * Chromium discovery: PUPPETEER_EXECUTABLE_PATH, else a system Chromium/Chrome, else the browser puppeteer
  * downloaded. Throws one ChromiumNotFoundError that says how to install a browser.
  */
-export function findChromium(search: ChromiumSearch): string {
+export async function findChromium(search: ChromiumSearch): Promise<string> {
   const isExecutable = search.isExecutable ?? isExecutableFile;
   if (search.configuredPath !== undefined) {
     if (isExecutable(search.configuredPath)) return search.configuredPath;
@@ -56,7 +56,7 @@ export function findChromium(search: ChromiumSearch): string {
   if (system !== undefined) return system;
   let downloaded: string | undefined;
   try {
-    downloaded = search.downloadedPath();
+    downloaded = await search.downloadedPath();
   } catch {
     downloaded = undefined;
   }
@@ -67,6 +67,6 @@ export function findChromium(search: ChromiumSearch): string {
 }
 
 /** findChromium with this machine's file system and puppeteer's download location. */
-export function locateChromium(configuredPath: string | undefined): string {
+export function locateChromium(configuredPath: string | undefined): Promise<string> {
   return findChromium({ configuredPath, systemPaths: SYSTEM_CHROMIUM_PATHS, downloadedPath: () => puppeteer.executablePath() });
 }

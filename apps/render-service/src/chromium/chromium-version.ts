@@ -1,6 +1,6 @@
 import { StartupError } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
-import { PUPPETEER_REVISIONS } from 'puppeteer-core/lib/cjs/puppeteer/revisions.js';
+import { PUPPETEER_REVISIONS } from 'puppeteer-core/lib/puppeteer/revisions.js';
 import puppeteerCorePackage from 'puppeteer-core/package.json';
 
 /** A puppeteer version and the Chrome version it is made for. */

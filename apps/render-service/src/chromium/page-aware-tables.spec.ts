@@ -1,5 +1,5 @@
 import type { CDPSession } from 'puppeteer';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { placeTableBreakRows } from './page-aware-tables';
 
 const PAGE_HEIGHT_PT = 842;

@@ -1,5 +1,5 @@
 import type { CDPSession } from 'puppeteer';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
 

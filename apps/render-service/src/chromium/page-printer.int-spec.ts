@@ -51,7 +51,7 @@ describe('issue 4: documents are printed without a screen layout (laidOutForPrin
   }
 
   beforeAll(async () => {
-    const executablePath = locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
+    const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
     // the same fonts as the pool's browsers (decision 0030): this test is about how the document is loaded
     const env = { ...process.env, FONTCONFIG_FILE: serviceFontConfigFile() };
     plain = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], env });

@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'puppeteer';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { countMeasuringPrints, placeTableBreakRows } from './page-aware-tables';

@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
 import { metricsRegistry } from '@docrender/observability';
 import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@docrender/template-dsl';
 import { pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';

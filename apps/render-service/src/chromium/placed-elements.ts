@@ -1,5 +1,5 @@
 import type { CDPSession } from 'puppeteer';
-import type { PDFDocument } from 'pdf-lib';
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
 import { evaluateInPage, markerLinks, MeasuringPrint } from './page-aware-tables';
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@docrender/observability';
 import { builtinFontFile } from '@docrender/template-dsl';
-import puppeteer, { Browser, BrowserContext, HTTPRequest, Page, ProtocolError } from 'puppeteer';
+import puppeteer, { Browser, BrowserContext, type CDPSession, HTTPRequest, Page, ProtocolError } from 'puppeteer';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { RenderTimeoutError } from './render-timeout.error';
 import { serviceFontConfigFile } from './service-fonts';
@@ -133,6 +133,8 @@ export class PooledBrowser {
   private goneReason = 'it crashed or was killed from outside';
   /** When the browser last answered a DevTools call (launched counts as answered); the readiness probe reads it. */
   private answeredAt = Date.now();
+  /** The DevTools session the pings go through (opened at the first ping). */
+  private pingSession: Promise<CDPSession> | null = null;
 
   private constructor(
     private readonly browser: Browser,
@@ -210,7 +212,19 @@ export class PooledBrowser {
 
   /** Resolves when the browser answers a DevTools call within `timeoutMs`. */
   async ping(timeoutMs: number): Promise<void> {
-    await withTimeout(this.browser.version(), timeoutMs, 'Browser.getVersion');
+    // Browser.version() answers from memory after its first call (puppeteer 25): a ping asks the browser every time
+    this.pingSession ??= this.browser.target().createCDPSession();
+    const session = this.pingSession;
+    try {
+      await withTimeout(
+        session.then((s) => s.send('Browser.getVersion')),
+        timeoutMs,
+        'Browser.getVersion',
+      );
+    } catch (error) {
+      if (this.pingSession === session) this.pingSession = null;
+      throw error;
+    }
     this.answeredAt = Date.now();
   }
 

@@ -1,6 +1,6 @@
 import { Environment, RenderIssueType } from '@docrender/contracts';
 import { WorkerOutOfMemoryError, WorkerTaskAbortedError } from '@docrender/platform';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { quietLogger } from '../../test/fake-render-dependencies';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
 import { CompileTask, type CompileReply, type CompileRequest } from './compile-task';

@@ -7,7 +7,7 @@ import { Environment, MessageName, type RenderDocumentResult } from '@docrender/
 import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
 import { organisationAssetKey } from '@docrender/storage';
 import { compileDocument, type Template } from '@docrender/template-dsl';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream } from '@cantoo/pdf-lib';
 import { pdfInfo, qpdfCheck } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
@@ -124,6 +124,8 @@ describe('issue 34: archival PDF output of the render service, judged by PDFBox 
     const { code, report } = await preflight(pdf, 3);
     expect(report).toMatch(/0 error\(s\)/);
     expect(code).toBe(0);
+    // PDF/A-3 builds on PDF 1.7; Chromium's print declares 1.4
+    expect(pdf.subarray(0, 9).toString('latin1')).toBe('%PDF-1.7\n');
     expect(report).toMatch(new RegExp(`pdfaid:part>3 pdfaid:conformance>${level.endsWith('u') ? 'U' : 'B'}`));
     expect(result.pdf?.conformance).toMatchObject({ pdfA: level, checks: 'passed' });
     expect(result.pdf?.conformance?.rules).toEqual(expect.arrayContaining(['6.2.3', '6.6.3', '6.8']));

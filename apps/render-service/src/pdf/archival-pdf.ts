@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHeader, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import { checkArchivalPdf, ConformanceFailure } from './pdf-a-checks';
 import { makeAccessible, PDF_UA_1_IDENTIFICATION, type PdfUALevel } from './pdf-ua';
 import { checkPdfUA, PDF_UA_RULES } from './pdf-ua-checks';
@@ -77,6 +77,9 @@ const deflatedProfiles = new WeakMap<Uint8Array, Buffer>();
 export async function makeArchivalPdf(printed: Buffer, request: ArchivalPdfRequest): Promise<ArchivalPdfOutcome> {
   const document = await PDFDocument.load(printed, { updateMetadata: false });
   const context = document.context;
+  // PDF/A-2 and -3 build on PDF 1.7 (ISO 32000-1). Chromium's print declares 1.4, and @cantoo/pdf-lib, unlike
+  // pdf-lib 1.17, keeps a loaded file's header: the archival stage declares 1.7, as it always has.
+  context.header = PDFHeader.forVersion(1, 7);
   const catalog = document.catalog;
   const { info } = request;
 

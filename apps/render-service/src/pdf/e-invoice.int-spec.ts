@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Environment, IssueSeverity, MessageName, type RenderDocumentResult } from '@docrender/contracts';
 import { ciiValidate, einvoiceOracleDir } from '@docrender/e-invoice/testing';
 import type { Template } from '@docrender/template-dsl';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import { pdfText } from '../../test/pdf-tools';
 import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 

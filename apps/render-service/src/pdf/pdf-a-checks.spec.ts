@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
 import { makeArchivalPdf, type ArchivalPdfRequest } from './archival-pdf';
 import { archiveDocument } from './archival-stage';
 

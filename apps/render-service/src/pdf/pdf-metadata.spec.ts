@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { pdfDate, pdfTextString, withPdfMetadata } from './pdf-metadata';
 import { pageCountFromClassicXref } from './pdf-page-count';
 import { readClassicObject, readClassicTrailer } from './pdf-xref';

@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { pageCountFromClassicXref, readPdfPageCount } from './pdf-page-count';
 
 async function pdfWithPages(pages: number, useObjectStreams: boolean): Promise<Buffer> {

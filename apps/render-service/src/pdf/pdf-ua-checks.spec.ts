@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName, PDFNumber, PDFRef, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFNumber, PDFRef, PDFString, StandardFonts } from '@cantoo/pdf-lib';
 import { archiveDocument } from './archival-stage';
 import { makeAccessible, PDF_UA_1_IDENTIFICATION } from './pdf-ua';
 import { checkPdfUA } from './pdf-ua-checks';

@@ -1,4 +1,4 @@
-import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFObject, PDFRawStream, PDFRef, PDFString } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFObject, PDFRawStream, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import { unaccountedPainting } from './content-marking';
 import { checkFont, type ConformanceFailure, xmpValue } from './pdf-a-checks';
 import { PDF_UA_NAMESPACE } from './pdf-ua';

@@ -1,6 +1,6 @@
 import { Environment, MessageName, type RenderDocumentResult } from '@docrender/contracts';
 import type { Template, TemplateElement } from '@docrender/template-dsl';
-import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFObject, PDFRawStream, PDFRef, PDFString } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFObject, PDFRawStream, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import { pdfaPreflight, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 import { unaccountedPainting } from './content-marking';

@@ -1,4 +1,4 @@
-import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import type { XmpExtensionSchema } from './xmp-metadata';
 import { markUnmarkedAsArtifacts } from './content-marking';
 

@@ -24,6 +24,9 @@ md.validateLink = (url: string): boolean => SAFE_LINK.test(url.trim()) || STARTS
 
 type Token = MarkdownIt.Token;
 
+/** A link's target as text (markdown-it types attribute values as `string | number`; the parser writes strings). */
+const hrefOf = (token: Token): string => String(token.attrGet('href') ?? '');
+
 /** Markdown source with a placeholder for each binding, and the bindings in placeholder order. */
 function withPlaceholders(segments: TemplateSegments): { source: string; bindings: Binding[] } {
   let source = '';
@@ -119,7 +122,7 @@ function checkLinks(tokens: Token[]): string[] {
   const unsafe: string[] = [];
   forEachToken(tokens, (token, siblings, index) => {
     if (token.type !== 'link_open') return;
-    const href = (token.attrGet('href') ?? '').trim();
+    const href = hrefOf(token).trim();
     if (SAFE_LINK.test(href)) token.attrSet('href', href);
     else {
       unsafe.push(href);
@@ -206,7 +209,7 @@ export function renderMarkdown(
     if (token.type === 'text' || token.type === 'code_inline' || token.type === 'code_block' || token.type === 'fence') {
       token.content = token.content.replace(PLACEHOLDER, (_m, i: string) => textOf(i));
     } else if (token.type === 'link_open') {
-      const href = (token.attrGet('href') ?? '').replace(PLACEHOLDER, (_m, i: string) => {
+      const href = hrefOf(token).replace(PLACEHOLDER, (_m, i: string) => {
         const v = values[Number(i)];
         return v && 'text' in v ? v.text : v && 'markdown' in v ? v.markdown : '';
       });
