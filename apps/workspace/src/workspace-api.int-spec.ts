@@ -1,15 +1,26 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
+import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { hashPassword, provisionOrganisation, type Database, type WorkspaceRole } from '@docrender/persistence';
 import { createServiceApp, serviceSettings } from '@docrender/platform';
 import { createBlobStore } from '@docrender/storage';
-import { createTestDatabase, startRenderStandIn, testLogger, TEST_API_KEY_PEPPER, type RenderStandIn, type TestDatabase } from '@docrender/testing';
+import {
+  createRabbitVhost,
+  createTestDatabase,
+  startRenderStandIn,
+  testLogger,
+  TEST_API_KEY_PEPPER,
+  waitFor,
+  type RabbitVhost,
+  type RenderStandIn,
+  type TestDatabase,
+} from '@docrender/testing';
 import { workspaceService } from './workspace.definition';
 
 jest.setTimeout(120_000);
@@ -23,6 +34,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   let db: TestDatabase;
   let database: Database;
   let bus: MessageBus;
+  let vhost: RabbitVhost;
   let standIn: RenderStandIn;
   let app: INestApplication;
   let blobDir: string;
@@ -54,8 +66,9 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   beforeAll(async () => {
     db = await createTestDatabase();
     database = db.database;
+    vhost = await createRabbitVhost('workspace');
     blobDir = mkdtempSync(path.join(tmpdir(), 'workspace-int-'));
-    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
+    const env = { AMQP_URL: vhost.url, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
     bus = await createMessageBus(loadSettings(messagingSettings, env), testLogger('bus'));
     const blobStore = await createBlobStore(loadSettings(storageSettings, env));
     standIn = await startRenderStandIn(bus, blobStore);
@@ -76,6 +89,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     await app?.close();
     await standIn?.stop();
     await bus?.close();
+    await vhost?.delete();
     await db?.drop();
     if (blobDir) rmSync(blobDir, { recursive: true, force: true });
   });
@@ -333,6 +347,91 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     });
   });
 
+  describe('item 5: webhook deliveries', () => {
+    const sent: DeliverWebhookCommand[] = [];
+    beforeAll(async () => {
+      await bus.consume(MessageName.DeliverWebhook, async (command) => {
+        sent.push(command);
+      });
+    });
+
+    /** A callback of org `organisationId` as the job worker stores it (outbox, published), with attempts answered `statuses`. */
+    async function delivery(organisationId: string, statuses: number[], state: 'pending' | 'delivered' | 'abandoned', createdAt: Date): Promise<string> {
+      const deliveryId = randomUUID();
+      const jobId = randomUUID();
+      const command: DeliverWebhookCommand = { deliveryId, jobId, organisationId, event: WebhookEvent.Completed, callbackUrl: 'https://hooks.example.com/cb', body: `{"jobId":"${jobId}"}`, attempt: 1 };
+      await database.outbox.add(MessageName.DeliverWebhook, command, { id: deliveryId, now: createdAt });
+      await db.dataSource.query(`UPDATE outbox SET published_at = $2 WHERE id = $1`, [deliveryId, createdAt]);
+      const ref = { deliveryId, jobId, organisationId, event: WebhookEvent.Completed };
+      for (const [i, status] of statuses.entries()) {
+        const at = new Date(createdAt.getTime() + i * 1000);
+        await database.webhookDeliveries.claimAttempt(ref, i + 1, 10_000, at);
+        const ok = status >= 200 && status < 300;
+        const settled = i === statuses.length - 1 ? state : 'pending';
+        await database.webhookDeliveries.finishAttempt(deliveryId, i + 1, { outcome: ok ? 'delivered' : 'failed', httpStatus: status, error: ok ? null : `HTTP ${status}`, durationMs: 40 + i }, settled, at);
+      }
+      return deliveryId;
+    }
+
+    it('lists the organisation\'s deliveries newest first with paging, and shows one with its attempts (status codes, timings) and next attempt; viewers read', async () => {
+      const a = users['owner@a.test'].organisationId;
+      const t0 = new Date('2026-05-01T10:00:00.000Z');
+      const oldest = await delivery(a, [204], 'delivered', t0);
+      const retrying = await delivery(a, [500, 503], 'pending', new Date(t0.getTime() + 60_000));
+      const newest = await delivery(a, [500, 500, 500, 500, 500], 'abandoned', new Date(t0.getTime() + 120_000));
+      const viewer = users['viewer@a.test'];
+      const first = await as(viewer, 'get', '/workspace/api/webhook-deliveries?take=2').expect(200);
+      expect(first.body.total).toBeGreaterThanOrEqual(3);
+      const page1 = first.body.items.map((d: { deliveryId: string }) => d.deliveryId);
+      const rest = await as(viewer, 'get', `/workspace/api/webhook-deliveries?skip=2&take=100`).expect(200);
+      const all = [...page1, ...rest.body.items.map((d: { deliveryId: string }) => d.deliveryId)];
+      expect(all.filter((id: string) => [oldest, retrying, newest].includes(id))).toEqual([newest, retrying, oldest]);
+      expect(new Set(all).size).toBe(all.length);
+
+      const shown = await as(viewer, 'get', `/workspace/api/webhook-deliveries/${retrying}`).expect(200);
+      expect(shown.body).toMatchObject({ deliveryId: retrying, event: 'render.completed', state: 'pending', attempts: 2, lastHttpStatus: 503 });
+      expect(shown.body.attemptList.map((x: { attempt: number; httpStatus: number; outcome: string; durationMs: number }) => [x.attempt, x.httpStatus, x.outcome, x.durationMs])).toEqual([
+        [1, 500, 'failed', 40],
+        [2, 503, 'failed', 41],
+      ]);
+      // spec 6.3: after the second failed attempt the third follows 4 s later
+      expect(Date.parse(shown.body.nextAttemptAt) - Date.parse(shown.body.attemptList[1].finishedAt)).toBe(4000);
+      const abandoned = await as(viewer, 'get', `/workspace/api/webhook-deliveries/${newest}`).expect(200);
+      expect(abandoned.body).toMatchObject({ state: 'abandoned', attempts: 5, nextAttemptAt: null });
+    });
+
+    it('an owner sends an abandoned callback again: the same delivery id, pending, its next attempt published through the outbox; delivered and pending ones are refused (409)', async () => {
+      const owner = users['owner@a.test'];
+      const id = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      const res = await as(owner, 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(202);
+      expect(res.body).toMatchObject({ deliveryId: id, state: 'pending', attempt: 6 });
+      const message = await waitFor('the redelivery message', () => sent.find((c) => c.deliveryId === id));
+      expect(message).toMatchObject({ deliveryId: id, organisationId: owner.organisationId, event: 'render.completed', callbackUrl: 'https://hooks.example.com/cb', attempt: 6 });
+      const [outbox] = (await db.dataSource.query(`SELECT payload, published_at FROM outbox WHERE id = $1`, [id])) as { payload: DeliverWebhookCommand; published_at: Date | null }[];
+      expect(outbox.payload.attempt).toBe(6);
+      expect(outbox.published_at).not.toBeNull();
+      // the dispatcher may claim attempt 6 now: the delivery is pending again under the same id
+      const claim = await database.webhookDeliveries.claimAttempt({ deliveryId: id, jobId: message.jobId, organisationId: owner.organisationId, event: WebhookEvent.Completed }, 6, 10_000);
+      expect(claim.kind).toBe('claimed');
+      await as(owner, 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(409);
+
+      const delivered = await delivery(owner.organisationId, [200], 'delivered', new Date());
+      await as(owner, 'post', `/workspace/api/webhook-deliveries/${delivered}/redeliver`).expect(409);
+      const gone = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      await db.dataSource.query(`DELETE FROM outbox WHERE id = $1`, [gone]);
+      const refused = await as(owner, 'post', `/workspace/api/webhook-deliveries/${gone}/redeliver`).expect(409);
+      expect(refused.body.message).toMatch(/no longer kept/);
+    });
+
+    it('editors and viewers may not redeliver (403), and redelivery needs the CSRF token', async () => {
+      const owner = users['owner@a.test'];
+      const id = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(403);
+      await request(http).post(`/workspace/api/webhook-deliveries/${id}/redeliver`).set('Cookie', owner.cookie).expect(403);
+      expect((await database.webhookDeliveries.findDelivery(id))?.state).toBe('abandoned');
+    });
+  });
+
   describe('item 6: isolation — another organisation\'s ids answer 404 on every workspace route', () => {
     it('covers every route that takes an id', async () => {
       const created = await as(users['editor@a.test'], 'post', '/workspace/api/templates').send({ name: 'Secret of A', example: 'letter' }).expect(201);
@@ -340,6 +439,11 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const key = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: 'a' }).expect(201);
       const invitation = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/invitations').send({ email: 'isolated@a.test', role: 'viewer' }).expect(201);
       const memberId = (await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.id as string;
+      const a = users['owner@a.test'].organisationId;
+      const deliveryId = randomUUID();
+      const callback: DeliverWebhookCommand = { deliveryId, jobId: randomUUID(), organisationId: a, event: WebhookEvent.Failed, callbackUrl: 'https://hooks.example.com/a', body: '{}', attempt: 1 };
+      await database.outbox.add(MessageName.DeliverWebhook, callback, { id: deliveryId });
+      await database.webhookDeliveries.markDropped(callback, 'queue full');
       const b = users['owner@b.test'];
       const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
       const routes: Array<[string, () => request.Test]> = [
@@ -353,6 +457,8 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
         ['PATCH member', () => as(b, 'patch', `/workspace/api/organisation/members/${memberId}`).send({ role: 'owner' })],
         ['DELETE member', () => as(b, 'delete', `/workspace/api/organisation/members/${memberId}`)],
         ['DELETE invitation', () => as(b, 'delete', `/workspace/api/organisation/invitations/${invitation.body.id}`)],
+        ['GET webhook delivery', () => as(b, 'get', `/workspace/api/webhook-deliveries/${deliveryId}`)],
+        ['POST redeliver', () => as(b, 'post', `/workspace/api/webhook-deliveries/${deliveryId}/redeliver`)],
       ];
       for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
       const list = await as(b, 'get', '/workspace/api/templates?search=Secret').expect(200);
@@ -362,12 +468,14 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const bMembers = await as(b, 'get', '/workspace/api/organisation/members').expect(200);
       expect(bMembers.body.items.map((m: { email: string }) => m.email)).toEqual(['owner@b.test']);
       expect((await as(b, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
+      expect((await as(b, 'get', '/workspace/api/webhook-deliveries').expect(200)).body).toMatchObject({ items: [], total: 0 });
       // nothing changed in A
       expect((await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.role).toBe('viewer');
       await request(http).get(`/workspace/api/invitations/${invitation.body.token}`).expect(200);
       const version = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/versions/1`).expect(200);
       expect(version.body.publishedAt).toBeNull();
       expect(await database.apiKeys.authenticate(key.body.key as string)).not.toBeNull();
+      expect((await database.webhookDeliveries.findDelivery(deliveryId))?.state).toBe('dropped');
     });
   });
 
@@ -382,6 +490,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver']));
   });
 });

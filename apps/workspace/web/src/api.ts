@@ -30,6 +30,19 @@ export type Member = { id: string; email: string; name: string; role: Role; crea
 export type Invitation = { id: string; email: string; role: Role; invitedBy: string; createdAt: string; expiresAt: string };
 export type WebhookSecret = { active: string; previous: string | null; rotatedAt: string | null; previousExpiresAt: string | null };
 
+export type Delivery = {
+  deliveryId: string;
+  jobId: string;
+  event: string;
+  state: 'pending' | 'delivered' | 'abandoned' | 'dropped';
+  attempts: number;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+export type DeliveryAttempt = { attempt: number; startedAt: string; finishedAt: string | null; outcome: string | null; httpStatus: number | null; error: string | null; durationMs: number | null };
+
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly problems: string[]) {
     super(message);
@@ -88,5 +101,8 @@ export const api = {
   invite: (email: string, role: Role) => call<Invitation & { token: string; link: string }>('POST', 'organisation/invitations', { email, role }),
   revokeInvitation: (id: string) => call<void>('DELETE', `organisation/invitations/${encodeURIComponent(id)}`),
   invitation: (token: string) => call<{ email: string; role: Role; expiresAt: string }>('GET', `invitations/${encodeURIComponent(token)}`),
+  deliveries: (skip: number, take: number) => call<{ items: Delivery[]; total: number }>('GET', `webhook-deliveries?skip=${skip}&take=${take}`),
+  delivery: (id: string) => call<Delivery & { attemptList: DeliveryAttempt[]; nextAttemptAt: string | null }>('GET', `webhook-deliveries/${encodeURIComponent(id)}`),
+  redeliver: (id: string) => call<Delivery & { attempt: number }>('POST', `webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
   acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };
