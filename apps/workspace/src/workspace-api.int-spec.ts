@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
-import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
+import { DocumentType, Environment, MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { hashPassword, provisionOrganisation, type Database, type WorkspaceRole } from '@docrender/persistence';
 import { createServiceApp, serviceSettings } from '@docrender/platform';
-import { createBlobStore } from '@docrender/storage';
+import { createBlobStore, type BlobStore } from '@docrender/storage';
 import {
   createRabbitVhost,
   createTestDatabase,
@@ -38,6 +38,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   let standIn: RenderStandIn;
   let app: INestApplication;
   let blobDir: string;
+  let blobStore: BlobStore;
   let http: ReturnType<INestApplication['getHttpServer']>;
   const users: Record<string, Agent> = {};
 
@@ -70,7 +71,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     blobDir = mkdtempSync(path.join(tmpdir(), 'workspace-int-'));
     const env = { AMQP_URL: vhost.url, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
     bus = await createMessageBus(loadSettings(messagingSettings, env), testLogger('bus'));
-    const blobStore = await createBlobStore(loadSettings(storageSettings, env));
+    blobStore = await createBlobStore(loadSettings(storageSettings, env));
     standIn = await startRenderStandIn(bus, blobStore);
     app = await createServiceApp(workspaceService, { database, bus, blobStore, close: async () => undefined }, testLogger('workspace'), serviceSettings([workspaceService], env));
     await app.init();
@@ -347,6 +348,77 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     });
   });
 
+  describe('item 4: usage and documents', () => {
+    /** A stored document of `organisationId` with a PDF in the blob store. */
+    async function storedDocument(organisationId: string, name: string, pages: number, environment: Environment, renderedAt: Date): Promise<string> {
+      const template = await database.templates.create({ organisationId, projectId: null, name: `T ${name}`, documentNameTemplate: null, updatedBy: 'test' });
+      const id = randomUUID();
+      const pdfBlobKey = `documents/${organisationId}/${id}.pdf`;
+      const pdf = Buffer.from(`%PDF-1.7\n% ${name}\n%%EOF\n`);
+      await blobStore.put(pdfBlobKey, pdf, 'application/pdf');
+      await database.documents.create({
+        id,
+        organisationId,
+        templateId: template.id,
+        versionNumber: 1,
+        environment,
+        language: null,
+        documentName: name,
+        documentType: DocumentType.Template,
+        pdfBlobKey,
+        fileSizeBytes: pdf.length,
+        pageCount: pages,
+        renderedAt,
+        renderDurationMs: 12,
+      });
+      return id;
+    }
+
+    it('spec 2.12: the usage page answers the figures of GET /v1/organisation/stats (the same organisationStats)', async () => {
+      const viewer = users['viewer@a.test'];
+      await database.usage.setPagesUsed(viewer.organisationId, 7);
+      const usage = await as(viewer, 'get', '/workspace/api/usage').expect(200);
+      expect(usage.body).toMatchObject({ organisationName: 'Org A', tier: 'pro', includedRendersPerMonth: 100, pagesUsedThisPeriod: 7, pagesAvailable: 93, userCount: 1 });
+      expect(Date.parse(usage.body.periodEnd)).toBeGreaterThan(Date.parse(usage.body.periodStart));
+      const b = await as(users['owner@b.test'], 'get', '/workspace/api/usage').expect(200);
+      expect(b.body).toMatchObject({ organisationName: 'Org B', pagesUsedThisPeriod: 0 });
+    });
+
+    it('spec 4.1 / 4.13: lists stored documents with the API\'s filters, sort and paging, and downloads a PDF through the workspace', async () => {
+      const a = users['owner@a.test'].organisationId;
+      const t = Date.parse('2026-06-01T00:00:00.000Z');
+      const one = await storedDocument(a, 'Invoice 1', 1, Environment.Production, new Date(t));
+      const two = await storedDocument(a, 'Invoice 2', 3, Environment.Production, new Date(t + 1000));
+      const three = await storedDocument(a, 'Letter 3', 2, Environment.Test, new Date(t + 2000));
+      const viewer = users['viewer@a.test'];
+      const all = await as(viewer, 'get', '/workspace/api/documents?sortBy=renderedAt&sortDirection=desc').expect(200);
+      expect(all.body).toMatchObject({ total: 3, skip: 0, take: 25 });
+      expect(all.body.items.map((d: { id: string }) => d.id)).toEqual([three, two, one]);
+      const paged = await as(viewer, 'get', '/workspace/api/documents?sortBy=pageCount&sortDirection=asc&skip=1&take=1').expect(200);
+      expect(paged.body.items.map((d: { id: string }) => d.id)).toEqual([three]);
+      const filtered = await as(viewer, 'get', '/workspace/api/documents?filters[0].field=environment&filters[0].value=production&filters[1].field=pageCount&filters[1].op=gte&filters[1].value=2').expect(200);
+      expect(filtered.body.items.map((d: { id: string }) => d.id)).toEqual([two]);
+      const searched = await as(viewer, 'get', '/workspace/api/documents?search=letter').expect(200);
+      expect(searched.body.items.map((d: { id: string }) => d.id)).toEqual([three]);
+      await as(viewer, 'get', '/workspace/api/documents?filters[0].field=secret&filters[0].value=x').expect(400);
+      await as(viewer, 'get', '/workspace/api/documents?skip=a').expect(422);
+
+      const pdf = await as(viewer, 'get', `/workspace/api/documents/${two}/pdf`)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers['content-disposition']).toBe(`attachment; filename="Invoice 2.pdf"; filename*=UTF-8''Invoice%202.pdf`);
+      expect((pdf.body as Buffer).toString()).toContain('% Invoice 2');
+      await database.documents.markPdfDeleted([one]);
+      await as(viewer, 'get', `/workspace/api/documents/${one}/pdf`).expect(410);
+    });
+  });
+
   describe('item 5: webhook deliveries', () => {
     const sent: DeliverWebhookCommand[] = [];
     beforeAll(async () => {
@@ -444,6 +516,10 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const callback: DeliverWebhookCommand = { deliveryId, jobId: randomUUID(), organisationId: a, event: WebhookEvent.Failed, callbackUrl: 'https://hooks.example.com/a', body: '{}', attempt: 1 };
       await database.outbox.add(MessageName.DeliverWebhook, callback, { id: deliveryId });
       await database.webhookDeliveries.markDropped(callback, 'queue full');
+      const documentTemplate = await database.templates.create({ organisationId: a, projectId: null, name: 'Doc of A', documentNameTemplate: null, updatedBy: 'test' });
+      const documentId = randomUUID();
+      await blobStore.put(`documents/${documentId}.pdf`, Buffer.from('%PDF-1.7 secret of A'), 'application/pdf');
+      await database.documents.create({ id: documentId, organisationId: a, templateId: documentTemplate.id, versionNumber: 1, environment: Environment.Test, language: null, documentName: 'Secret of A', documentType: DocumentType.Template, pdfBlobKey: `documents/${documentId}.pdf`, fileSizeBytes: 20, pageCount: 1, renderedAt: new Date(), renderDurationMs: 1 });
       const b = users['owner@b.test'];
       const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
       const routes: Array<[string, () => request.Test]> = [
@@ -458,6 +534,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
         ['DELETE member', () => as(b, 'delete', `/workspace/api/organisation/members/${memberId}`)],
         ['DELETE invitation', () => as(b, 'delete', `/workspace/api/organisation/invitations/${invitation.body.id}`)],
         ['GET webhook delivery', () => as(b, 'get', `/workspace/api/webhook-deliveries/${deliveryId}`)],
+        ['GET document PDF', () => as(b, 'get', `/workspace/api/documents/${documentId}/pdf`)],
         ['POST redeliver', () => as(b, 'post', `/workspace/api/webhook-deliveries/${deliveryId}/redeliver`)],
       ];
       for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
@@ -469,6 +546,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(bMembers.body.items.map((m: { email: string }) => m.email)).toEqual(['owner@b.test']);
       expect((await as(b, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
       expect((await as(b, 'get', '/workspace/api/webhook-deliveries').expect(200)).body).toMatchObject({ items: [], total: 0 });
+      expect((await as(b, 'get', '/workspace/api/documents?search=Secret').expect(200)).body).toMatchObject({ items: [], total: 0 });
       // nothing changed in A
       expect((await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.role).toBe('viewer');
       await request(http).get(`/workspace/api/invitations/${invitation.body.token}`).expect(200);
@@ -490,6 +568,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf']));
   });
 });
