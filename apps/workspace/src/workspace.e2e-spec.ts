@@ -286,6 +286,22 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-test=delivery-state]')?.textContent === 'delivered');
     expect(await page.$$eval('[data-test=attempt-status]', (cells) => cells.map((c) => c.textContent))).toEqual(['500', '500', '500', '500', '500', '204']);
+
+    // item 4: the documents the renders stored, downloadable through the workspace, and the period's usage
+    await page.click('[data-test=documents-link]');
+    await page.waitForSelector('[data-test=document] [data-test=download]');
+    const download = await page.$eval('[data-test=document] [data-test=download]', async (a) => {
+      const res = await fetch((a as HTMLAnchorElement).href);
+      return { type: res.headers.get('content-type'), head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+    });
+    expect(download).toEqual({ type: 'application/pdf', head: '%PDF-' });
+    await page.select('[data-test=document-environment]', 'production');
+    await page.click('[data-test=document-filter]');
+    await page.waitForFunction(() => document.querySelector('[data-test=document-count]')?.textContent === 'no documents');
+    await page.click('[data-test=usage-link]');
+    await page.waitForSelector('[data-test=pages-included]');
+    expect(await page.$eval('[data-test=pages-used]', (el) => el.textContent)).toBe('0'); // test renders take no credit
+
     await page.click('[data-test=settings-link]');
     await page.waitForSelector('[data-test=invite-email]');
 

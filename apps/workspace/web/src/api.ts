@@ -43,6 +43,33 @@ export type Delivery = {
 };
 export type DeliveryAttempt = { attempt: number; startedAt: string; finishedAt: string | null; outcome: string | null; httpStatus: number | null; error: string | null; durationMs: number | null };
 
+export type Usage = {
+  organisationName: string;
+  periodStart: string;
+  periodEnd: string;
+  tier: string;
+  includedRendersPerMonth: number;
+  pagesUsedThisPeriod: number;
+  pagesAvailable: number;
+  includedTokensPerMonth: number;
+  tokensUsedThisPeriod: number;
+  tokensAvailable: number;
+  userCount: number;
+};
+export type StoredDocument = {
+  id: string;
+  documentName: string;
+  templateId: string;
+  versionNumber: number;
+  environment: 'test' | 'production';
+  documentType: string;
+  language: string | null;
+  fileSizeBytes: number;
+  pageCount: number;
+  renderedAt: string;
+  isPdfDeleted: boolean;
+};
+
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly problems: string[]) {
     super(message);
@@ -104,5 +131,7 @@ export const api = {
   deliveries: (skip: number, take: number) => call<{ items: Delivery[]; total: number }>('GET', `webhook-deliveries?skip=${skip}&take=${take}`),
   delivery: (id: string) => call<Delivery & { attemptList: DeliveryAttempt[]; nextAttemptAt: string | null }>('GET', `webhook-deliveries/${encodeURIComponent(id)}`),
   redeliver: (id: string) => call<Delivery & { attempt: number }>('POST', `webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
+  usage: () => call<Usage>('GET', 'usage'),
+  documents: (query: URLSearchParams) => call<{ items: StoredDocument[]; total: number }>('GET', `documents?${query.toString()}`),
   acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };
