@@ -419,6 +419,44 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     });
   });
 
+  describe('item 4: fonts', () => {
+    const ttf = Buffer.concat([Buffer.from([0, 1, 0, 0]), Buffer.alloc(60, 7)]).toString('base64');
+
+    it('lists the built-in families and the custom ones; an owner uploads a variant through the shared registration (blob stored); others may not (403)', async () => {
+      const owner = users['owner@a.test'];
+      const before = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
+      const builtin = before.body.items.filter((f: { source: string }) => f.source === 'builtin');
+      expect(builtin.length).toBeGreaterThan(0);
+      expect(before.body.items.some((f: { source: string }) => f.source === 'custom')).toBe(false);
+
+      const upload = { family: 'Acme Sans', weight: 700, style: 'italic', fileName: 'AcmeSans-BoldItalic.ttf', contentBase64: ttf };
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', '/workspace/api/fonts').send(upload).expect(403);
+      await request(http).post('/workspace/api/fonts').set('Cookie', owner.cookie).send(upload).expect(403);
+      const created = await as(owner, 'post', '/workspace/api/fonts').send(upload).expect(201);
+      expect(created.body).toEqual({ family: 'Acme Sans', source: 'custom', variants: [{ weight: 700, style: 'italic', format: 'ttf', fileSizeBytes: 64 }] });
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, weight: 400, style: 'normal', fileName: 'AcmeSans.ttf' }).expect(201);
+      const [family] = await database.fonts.listLiveFamilies(owner.organisationId);
+      expect(family.files.map((f) => [f.weight, f.style])).toEqual([
+        [400, 'normal'],
+        [700, 'italic'],
+      ]);
+      expect((await blobStore.stat(family.files[0].blobKey))?.sizeBytes).toBe(64);
+
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, fileName: 'AcmeSans.woff2' }).expect(400); // bytes are not woff2
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, fileName: 'AcmeSans.exe' }).expect(400);
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: builtin[0].family }).expect(400);
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: '<script>' }).expect(400);
+
+      const listed = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
+      expect(listed.body.items.filter((f: { source: string }) => f.source === 'custom')).toEqual([
+        { family: 'Acme Sans', source: 'custom', variants: [expect.objectContaining({ weight: 400, style: 'normal' }), expect.objectContaining({ weight: 700, style: 'italic' })] },
+      ]);
+      // isolation: another organisation sees only the built-in families
+      const b = await as(users['owner@b.test'], 'get', '/workspace/api/fonts').expect(200);
+      expect(b.body.items.every((f: { source: string }) => f.source === 'builtin')).toBe(true);
+    });
+  });
+
   describe('item 5: webhook deliveries', () => {
     const sent: DeliverWebhookCommand[] = [];
     beforeAll(async () => {
@@ -568,6 +606,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf', '/workspace/api/fonts']));
   });
 });

@@ -302,6 +302,16 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.waitForSelector('[data-test=pages-included]');
     expect(await page.$eval('[data-test=pages-used]', (el) => el.textContent)).toBe('0'); // test renders take no credit
 
+    // item 4: an owner uploads a custom font file; the list shows it beside the built-in families
+    await page.click('[data-test=fonts-link]');
+    await page.waitForSelector('[data-test=font-builtin]');
+    await page.type('[data-test=font-family]', 'Signature Script');
+    const fontInput = await page.waitForSelector('[data-test=font-file]');
+    await (fontInput as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(path.join(REPO_ROOT, 'examples/certificate/fonts/great-vibes-latin-400-normal.woff2'));
+    await page.click('[data-test=upload-font]');
+    await page.waitForSelector('[data-test=font-custom]');
+    expect(await page.$eval('[data-test=font-custom]', (row) => row.textContent)).toBe('Signature Scriptcustom400 normal (woff2)');
+
     await page.click('[data-test=settings-link]');
     await page.waitForSelector('[data-test=invite-email]');
 

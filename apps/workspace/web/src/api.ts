@@ -70,6 +70,8 @@ export type StoredDocument = {
   isPdfDeleted: boolean;
 };
 
+export type FontFamily = { family: string; source: 'builtin' | 'custom'; variants: { weight: number; style: 'normal' | 'italic'; format: string | null; fileSizeBytes: number | null }[] };
+
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly problems: string[]) {
     super(message);
@@ -133,5 +135,7 @@ export const api = {
   redeliver: (id: string) => call<Delivery & { attempt: number }>('POST', `webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
   usage: () => call<Usage>('GET', 'usage'),
   documents: (query: URLSearchParams) => call<{ items: StoredDocument[]; total: number }>('GET', `documents?${query.toString()}`),
+  fonts: () => call<{ items: FontFamily[] }>('GET', 'fonts'),
+  uploadFont: (font: { family: string; weight: number; style: 'normal' | 'italic'; fileName: string; contentBase64: string }) => call<FontFamily>('POST', 'fonts', font),
   acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };

@@ -3,6 +3,7 @@ import { h, replace } from './dom';
 import { comparePage } from './compare-page';
 import { deliveriesPage, deliveryPage } from './deliveries-page';
 import { editorPage } from './editor-page';
+import { fontsPage } from './fonts-page';
 import { documentsPage, usagePage } from './usage-page';
 import { invitationPage, settingsPage, signInPage, templatesPage } from './pages';
 
@@ -28,6 +29,7 @@ function header(): void {
     h('span', { class: 'brand' }, 'docrender workspace'),
     h('nav', {}, h('a', { href: '#/' }, 'Templates'), h('a', { href: '#/documents', 'data-test': 'documents-link' }, 'Documents'),
       h('a', { href: '#/usage', 'data-test': 'usage-link' }, 'Usage'),
+      h('a', { href: '#/fonts', 'data-test': 'fonts-link' }, 'Fonts'),
       h('a', { href: '#/deliveries', 'data-test': 'deliveries-link' }, 'Webhook deliveries'),
       session.user.role === 'owner' ? h('a', { href: '#/settings', 'data-test': 'settings-link' }, 'Settings') : null),
     h('span', { class: 'who', 'data-test': 'who' }, `${session.user.name} (${session.user.role})`),
@@ -69,6 +71,7 @@ async function route(): Promise<void> {
   const documents = /^\/documents(?:\?(.*))?$/.exec(path);
   if (documents) await documentsPage(main, new URLSearchParams(documents[1] ?? ''));
   else if (path === '/usage') await usagePage(main);
+  else if (path === '/fonts') await fontsPage(main, session);
   else if (deliveries) await deliveriesPage(main, Number(deliveries[1] ?? '0'));
   else if (delivery) await deliveryPage(main, session, delivery[1]);
   else if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));
