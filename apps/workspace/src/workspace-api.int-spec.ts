@@ -1,15 +1,26 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
+import { DocumentType, Environment, MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { hashPassword, provisionOrganisation, type Database, type WorkspaceRole } from '@docrender/persistence';
 import { createServiceApp, serviceSettings } from '@docrender/platform';
-import { createBlobStore } from '@docrender/storage';
-import { createTestDatabase, startRenderStandIn, testLogger, TEST_API_KEY_PEPPER, type RenderStandIn, type TestDatabase } from '@docrender/testing';
+import { createBlobStore, type BlobStore } from '@docrender/storage';
+import {
+  createRabbitVhost,
+  createTestDatabase,
+  startRenderStandIn,
+  testLogger,
+  TEST_API_KEY_PEPPER,
+  waitFor,
+  type RabbitVhost,
+  type RenderStandIn,
+  type TestDatabase,
+} from '@docrender/testing';
 import { workspaceService } from './workspace.definition';
 
 jest.setTimeout(120_000);
@@ -23,9 +34,11 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   let db: TestDatabase;
   let database: Database;
   let bus: MessageBus;
+  let vhost: RabbitVhost;
   let standIn: RenderStandIn;
   let app: INestApplication;
   let blobDir: string;
+  let blobStore: BlobStore;
   let http: ReturnType<INestApplication['getHttpServer']>;
   const users: Record<string, Agent> = {};
 
@@ -54,10 +67,11 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   beforeAll(async () => {
     db = await createTestDatabase();
     database = db.database;
+    vhost = await createRabbitVhost('workspace');
     blobDir = mkdtempSync(path.join(tmpdir(), 'workspace-int-'));
-    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
+    const env = { AMQP_URL: vhost.url, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, WORKSPACE_SIGN_IN_ATTEMPTS: String(ATTEMPTS) };
     bus = await createMessageBus(loadSettings(messagingSettings, env), testLogger('bus'));
-    const blobStore = await createBlobStore(loadSettings(storageSettings, env));
+    blobStore = await createBlobStore(loadSettings(storageSettings, env));
     standIn = await startRenderStandIn(bus, blobStore);
     app = await createServiceApp(workspaceService, { database, bus, blobStore, close: async () => undefined }, testLogger('workspace'), serviceSettings([workspaceService], env));
     await app.init();
@@ -76,6 +90,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     await app?.close();
     await standIn?.stop();
     await bus?.close();
+    await vhost?.delete();
     await db?.drop();
     if (blobDir) rmSync(blobDir, { recursive: true, force: true });
   });
@@ -333,6 +348,200 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     });
   });
 
+  describe('item 4: usage and documents', () => {
+    /** A stored document of `organisationId` with a PDF in the blob store. */
+    async function storedDocument(organisationId: string, name: string, pages: number, environment: Environment, renderedAt: Date): Promise<string> {
+      const template = await database.templates.create({ organisationId, projectId: null, name: `T ${name}`, documentNameTemplate: null, updatedBy: 'test' });
+      const id = randomUUID();
+      const pdfBlobKey = `documents/${organisationId}/${id}.pdf`;
+      const pdf = Buffer.from(`%PDF-1.7\n% ${name}\n%%EOF\n`);
+      await blobStore.put(pdfBlobKey, pdf, 'application/pdf');
+      await database.documents.create({
+        id,
+        organisationId,
+        templateId: template.id,
+        versionNumber: 1,
+        environment,
+        language: null,
+        documentName: name,
+        documentType: DocumentType.Template,
+        pdfBlobKey,
+        fileSizeBytes: pdf.length,
+        pageCount: pages,
+        renderedAt,
+        renderDurationMs: 12,
+      });
+      return id;
+    }
+
+    it('spec 2.12: the usage page answers the figures of GET /v1/organisation/stats (the same organisationStats)', async () => {
+      const viewer = users['viewer@a.test'];
+      await database.usage.setPagesUsed(viewer.organisationId, 7);
+      const usage = await as(viewer, 'get', '/workspace/api/usage').expect(200);
+      expect(usage.body).toMatchObject({ organisationName: 'Org A', tier: 'pro', includedRendersPerMonth: 100, pagesUsedThisPeriod: 7, pagesAvailable: 93, userCount: 1 });
+      expect(Date.parse(usage.body.periodEnd)).toBeGreaterThan(Date.parse(usage.body.periodStart));
+      const b = await as(users['owner@b.test'], 'get', '/workspace/api/usage').expect(200);
+      expect(b.body).toMatchObject({ organisationName: 'Org B', pagesUsedThisPeriod: 0 });
+    });
+
+    it('spec 4.1 / 4.13: lists stored documents with the API\'s filters, sort and paging, and downloads a PDF through the workspace', async () => {
+      const a = users['owner@a.test'].organisationId;
+      const t = Date.parse('2026-06-01T00:00:00.000Z');
+      const one = await storedDocument(a, 'Invoice 1', 1, Environment.Production, new Date(t));
+      const two = await storedDocument(a, 'Invoice 2', 3, Environment.Production, new Date(t + 1000));
+      const three = await storedDocument(a, 'Letter 3', 2, Environment.Test, new Date(t + 2000));
+      const viewer = users['viewer@a.test'];
+      const all = await as(viewer, 'get', '/workspace/api/documents?sortBy=renderedAt&sortDirection=desc').expect(200);
+      expect(all.body).toMatchObject({ total: 3, skip: 0, take: 25 });
+      expect(all.body.items.map((d: { id: string }) => d.id)).toEqual([three, two, one]);
+      const paged = await as(viewer, 'get', '/workspace/api/documents?sortBy=pageCount&sortDirection=asc&skip=1&take=1').expect(200);
+      expect(paged.body.items.map((d: { id: string }) => d.id)).toEqual([three]);
+      const filtered = await as(viewer, 'get', '/workspace/api/documents?filters[0].field=environment&filters[0].value=production&filters[1].field=pageCount&filters[1].op=gte&filters[1].value=2').expect(200);
+      expect(filtered.body.items.map((d: { id: string }) => d.id)).toEqual([two]);
+      const searched = await as(viewer, 'get', '/workspace/api/documents?search=letter').expect(200);
+      expect(searched.body.items.map((d: { id: string }) => d.id)).toEqual([three]);
+      await as(viewer, 'get', '/workspace/api/documents?filters[0].field=secret&filters[0].value=x').expect(400);
+      await as(viewer, 'get', '/workspace/api/documents?skip=a').expect(422);
+
+      const pdf = await as(viewer, 'get', `/workspace/api/documents/${two}/pdf`)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers['content-disposition']).toBe(`attachment; filename="Invoice 2.pdf"; filename*=UTF-8''Invoice%202.pdf`);
+      expect((pdf.body as Buffer).toString()).toContain('% Invoice 2');
+      await database.documents.markPdfDeleted([one]);
+      await as(viewer, 'get', `/workspace/api/documents/${one}/pdf`).expect(410);
+    });
+  });
+
+  describe('item 4: fonts', () => {
+    const ttf = Buffer.concat([Buffer.from([0, 1, 0, 0]), Buffer.alloc(60, 7)]).toString('base64');
+
+    it('lists the built-in families and the custom ones; an owner uploads a variant through the shared registration (blob stored); others may not (403)', async () => {
+      const owner = users['owner@a.test'];
+      const before = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
+      const builtin = before.body.items.filter((f: { source: string }) => f.source === 'builtin');
+      expect(builtin.length).toBeGreaterThan(0);
+      expect(before.body.items.some((f: { source: string }) => f.source === 'custom')).toBe(false);
+
+      const upload = { family: 'Acme Sans', weight: 700, style: 'italic', fileName: 'AcmeSans-BoldItalic.ttf', contentBase64: ttf };
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', '/workspace/api/fonts').send(upload).expect(403);
+      await request(http).post('/workspace/api/fonts').set('Cookie', owner.cookie).send(upload).expect(403);
+      const created = await as(owner, 'post', '/workspace/api/fonts').send(upload).expect(201);
+      expect(created.body).toEqual({ family: 'Acme Sans', source: 'custom', variants: [{ weight: 700, style: 'italic', format: 'ttf', fileSizeBytes: 64 }] });
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, weight: 400, style: 'normal', fileName: 'AcmeSans.ttf' }).expect(201);
+      const [family] = await database.fonts.listLiveFamilies(owner.organisationId);
+      expect(family.files.map((f) => [f.weight, f.style])).toEqual([
+        [400, 'normal'],
+        [700, 'italic'],
+      ]);
+      expect((await blobStore.stat(family.files[0].blobKey))?.sizeBytes).toBe(64);
+
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, fileName: 'AcmeSans.woff2' }).expect(400); // bytes are not woff2
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, fileName: 'AcmeSans.exe' }).expect(400);
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: builtin[0].family }).expect(400);
+      await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: '<script>' }).expect(400);
+
+      const listed = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
+      expect(listed.body.items.filter((f: { source: string }) => f.source === 'custom')).toEqual([
+        { family: 'Acme Sans', source: 'custom', variants: [expect.objectContaining({ weight: 400, style: 'normal' }), expect.objectContaining({ weight: 700, style: 'italic' })] },
+      ]);
+      // isolation: another organisation sees only the built-in families
+      const b = await as(users['owner@b.test'], 'get', '/workspace/api/fonts').expect(200);
+      expect(b.body.items.every((f: { source: string }) => f.source === 'builtin')).toBe(true);
+    });
+  });
+
+  describe('item 5: webhook deliveries', () => {
+    const sent: DeliverWebhookCommand[] = [];
+    beforeAll(async () => {
+      await bus.consume(MessageName.DeliverWebhook, async (command) => {
+        sent.push(command);
+      });
+    });
+
+    /** A callback of org `organisationId` as the job worker stores it (outbox, published), with attempts answered `statuses`. */
+    async function delivery(organisationId: string, statuses: number[], state: 'pending' | 'delivered' | 'abandoned', createdAt: Date): Promise<string> {
+      const deliveryId = randomUUID();
+      const jobId = randomUUID();
+      const command: DeliverWebhookCommand = { deliveryId, jobId, organisationId, event: WebhookEvent.Completed, callbackUrl: 'https://hooks.example.com/cb', body: `{"jobId":"${jobId}"}`, attempt: 1 };
+      await database.outbox.add(MessageName.DeliverWebhook, command, { id: deliveryId, now: createdAt });
+      await db.dataSource.query(`UPDATE outbox SET published_at = $2 WHERE id = $1`, [deliveryId, createdAt]);
+      const ref = { deliveryId, jobId, organisationId, event: WebhookEvent.Completed };
+      for (const [i, status] of statuses.entries()) {
+        const at = new Date(createdAt.getTime() + i * 1000);
+        await database.webhookDeliveries.claimAttempt(ref, i + 1, 10_000, at);
+        const ok = status >= 200 && status < 300;
+        const settled = i === statuses.length - 1 ? state : 'pending';
+        await database.webhookDeliveries.finishAttempt(deliveryId, i + 1, { outcome: ok ? 'delivered' : 'failed', httpStatus: status, error: ok ? null : `HTTP ${status}`, durationMs: 40 + i }, settled, at);
+      }
+      return deliveryId;
+    }
+
+    it('lists the organisation\'s deliveries newest first with paging, and shows one with its attempts (status codes, timings) and next attempt; viewers read', async () => {
+      const a = users['owner@a.test'].organisationId;
+      const t0 = new Date('2026-05-01T10:00:00.000Z');
+      const oldest = await delivery(a, [204], 'delivered', t0);
+      const retrying = await delivery(a, [500, 503], 'pending', new Date(t0.getTime() + 60_000));
+      const newest = await delivery(a, [500, 500, 500, 500, 500], 'abandoned', new Date(t0.getTime() + 120_000));
+      const viewer = users['viewer@a.test'];
+      const first = await as(viewer, 'get', '/workspace/api/webhook-deliveries?take=2').expect(200);
+      expect(first.body.total).toBeGreaterThanOrEqual(3);
+      const page1 = first.body.items.map((d: { deliveryId: string }) => d.deliveryId);
+      const rest = await as(viewer, 'get', `/workspace/api/webhook-deliveries?skip=2&take=100`).expect(200);
+      const all = [...page1, ...rest.body.items.map((d: { deliveryId: string }) => d.deliveryId)];
+      expect(all.filter((id: string) => [oldest, retrying, newest].includes(id))).toEqual([newest, retrying, oldest]);
+      expect(new Set(all).size).toBe(all.length);
+
+      const shown = await as(viewer, 'get', `/workspace/api/webhook-deliveries/${retrying}`).expect(200);
+      expect(shown.body).toMatchObject({ deliveryId: retrying, event: 'render.completed', state: 'pending', attempts: 2, lastHttpStatus: 503 });
+      expect(shown.body.attemptList.map((x: { attempt: number; httpStatus: number; outcome: string; durationMs: number }) => [x.attempt, x.httpStatus, x.outcome, x.durationMs])).toEqual([
+        [1, 500, 'failed', 40],
+        [2, 503, 'failed', 41],
+      ]);
+      // spec 6.3: after the second failed attempt the third follows 4 s later
+      expect(Date.parse(shown.body.nextAttemptAt) - Date.parse(shown.body.attemptList[1].finishedAt)).toBe(4000);
+      const abandoned = await as(viewer, 'get', `/workspace/api/webhook-deliveries/${newest}`).expect(200);
+      expect(abandoned.body).toMatchObject({ state: 'abandoned', attempts: 5, nextAttemptAt: null });
+    });
+
+    it('an owner sends an abandoned callback again: the same delivery id, pending, its next attempt published through the outbox; delivered and pending ones are refused (409)', async () => {
+      const owner = users['owner@a.test'];
+      const id = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      const res = await as(owner, 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(202);
+      expect(res.body).toMatchObject({ deliveryId: id, state: 'pending', attempt: 6 });
+      const message = await waitFor('the redelivery message', () => sent.find((c) => c.deliveryId === id));
+      expect(message).toMatchObject({ deliveryId: id, organisationId: owner.organisationId, event: 'render.completed', callbackUrl: 'https://hooks.example.com/cb', attempt: 6 });
+      const [outbox] = (await db.dataSource.query(`SELECT payload, published_at FROM outbox WHERE id = $1`, [id])) as { payload: DeliverWebhookCommand; published_at: Date | null }[];
+      expect(outbox.payload.attempt).toBe(6);
+      expect(outbox.published_at).not.toBeNull();
+      // the dispatcher may claim attempt 6 now: the delivery is pending again under the same id
+      const claim = await database.webhookDeliveries.claimAttempt({ deliveryId: id, jobId: message.jobId, organisationId: owner.organisationId, event: WebhookEvent.Completed }, 6, 10_000);
+      expect(claim.kind).toBe('claimed');
+      await as(owner, 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(409);
+
+      const delivered = await delivery(owner.organisationId, [200], 'delivered', new Date());
+      await as(owner, 'post', `/workspace/api/webhook-deliveries/${delivered}/redeliver`).expect(409);
+      const gone = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      await db.dataSource.query(`DELETE FROM outbox WHERE id = $1`, [gone]);
+      const refused = await as(owner, 'post', `/workspace/api/webhook-deliveries/${gone}/redeliver`).expect(409);
+      expect(refused.body.message).toMatch(/no longer kept/);
+    });
+
+    it('editors and viewers may not redeliver (403), and redelivery needs the CSRF token', async () => {
+      const owner = users['owner@a.test'];
+      const id = await delivery(owner.organisationId, [500, 500, 500, 500, 500], 'abandoned', new Date());
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', `/workspace/api/webhook-deliveries/${id}/redeliver`).expect(403);
+      await request(http).post(`/workspace/api/webhook-deliveries/${id}/redeliver`).set('Cookie', owner.cookie).expect(403);
+      expect((await database.webhookDeliveries.findDelivery(id))?.state).toBe('abandoned');
+    });
+  });
+
   describe('item 6: isolation — another organisation\'s ids answer 404 on every workspace route', () => {
     it('covers every route that takes an id', async () => {
       const created = await as(users['editor@a.test'], 'post', '/workspace/api/templates').send({ name: 'Secret of A', example: 'letter' }).expect(201);
@@ -340,6 +549,15 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const key = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/api-keys').send({ environment: 'test', label: 'a' }).expect(201);
       const invitation = await as(users['owner@a.test'], 'post', '/workspace/api/organisation/invitations').send({ email: 'isolated@a.test', role: 'viewer' }).expect(201);
       const memberId = (await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.id as string;
+      const a = users['owner@a.test'].organisationId;
+      const deliveryId = randomUUID();
+      const callback: DeliverWebhookCommand = { deliveryId, jobId: randomUUID(), organisationId: a, event: WebhookEvent.Failed, callbackUrl: 'https://hooks.example.com/a', body: '{}', attempt: 1 };
+      await database.outbox.add(MessageName.DeliverWebhook, callback, { id: deliveryId });
+      await database.webhookDeliveries.markDropped(callback, 'queue full');
+      const documentTemplate = await database.templates.create({ organisationId: a, projectId: null, name: 'Doc of A', documentNameTemplate: null, updatedBy: 'test' });
+      const documentId = randomUUID();
+      await blobStore.put(`documents/${documentId}.pdf`, Buffer.from('%PDF-1.7 secret of A'), 'application/pdf');
+      await database.documents.create({ id: documentId, organisationId: a, templateId: documentTemplate.id, versionNumber: 1, environment: Environment.Test, language: null, documentName: 'Secret of A', documentType: DocumentType.Template, pdfBlobKey: `documents/${documentId}.pdf`, fileSizeBytes: 20, pageCount: 1, renderedAt: new Date(), renderDurationMs: 1 });
       const b = users['owner@b.test'];
       const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
       const routes: Array<[string, () => request.Test]> = [
@@ -353,6 +571,9 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
         ['PATCH member', () => as(b, 'patch', `/workspace/api/organisation/members/${memberId}`).send({ role: 'owner' })],
         ['DELETE member', () => as(b, 'delete', `/workspace/api/organisation/members/${memberId}`)],
         ['DELETE invitation', () => as(b, 'delete', `/workspace/api/organisation/invitations/${invitation.body.id}`)],
+        ['GET webhook delivery', () => as(b, 'get', `/workspace/api/webhook-deliveries/${deliveryId}`)],
+        ['GET document PDF', () => as(b, 'get', `/workspace/api/documents/${documentId}/pdf`)],
+        ['POST redeliver', () => as(b, 'post', `/workspace/api/webhook-deliveries/${deliveryId}/redeliver`)],
       ];
       for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
       const list = await as(b, 'get', '/workspace/api/templates?search=Secret').expect(200);
@@ -362,12 +583,15 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const bMembers = await as(b, 'get', '/workspace/api/organisation/members').expect(200);
       expect(bMembers.body.items.map((m: { email: string }) => m.email)).toEqual(['owner@b.test']);
       expect((await as(b, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
+      expect((await as(b, 'get', '/workspace/api/webhook-deliveries').expect(200)).body).toMatchObject({ items: [], total: 0 });
+      expect((await as(b, 'get', '/workspace/api/documents?search=Secret').expect(200)).body).toMatchObject({ items: [], total: 0 });
       // nothing changed in A
       expect((await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.role).toBe('viewer');
       await request(http).get(`/workspace/api/invitations/${invitation.body.token}`).expect(200);
       const version = await as(users['viewer@a.test'], 'get', `/workspace/api/templates/${id}/versions/1`).expect(200);
       expect(version.body.publishedAt).toBeNull();
       expect(await database.apiKeys.authenticate(key.body.key as string)).not.toBeNull();
+      expect((await database.webhookDeliveries.findDelivery(deliveryId))?.state).toBe('dropped');
     });
   });
 
@@ -382,6 +606,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf', '/workspace/api/fonts']));
   });
 });

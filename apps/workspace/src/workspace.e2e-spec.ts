@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
-import { createTestDatabase, ensureBuilt, freePort, REPO_ROOT, startAppProcess, type AppProcess, type TestDatabase } from '@docrender/testing';
+import {
+  createTestDatabase,
+  ensureBuilt,
+  freePort,
+  REPO_ROOT,
+  startAppProcess,
+  startCallbackReceiver,
+  waitFor,
+  type AppProcess,
+  type CallbackReceiver,
+  type TestDatabase,
+} from '@docrender/testing';
 
 const run = promisify(execFile);
 
@@ -67,6 +78,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
   let db: TestDatabase;
   let dir: string;
   let app: AppProcess;
+  let receiver: CallbackReceiver;
   let browser: Browser;
   let page: Page;
   let base: string;
@@ -78,9 +90,16 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     db = await createTestDatabase();
     dir = await mkdtemp(path.join(tmpdir(), 'docrender-workspace-e2e-'));
     const port = await freePort();
+    receiver = await startCallbackReceiver([]);
     // localhost: a secure context, where the browser keeps the Secure __Host- session cookie over plain HTTP
     base = `http://localhost:${port}`;
-    app = startAppProcess('apps/standalone/src/main.js', { PORT: String(port), DATABASE_URL: db.url, BLOB_DIR: path.join(dir, 'blobs'), SEED_DEMO: 'false', RENDER_BROWSERS: '1' });
+    app = startAppProcess('apps/standalone/src/main.js', { PORT: String(port), DATABASE_URL: db.url, BLOB_DIR: path.join(dir, 'blobs'), SEED_DEMO: 'false',
+      RENDER_BROWSERS: '1',
+      // item 5: callbacks go to the receiver on 127.0.0.1 over HTTP, and their retries follow at once
+      EGRESS_ALLOW_PRIVATE: 'true',
+      EGRESS_ALLOW_HTTP: 'true',
+      WEBHOOK_BACKOFF_SCALE: '0.01',
+    });
     await app.waitForOutput(/Document rendering service running at/, 180_000);
     const { organisation } = await admin<{ organisation: { id: string } }>(db.url, 'create-org', '--name', 'Acme <script>alert(1)</script>', '--tier', 'growth');
     const user = await admin<{ email: string; password: string }>(db.url, 'create-user', '--org', organisation.id, '--email', 'owner@acme.test', '--name', 'Olivia Owner', '--role', 'owner');
@@ -103,6 +122,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    await receiver?.close();
     await db?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -205,13 +225,95 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.waitForSelector('[data-test=key-last-used]');
     expect(await page.$eval('[data-test=key-last-used]', (el) => el.textContent)).not.toBe('never');
 
-    // rotate the webhook secret: the previous one is shown as still signing
+    // rotate the webhook secret: the previous one is shown as still signing (the secret loads beside the keys)
+    await page.waitForSelector('[data-test=active-secret]');
     const active = await page.$eval('[data-test=active-secret]', (el) => el.textContent ?? '');
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('[data-test=rotate]');
     await page.waitForSelector('[data-test=previous-secret]');
     expect(await page.$eval('[data-test=previous-secret]', (el) => el.textContent)).toBe(active);
     expect(await page.$eval('[data-test=active-secret]', (el) => el.textContent)).not.toBe(active);
+
+    // item 5: an async job's completion callback fails five times and is abandoned; the owner sees its attempts in the
+    // delivery log, redelivers it, and the receiver gets it under the same delivery id signed with both secrets
+    const rotated = await page.$eval('[data-test=active-secret]', (el) => el.textContent ?? '');
+    receiver.setSecrets([rotated, active]);
+    receiver.answer('/hooks/down', 500);
+    const request = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples/invoice/request.json'), 'utf8')) as { documents: unknown[] };
+    const enqueued = await fetch(`${base}/v1/render/${templateId}/async`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ documents: request.documents.slice(0, 1), callbackUrl: `${receiver.url}/hooks/down`, includeDocument: false }),
+    });
+    expect(enqueued.status).toBe(202);
+    const completion = await waitFor(
+      'the abandoned completion callback',
+      () => {
+        const got = receiver.received.filter((r) => r.event === 'render.completed');
+        return got.length >= 5 ? got[0].deliveryId : undefined;
+      },
+      120_000,
+    );
+    await page.click('[data-test=deliveries-link]');
+    await page.waitForFunction(
+      async (id: string) => {
+        const list = (await (await fetch('/workspace/api/webhook-deliveries')).json()) as { items: { deliveryId: string; state: string }[] };
+        return list.items.some((d) => d.deliveryId === id && d.state === 'abandoned');
+      },
+      { timeout: 60_000, polling: 250 },
+      completion,
+    );
+    await page.reload();
+    await page.waitForSelector(`[data-test=delivery-link]`);
+    const links = await page.$$eval('[data-test=delivery-link]', (as) => as.map((a) => a.textContent));
+    expect(links).toContain(completion);
+    await page.goto(`${base}/workspace/#/deliveries/${completion}`);
+    await page.waitForSelector('[data-test=redeliver]');
+    expect(await page.$$eval('[data-test=attempt-status]', (cells) => cells.map((c) => c.textContent))).toEqual(['500', '500', '500', '500', '500']);
+    receiver.answer('/hooks/down', 204);
+    await page.click('[data-test=redeliver]');
+    const again = await waitFor('the redelivered callback', () => {
+      const got = receiver.received.filter((r) => r.deliveryId === completion);
+      return got.length >= 6 ? got[5] : undefined;
+    });
+    expect(again.signatureFailure).toBeNull();
+    expect(again.signatureHeader.match(/v1=/g)).toHaveLength(2);
+    await page.waitForFunction(
+      async (id: string) => ((await (await fetch(`/workspace/api/webhook-deliveries/${id}`)).json()) as { state: string }).state === 'delivered',
+      { timeout: 30_000, polling: 250 },
+      completion,
+    );
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('[data-test=delivery-state]')?.textContent === 'delivered');
+    expect(await page.$$eval('[data-test=attempt-status]', (cells) => cells.map((c) => c.textContent))).toEqual(['500', '500', '500', '500', '500', '204']);
+
+    // item 4: the documents the renders stored, downloadable through the workspace, and the period's usage
+    await page.click('[data-test=documents-link]');
+    await page.waitForSelector('[data-test=document] [data-test=download]');
+    const download = await page.$eval('[data-test=document] [data-test=download]', async (a) => {
+      const res = await fetch((a as HTMLAnchorElement).href);
+      return { type: res.headers.get('content-type'), head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+    });
+    expect(download).toEqual({ type: 'application/pdf', head: '%PDF-' });
+    await page.select('[data-test=document-environment]', 'production');
+    await page.click('[data-test=document-filter]');
+    await page.waitForFunction(() => document.querySelector('[data-test=document-count]')?.textContent === 'no documents');
+    await page.click('[data-test=usage-link]');
+    await page.waitForSelector('[data-test=pages-included]');
+    expect(await page.$eval('[data-test=pages-used]', (el) => el.textContent)).toBe('0'); // test renders take no credit
+
+    // item 4: an owner uploads a custom font file; the list shows it beside the built-in families
+    await page.click('[data-test=fonts-link]');
+    await page.waitForSelector('[data-test=font-builtin]');
+    await page.type('[data-test=font-family]', 'Signature Script');
+    const fontInput = await page.waitForSelector('[data-test=font-file]');
+    await (fontInput as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(path.join(REPO_ROOT, 'examples/certificate/fonts/great-vibes-latin-400-normal.woff2'));
+    await page.click('[data-test=upload-font]');
+    await page.waitForSelector('[data-test=font-custom]');
+    expect(await page.$eval('[data-test=font-custom]', (row) => row.textContent)).toBe('Signature Scriptcustom400 normal (woff2)');
+
+    await page.click('[data-test=settings-link]');
+    await page.waitForSelector('[data-test=invite-email]');
 
     // item 1: invite an editor; the link is shown once and the invitation is pending
     await page.type('[data-test=invite-email]', 'eda@acme.test');

@@ -6,6 +6,9 @@ import { Settings, workspaceSettings } from '@docrender/config';
 import { FontRepository, TemplateRepository } from '@docrender/persistence';
 import { RenderTargetResolver } from '@docrender/rendering';
 import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
+import { DeliveriesController } from './deliveries/deliveries.controller';
+import { DocumentsController } from './documents/documents.controller';
+import { FontsController } from './fonts/fonts.controller';
 import { InvitationController } from './auth/invitation.controller';
 import { SessionController } from './auth/session.controller';
 import { SessionCookie } from './auth/session-cookie';
@@ -29,7 +32,7 @@ export class WorkspaceModule {
         // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
       ],
-      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController],
+      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController, DeliveriesController, DocumentsController, FontsController],
       providers: [
         WorkspaceAuthGuard,
         { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) },

@@ -16,3 +16,5 @@ export * from './workers/worker-pool';
 export * from './workers/shared-bytes';
 export * from './jobs/run-job-outbox.relay';
 export * from './rendering/render-service.providers';
+export * from './listing/list-query.parser';
+export * from './http/content-disposition';

@@ -6,7 +6,7 @@ import { ApiBearerKey } from '../auth/api-auth.decorator';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { callerOf, type AuthenticatedRequest, type Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
-import { contentDisposition } from '../http/content-disposition';
+import { contentDisposition } from '@docrender/platform';
 import { ApiListing, ListQueryParams } from '../listing/list-query.decorator';
 import { pagedResultOf } from '../listing/paged-result.dto';
 import { resourceId } from '../listing/path-params';

@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { ErrorEnvelopeDto, FieldKind, FilterOperator, Limits, LISTINGS, OPERATORS_OF_KIND, SortDirection, type ListingName } from '@docrender/contracts';
 import type { Request } from 'express';
-import { MAX_FILTERS, parseListQuery } from './list-query.parser';
+import { MAX_FILTERS, parseListQuery } from '@docrender/platform';
 
 /** The query string exactly as sent: the indexed filter names must not depend on Express's query-parser setting. */
 function searchParamsOf(request: Request): URLSearchParams {

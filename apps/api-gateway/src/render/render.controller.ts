@@ -6,7 +6,6 @@ import { conformanceHeader, DomainError, Environment, ErrorCode, Limits, RateLim
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
 import { RenderBodyParser } from '../request-body/render-body.parser';
-import { contentDisposition } from '../http/content-disposition';
 import { wantsRawPdf } from './pdf-response';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { templateIdOf, versionNumberOf } from '../listing/path-params';
@@ -15,7 +14,7 @@ import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionP
 import { RenderValidationService } from './render-validation.service';
 import { SyncDocumentSender } from './sync-document.sender';
 import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
-import { LOGGER, ViewUrlSigner } from '@docrender/platform';
+import { contentDisposition, LOGGER, ViewUrlSigner } from '@docrender/platform';
 import type { Logger } from '@docrender/observability';
 import { RenderedPdfReader } from './rendered-pdf.reader';
 

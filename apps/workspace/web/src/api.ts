@@ -30,6 +30,48 @@ export type Member = { id: string; email: string; name: string; role: Role; crea
 export type Invitation = { id: string; email: string; role: Role; invitedBy: string; createdAt: string; expiresAt: string };
 export type WebhookSecret = { active: string; previous: string | null; rotatedAt: string | null; previousExpiresAt: string | null };
 
+export type Delivery = {
+  deliveryId: string;
+  jobId: string;
+  event: string;
+  state: 'pending' | 'delivered' | 'abandoned' | 'dropped';
+  attempts: number;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+export type DeliveryAttempt = { attempt: number; startedAt: string; finishedAt: string | null; outcome: string | null; httpStatus: number | null; error: string | null; durationMs: number | null };
+
+export type Usage = {
+  organisationName: string;
+  periodStart: string;
+  periodEnd: string;
+  tier: string;
+  includedRendersPerMonth: number;
+  pagesUsedThisPeriod: number;
+  pagesAvailable: number;
+  includedTokensPerMonth: number;
+  tokensUsedThisPeriod: number;
+  tokensAvailable: number;
+  userCount: number;
+};
+export type StoredDocument = {
+  id: string;
+  documentName: string;
+  templateId: string;
+  versionNumber: number;
+  environment: 'test' | 'production';
+  documentType: string;
+  language: string | null;
+  fileSizeBytes: number;
+  pageCount: number;
+  renderedAt: string;
+  isPdfDeleted: boolean;
+};
+
+export type FontFamily = { family: string; source: 'builtin' | 'custom'; variants: { weight: number; style: 'normal' | 'italic'; format: string | null; fileSizeBytes: number | null }[] };
+
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly problems: string[]) {
     super(message);
@@ -88,5 +130,12 @@ export const api = {
   invite: (email: string, role: Role) => call<Invitation & { token: string; link: string }>('POST', 'organisation/invitations', { email, role }),
   revokeInvitation: (id: string) => call<void>('DELETE', `organisation/invitations/${encodeURIComponent(id)}`),
   invitation: (token: string) => call<{ email: string; role: Role; expiresAt: string }>('GET', `invitations/${encodeURIComponent(token)}`),
+  deliveries: (skip: number, take: number) => call<{ items: Delivery[]; total: number }>('GET', `webhook-deliveries?skip=${skip}&take=${take}`),
+  delivery: (id: string) => call<Delivery & { attemptList: DeliveryAttempt[]; nextAttemptAt: string | null }>('GET', `webhook-deliveries/${encodeURIComponent(id)}`),
+  redeliver: (id: string) => call<Delivery & { attempt: number }>('POST', `webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
+  usage: () => call<Usage>('GET', 'usage'),
+  documents: (query: URLSearchParams) => call<{ items: StoredDocument[]; total: number }>('GET', `documents?${query.toString()}`),
+  fonts: () => call<{ items: FontFamily[] }>('GET', 'fonts'),
+  uploadFont: (font: { family: string; weight: number; style: 'normal' | 'italic'; fileName: string; contentBase64: string }) => call<FontFamily>('POST', 'fonts', font),
   acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };

@@ -1,7 +1,10 @@
 import { api, ApiError, rememberSession, type Session } from './api';
 import { h, replace } from './dom';
 import { comparePage } from './compare-page';
+import { deliveriesPage, deliveryPage } from './deliveries-page';
 import { editorPage } from './editor-page';
+import { fontsPage } from './fonts-page';
+import { documentsPage, usagePage } from './usage-page';
 import { invitationPage, settingsPage, signInPage, templatesPage } from './pages';
 
 const main = document.getElementById('main') as HTMLElement;
@@ -24,7 +27,11 @@ function header(): void {
   replace(
     top,
     h('span', { class: 'brand' }, 'docrender workspace'),
-    h('nav', {}, h('a', { href: '#/' }, 'Templates'), session.user.role === 'owner' ? h('a', { href: '#/settings', 'data-test': 'settings-link' }, 'Settings') : null),
+    h('nav', {}, h('a', { href: '#/' }, 'Templates'), h('a', { href: '#/documents', 'data-test': 'documents-link' }, 'Documents'),
+      h('a', { href: '#/usage', 'data-test': 'usage-link' }, 'Usage'),
+      h('a', { href: '#/fonts', 'data-test': 'fonts-link' }, 'Fonts'),
+      h('a', { href: '#/deliveries', 'data-test': 'deliveries-link' }, 'Webhook deliveries'),
+      session.user.role === 'owner' ? h('a', { href: '#/settings', 'data-test': 'settings-link' }, 'Settings') : null),
     h('span', { class: 'who', 'data-test': 'who' }, `${session.user.name} (${session.user.role})`),
     signOut,
   );
@@ -59,7 +66,15 @@ async function route(): Promise<void> {
   const path = location.hash.replace(/^#/, '') || '/';
   const editor = /^\/templates\/([0-9a-f-]{36})(?:\/versions\/(\d+))?$/.exec(path);
   const compare = /^\/templates\/([0-9a-f-]{36})\/compare\/(\d+)\/(\d+)$/.exec(path);
-  if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));
+  const deliveries = /^\/deliveries(?:\?skip=(\d+))?$/.exec(path);
+  const delivery = /^\/deliveries\/([0-9a-f-]{36})$/.exec(path);
+  const documents = /^\/documents(?:\?(.*))?$/.exec(path);
+  if (documents) await documentsPage(main, new URLSearchParams(documents[1] ?? ''));
+  else if (path === '/usage') await usagePage(main);
+  else if (path === '/fonts') await fontsPage(main, session);
+  else if (deliveries) await deliveriesPage(main, Number(deliveries[1] ?? '0'));
+  else if (delivery) await deliveryPage(main, session, delivery[1]);
+  else if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));
   else if (editor) await editorPage(main, session, editor[1], editor[2] === undefined ? null : Number(editor[2]));
   else if (path === '/settings') await settingsPage(main, session);
   else await templatesPage(main, session);

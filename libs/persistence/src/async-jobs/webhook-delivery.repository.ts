@@ -71,6 +71,20 @@ export type AttemptResult = {
   durationMs: number;
 };
 
+/** A page of an organisation's deliveries, newest first (the workspace's delivery log, issue 35 item 5). */
+export type WebhookDeliveryPage = { items: WebhookDeliveryRecord[]; total: number };
+
+/** What asking to deliver a callback again found (issue 35 item 5). */
+export type RedeliveryOutcome =
+  /** The delivery is pending again and its outbox message waits for `attempt` (publish it, or leave it to the relay). */
+  | { kind: 'reopened'; attempt: number; command: unknown }
+  /** No delivery of this id in this organisation. */
+  | { kind: 'not-found' }
+  /** Delivered, or still being tried: only a failed (abandoned or dropped) delivery is sent again. */
+  | { kind: 'not-settled-as-failed'; state: WebhookDeliveryState }
+  /** The outbox no longer keeps the callback (JOBS_OUTBOX_KEEP_HOURS): there is nothing to send. */
+  | { kind: 'no-copy' };
+
 type DeliveryRow = {
   delivery_id: string;
   job_id: string;
@@ -247,6 +261,60 @@ export class WebhookDeliveryRepository {
       `UPDATE webhook_deliveries SET state = 'abandoned', last_error = $2, updated_at = $3 WHERE delivery_id = $1 AND state = 'pending'`,
       [deliveryId, reason.slice(0, MAX_ERROR_LENGTH), now],
     );
+  }
+
+  /** The organisation's deliveries, newest first, `take` from `skip`, with their count. */
+  async listByOrganisation(organisationId: string, skip: number, take: number): Promise<WebhookDeliveryPage> {
+    const rows = (await this.manager.query(
+      `SELECT d.*, count(*) OVER () AS total FROM webhook_deliveries d
+        WHERE organisation_id = $1 ORDER BY created_at DESC, delivery_id DESC OFFSET $2 LIMIT $3`,
+      [organisationId, skip, take],
+    )) as (DeliveryRow & { total: string })[];
+    const total = rows.length > 0 ? Number(rows[0].total) : skip === 0 ? 0 : await this.countByOrganisation(organisationId);
+    return { items: rows.map(toDelivery), total };
+  }
+
+  private async countByOrganisation(organisationId: string): Promise<number> {
+    const [row] = (await this.manager.query(`SELECT count(*) AS total FROM webhook_deliveries WHERE organisation_id = $1`, [organisationId])) as { total: string }[];
+    return Number(row.total);
+  }
+
+  /** A delivery of the organisation; null for an unknown id or another organisation's (isolation). */
+  async findForOrganisation(organisationId: string, deliveryId: string): Promise<WebhookDeliveryRecord | null> {
+    const delivery = await this.findDelivery(deliveryId);
+    return delivery !== null && delivery.organisationId === organisationId ? delivery : null;
+  }
+
+  /**
+   * Issue 35 item 5: makes a failed (abandoned or dropped) delivery pending again for one more attempt under the same
+   * delivery id, through the outbox: its kept webhook.deliver message is set to that attempt and unpublished, so the
+   * callback relay sends it if the caller's own publish does not. Call it in a transaction (the delivery row is
+   * locked, so two redeliveries at once reopen it once). The dispatcher signs and records the attempt as any other;
+   * a failed redelivery attempt past the last retry is abandoned again (no retry sequence of its own).
+   */
+  async reopenForRedelivery(organisationId: string, deliveryId: string, now: Date = new Date()): Promise<RedeliveryOutcome> {
+    const rows = (await this.manager.query(
+      `SELECT d.state, GREATEST(d.attempts, COALESCE((SELECT max(attempt) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.delivery_id), 0)) AS made
+         FROM webhook_deliveries d WHERE d.delivery_id = $1 AND d.organisation_id = $2 FOR UPDATE`,
+      [deliveryId, organisationId],
+    )) as { state: WebhookDeliveryState; made: number }[];
+    if (rows.length === 0) return { kind: 'not-found' };
+    const { state, made } = rows[0];
+    if (state !== 'abandoned' && state !== 'dropped') return { kind: 'not-settled-as-failed', state };
+    const attempt = Number(made) + 1;
+    const updated = (await this.manager.query(
+      `UPDATE outbox SET payload = jsonb_set(payload, '{attempt}', to_jsonb($2::integer)), published_at = NULL, created_at = $3
+        WHERE id = $1 AND message_name = 'webhook.deliver' RETURNING payload`,
+      [deliveryId, attempt, now],
+    )) as [{ payload: unknown }[], number];
+    if (updated[0].length === 0) return { kind: 'no-copy' };
+    await this.manager.query(`UPDATE webhook_deliveries SET state = 'pending', last_error = NULL, updated_at = $2 WHERE delivery_id = $1`, [deliveryId, now]);
+    return { kind: 'reopened', attempt, command: updated[0][0].payload };
+  }
+
+  /** Marks a reopened delivery's outbox message published (its writer published it; the relay need not). */
+  async markRedeliveryPublished(deliveryId: string, now: Date = new Date()): Promise<void> {
+    await this.manager.query(`UPDATE outbox SET published_at = $2 WHERE id = $1 AND published_at IS NULL`, [deliveryId, now]);
   }
 
   async findDelivery(deliveryId: string): Promise<WebhookDeliveryRecord | null> {

@@ -3,3 +3,4 @@ export * from './template-listing.query';
 export * from './template-version-listing.query';
 export * from './document-listing.query';
 export * from './signed-link.query';
+export * from './organisation-stats';

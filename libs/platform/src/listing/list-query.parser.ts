@@ -1,3 +1,4 @@
+/** The shared listing contract's query-string rules (spec 4.1), for the gateway's list endpoints and the workspace's. */
 import {
   DomainError,
   ErrorCode,
