@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import zlib from 'node:zlib';
 import { ErrorCode, Limits, RenderIssueType } from '@docrender/contracts';
 import { startTestInfrastructure, type TestInfrastructure } from '@docrender/testing';
@@ -57,7 +58,54 @@ async function sendMeasured(gateway: GatewayProcess, method: string, path: strin
   }
 }
 
-const codeOf = (answer: Answer): unknown => (JSON.parse(answer.body) as { error?: { code?: unknown } }).error?.code;
+/**
+ * One raw HTTP/1.1 connection to the gateway, so a test controls when each byte of a body is sent and sees each answer
+ * as it arrives (node:http and fetch hide both). Answers are read by their Content-Length.
+ */
+class RawConnection {
+  private received = Buffer.alloc(0);
+  private wake: (() => void) | undefined;
+  readonly socket: net.Socket;
+  /** Settles when the connection is closed, by either side. */
+  readonly closed: Promise<void>;
+
+  constructor(baseUrl: string) {
+    const { hostname, port } = new URL(baseUrl);
+    this.socket = net.connect(Number(port), hostname);
+    // Writing after the gateway closed the connection is what the second case provokes: not a failure.
+    this.socket.on('error', () => undefined);
+    this.socket.on('data', (chunk: Buffer) => {
+      this.received = Buffer.concat([this.received, chunk]);
+      this.wake?.();
+    });
+    this.closed = new Promise((resolve) => this.socket.once('close', () => (this.wake?.(), resolve())));
+  }
+
+  /** Writes `bytes` and resolves when they were handed to the kernel. */
+  send(bytes: string | Buffer): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(bytes, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** The next whole answer on the connection; fails if the connection closes first. */
+  async answer(): Promise<{ status: number; head: string; body: string }> {
+    for (;;) {
+      const headEnd = this.received.indexOf('\r\n\r\n');
+      if (headEnd >= 0) {
+        const head = this.received.subarray(0, headEnd).toString('latin1');
+        const end = headEnd + 4 + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+        if (this.received.length >= end) {
+          const body = this.received.subarray(headEnd + 4, end).toString('utf8');
+          this.received = this.received.subarray(end);
+          return { status: Number(head.split(' ')[1]), head, body };
+        }
+      }
+      if (this.socket.closed) throw new Error(`the connection closed before a whole answer; received: ${this.received.toString('latin1').slice(0, 300)}`);
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
+const codeOf = (answer: { body: string }): unknown => (JSON.parse(answer.body) as { error?: { code?: unknown } }).error?.code;
 const report = (what: string, a: Answer): void =>
   console.log(`${what}: ${a.status} ${String(codeOf(a))} after ${a.ms.toFixed(0)} ms, gateway RSS +${(a.peakRssGrowth / MIB).toFixed(1)} MiB`);
 
@@ -157,6 +205,52 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
       });
       expect([answer.status, codeOf(answer)]).toEqual([413, ErrorCode.PayloadTooLarge]);
       expect(answer.peakRssGrowth).toBeLessThan(100 * MIB);
+    });
+  });
+
+  describe('an answer given before the body was read in full (docs/api.md "The key comes first"): the rest is discarded for up to 2 s, never reset under the client', () => {
+    /** A PATCH of the document-name template declaring 3 MiB, three times its 1 MiB cap, and the bytes of its body. */
+    const oversized = (): { head: string; body: Buffer } => {
+      const body = Buffer.from(`{"documentNameTemplate":"${'x'.repeat(3 * MIB - 28)}"}`);
+      const head =
+        `PATCH ${versionPath} HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${tenant.testKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      return { head, body };
+    };
+
+    it('a client still uploading reads the whole 413, finishes its upload, and the same connection then serves its next request', async () => {
+      const connection = new RawConnection(gateway.baseUrl);
+      try {
+        const { head, body } = oversized();
+        await connection.send(Buffer.concat([Buffer.from(head), body.subarray(0, 1.5 * MIB)]));
+        const refused = await connection.answer();
+        expect([refused.status, codeOf(refused)]).toEqual([413, ErrorCode.PayloadTooLarge]);
+        expect(refused.head.toLowerCase()).not.toContain('connection: close');
+        // The client only now sends the rest: with the connection closed at the answer, these bytes would reset it.
+        await connection.send(body.subarray(1.5 * MIB));
+        await connection.send(`GET /v1/templates/${templateId} HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${tenant.testKey}\r\n\r\n`);
+        const next = await connection.answer();
+        expect(next.status).toBe(200);
+        expect((JSON.parse(next.body) as { id?: unknown }).id).toBe(templateId);
+      } finally {
+        connection.socket.destroy();
+      }
+    });
+
+    it('a body still coming after the 2 s linger is cut: the gateway closes the connection (after a whole 413)', async () => {
+      const connection = new RawConnection(gateway.baseUrl);
+      const { head, body } = oversized();
+      await connection.send(Buffer.concat([Buffer.from(head), body.subarray(0, 1.5 * MIB)]));
+      const refused = await connection.answer();
+      expect(refused.status).toBe(413);
+      // A client that trickles the rest and never ends: only the gateway can end this, by closing the connection.
+      const trickle = setInterval(() => connection.socket.write('x'), 100);
+      try {
+        await connection.closed;
+      } finally {
+        clearInterval(trickle);
+      }
+      expect(connection.socket.closed).toBe(true);
     });
   });
 
