@@ -1,13 +1,4 @@
-/** Adds whole calendar months in UTC, clamping the day (31 Jan + 1 month = 28/29 Feb). */
-export function addMonthsUtc(date: Date, months: number): Date {
-  const result = new Date(date.getTime());
-  const day = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
-  return result;
-}
+import { addMonthsUtc } from '@docrender/template-dsl/checks';
 
 export type BillingPeriod = { start: Date; end: Date };
 

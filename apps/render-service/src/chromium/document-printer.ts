@@ -1,7 +1,7 @@
 import type { Logger } from '@docrender/observability';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { BrowserPool } from './browser-pool';
-import { printPdfOnPage, screenshotFirstPageOnPage, type PageVariantOf } from './page-printer';
+import { printPdfOnPage, screenshotFirstPageOnPage, type PageScreenshotOptions, type PageVariantOf } from './page-printer';
 
 export type { PageVariantOf } from './page-printer';
 
@@ -30,21 +30,9 @@ export type PrintPdfRequest = {
   budgetMs: number;
 };
 
-export type ScreenshotRequest = {
-  html: string;
+/** The first page as a picture (PageScreenshotOptions), under the render's deadline. */
+export type ScreenshotRequest = PageScreenshotOptions & {
   javaScript: boolean;
-  widthPx: number;
-  heightPx: number;
-  marginMm: { top: number; right: number; bottom: number; left: number };
-  /** Chromium header/footer templates, drawn into the picture as on the printed page, or null. */
-  headerHtml: string | null;
-  footerHtml: string | null;
-  /** When pages differ: the first page's bands and page style (CompiledDocument.pageVariant). */
-  pageVariant?: PageVariantOf | null;
-  /** Tables with lines at page breaks (CompiledDocument.pageAwareTables): page 1 shows its carried rows. */
-  pageAwareTables?: boolean;
-  /** Page references (CompiledDocument.pageReferences): page 1 shows the pages as the PDF does. */
-  pageReferences?: boolean;
   deadline: number;
   budgetMs: number;
 };

@@ -94,6 +94,15 @@ export class RenderDocumentHandler {
       ...fields,
       renderDurationMs: Date.now() - started,
     });
+    /** Ends the render without a PDF: the issues so far, a RenderTimeout issue saying why, and the failure. */
+    const failed = (issues: RenderIssue[], issue: string, failure: { code: ErrorCode; message: string }): RenderDocumentResult =>
+      reply({
+        outcome: 'failed',
+        issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, issue)],
+        documentName: command.fallbackDocumentName,
+        pdf: null,
+        failure,
+      });
     const timedOut = (issues: RenderIssue[] = [], error: RenderTimeoutError | null = null): RenderDocumentResult => {
       const budget = `${Math.round(this.options.budgetMs / 1000)} s`;
       // estimated before the real print (issue 32 item 3): the render ends then, and says why
@@ -101,13 +110,7 @@ export class RenderDocumentHandler {
         error instanceof RenderBudgetEstimateError
           ? `The document cannot be printed within its render budget of ${budget}: ${error.reason}.`
           : `The document exceeded its render budget of ${budget}.`;
-      return reply({
-        outcome: 'failed',
-        issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
-        documentName: command.fallbackDocumentName,
-        pdf: null,
-        failure: { code: ErrorCode.RenderTimeout, message },
-      });
+      return failed(issues, message, { code: ErrorCode.RenderTimeout, message });
     };
     if (Date.now() >= deadline) return timedOut();
 
@@ -212,23 +215,11 @@ export class RenderDocumentHandler {
       if (error instanceof RenderTimeoutError) return timedOut(issues, error);
       if (error instanceof StorageOutageError) {
         this.logger.warn('blob store unavailable for as long as the document could wait; it ends without a PDF', { reason: error.message });
-        return reply({
-          outcome: 'failed',
-          issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, `Not rendered: ${error.message}.`)],
-          documentName: command.fallbackDocumentName,
-          pdf: null,
-          failure: { code: ErrorCode.ExternalServiceError, message: error.message },
-        });
+        return failed(issues, `Not rendered: ${error.message}.`, { code: ErrorCode.ExternalServiceError, message: error.message });
       }
       if (error instanceof CompileOutOfMemoryError) {
         const message = `Not rendered: ${error.message}.`;
-        return reply({
-          outcome: 'failed',
-          issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
-          documentName: command.fallbackDocumentName,
-          pdf: null,
-          failure: { code: ErrorCode.RenderTimeout, message },
-        });
+        return failed(issues, message, { code: ErrorCode.RenderTimeout, message });
       }
       if (error instanceof CompileAbandonedError) throwIfAbandoned(abandoned, MessageName.RenderDocument);
       if (error instanceof BrowserPoolClosedError || error instanceof WorkerPoolClosedError || error instanceof TransientFailureError) throw error;
@@ -236,13 +227,7 @@ export class RenderDocumentHandler {
       this.logger.error('render failed', { err: error, errorId });
       const message =
         error instanceof BrowserCrashedError ? 'Chromium crashed twice while printing the document.' : `Internal error while rendering (errorId ${errorId}).`;
-      return reply({
-        outcome: 'failed',
-        issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, `Not rendered: ${message}`)],
-        documentName: command.fallbackDocumentName,
-        pdf: null,
-        failure: { code: ErrorCode.InternalError, message },
-      });
+      return failed(issues, `Not rendered: ${message}`, { code: ErrorCode.InternalError, message });
     }
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type EntityManager } from 'typeorm';
-import { addMonthsUtc, calendarMonthOf } from '../billing-period';
+import { addMonthsUtc } from '@docrender/template-dsl/checks';
+import { calendarMonthOf } from '../billing-period';
 import { OrganisationEntity } from '../entities';
 
 export type OrganisationRecord = {

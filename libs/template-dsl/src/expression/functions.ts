@@ -1,5 +1,6 @@
 import { isValidLocale } from '../binding/formatters';
 import { formatTranslation } from '../i18n/translations';
+import { addMonthsUtc } from './calendar';
 import type { ExpressionHost } from './expression-evaluator';
 import { parseAmount } from './parse-amount';
 import { cleanNumber, dateText, describeValue, includesItem, isTruthy, keyCount, MAX_NUMERIC_TEXT, MAX_TEXT_LENGTH, textSteps, toDate, toNumber } from './values';
@@ -154,15 +155,6 @@ function datePart(part: (d: Date) => number): Fn {
 
 const MS_PER_DAY = 86_400_000;
 
-function addMonths(date: Date, months: number): Date {
-  const result = new Date(date.getTime());
-  const day = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
-  return result;
-}
 
 function textTest(test: (text: string, part: string) => boolean): Fn {
   return (call) => {
@@ -485,7 +477,7 @@ export const FUNCTIONS: Record<string, Fn> = {
     const n = numberArg(call, 1);
     if (d === undefined || n === undefined) return undefined;
     if (!Number.isInteger(n)) return call.fail(`addMonths() adds whole months, not ${n}`);
-    return dateResult(call, addMonths(d.date, n), d.dateOnly);
+    return dateResult(call, addMonthsUtc(d.date, n), d.dateOnly);
   },
   daysBetween: (call) => {
     const a = dateArg(call, 0);
