@@ -27,7 +27,6 @@ export * from './embedded/embedded-postgres';
 export * from './embedded/database-location';
 export * from './queries';
 export * from './async-jobs';
-export * from './fonts/font-family-registration';
 export * from './repositories/rendered-document.ledger';
 export * from './repositories/undelivered-render.repository';
 export * from './workspace';

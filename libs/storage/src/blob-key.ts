@@ -11,9 +11,9 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
  * Blob keys are `/`-separated paths such as `organisations/<id>/documents/<id>.pdf`. Where each kind is made:
- * rendered documents and render inputs in libs/rendering's blob-keys.ts, font files in libs/persistence's
- * font-family-registration.ts (`organisations/<id>/fonts/…`), assets in organisation-assets.ts (`orgs/<id>/assets/…`,
- * a prefix of its own that stored assets keep). Both stores accept the same keys, so a key that works in one-process
+ * rendered documents and render inputs in libs/rendering's blob-keys.ts; font files and assets in
+ * libs/organisation-resources, font-family-registration.ts (`organisations/<id>/fonts/…`) and organisation-assets.ts
+ * (`orgs/<id>/assets/…`, a prefix of its own that stored assets keep). Both stores accept the same keys, so a key that works in one-process
  * mode works against S3 and cannot climb out of the filesystem store's root.
  */
 export function assertValidBlobKey(key: string): void {

@@ -4,4 +4,3 @@ export * from './blob-store.factory';
 export { FilesystemBlobStore } from './filesystem/filesystem-blob-store';
 export { MinioBlobStore, type MinioBlobStoreOptions } from './minio/minio-blob-store';
 export { MemoryBlobStore } from './memory/memory-blob-store';
-export * from './organisation-assets';

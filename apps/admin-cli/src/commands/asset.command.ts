@@ -1,4 +1,4 @@
-import { assetNameProblem, InvalidAssetError, organisationAssetKey, storeOrganisationAsset } from '@docrender/storage';
+import { assetNameProblem, InvalidAssetError, organisationAssetKey, storeOrganisationAsset } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';

@@ -1,4 +1,4 @@
-import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFileUpload, type FontStyle } from '@docrender/persistence';
+import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFileUpload, type FontStyle } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';

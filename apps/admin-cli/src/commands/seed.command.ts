@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { applySeed, readSeedFile, SeedFileError } from '@docrender/persistence';
-import { InvalidAssetError, storeOrganisationAsset, type BlobStore, type StoredAsset } from '@docrender/storage';
+import { InvalidAssetError, storeOrganisationAsset, type StoredAsset } from '@docrender/organisation-resources';
+import type { BlobStore } from '@docrender/storage';
 import { defineCommand } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 

@@ -2,7 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { JsonLogger } from '@docrender/observability';
-import { BlobInfo, BlobNotFoundError, BlobStore, sniffImageType } from '@docrender/storage';
+import { sniffImageType } from '@docrender/organisation-resources';
+import { BlobInfo, BlobNotFoundError, BlobStore } from '@docrender/storage';
 import { ImageResolver } from './image-resolver';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

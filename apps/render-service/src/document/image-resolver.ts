@@ -1,7 +1,8 @@
 import { EgressPolicy, guardedFetch } from '@docrender/egress';
 import type { Logger } from '@docrender/observability';
 import type { BlobStore } from '@docrender/storage';
-import { BlobNotFoundError, organisationAssetKey, sniffImageType } from '@docrender/storage';
+import { BlobNotFoundError } from '@docrender/storage';
+import { organisationAssetKey, sniffImageType } from '@docrender/organisation-resources';
 import { ATTACHMENT_LIMITS, type ImageResolution } from '@docrender/template-dsl';
 
 export type ImageLimits = {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Environment, MessageName, type RenderDocumentResult } from '@docrender/contracts';
 import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
-import { organisationAssetKey } from '@docrender/storage';
+import { organisationAssetKey } from '@docrender/organisation-resources';
 import { compileDocument, type Template } from '@docrender/template-dsl';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream } from '@cantoo/pdf-lib';
 import { pdfInfo, qpdfCheck } from '../../test/pdf-tools';

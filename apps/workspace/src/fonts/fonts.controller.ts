@@ -1,7 +1,8 @@
 import { BadRequestException, Body, Controller, Get, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsBase64, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { FONT_FORMATS, FontRepository, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFamilyRecord, type FontStyle, type WorkspaceSession } from '@docrender/persistence';
+import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFamilyRecord, type FontStyle } from '@docrender/organisation-resources';
+import { FontRepository, type WorkspaceSession } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { BUILTIN_FONT_FAMILIES, builtinVariants } from '@docrender/template-dsl/checks';
 import { CurrentSession, Requires, WorkspaceAuthGuard } from '../auth/workspace-auth.guard';

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { CustomFontRef } from '@docrender/contracts';
+import type { FontCatalogue, FontFamilyRecord, FontFileRecord, FontFormat, NewFontFile } from '@docrender/organisation-resources';
 import { FontFamilyEntity, FontFileEntity } from '../entities';
 
-export type FontStyle = 'normal' | 'italic';
-export const FONT_FORMATS = ['woff2', 'woff', 'ttf', 'otf'] as const;
-export type FontFormat = (typeof FONT_FORMATS)[number];
-
-export type FontFileRecord = { id: string; weight: number; style: FontStyle; format: FontFormat; blobKey: string; fileSizeBytes: number };
-export type FontFamilyRecord = { id: string; organisationId: string; family: string; createdAt: Date; files: FontFileRecord[] };
-export type NewFontFile = Omit<FontFileRecord, 'id'>;
 
 /**
  * SQL giving the live font files of the organisation `organisationId` (an SQL expression) as a JSON array of
@@ -23,7 +17,7 @@ export function customFontRefsJson(organisationId: string): string {
             WHERE f.organisation_id = ${organisationId} AND f.deleted_at IS NULL)`;
 }
 
-export class FontRepository {
+export class FontRepository implements FontCatalogue {
   constructor(private readonly manager: EntityManager) {}
 
   /**

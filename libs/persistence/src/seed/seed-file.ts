@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assetNameProblem } from '@docrender/storage';
+import { assetNameProblem } from '@docrender/organisation-resources';
 import { checkDocumentNameTemplate } from '@docrender/template-dsl/checks';
 import { apiKeyProblem } from '../api-keys/api-key-secret';
 import { webhookSecretProblem } from '../api-keys/webhook-secret-generator';

@@ -1,4 +1,4 @@
-import { MemoryBlobStore } from './memory/memory-blob-store';
+import { MemoryBlobStore } from '@docrender/storage';
 import { assetNameProblem, InvalidAssetError, organisationAssetKey, storeOrganisationAsset } from './organisation-assets';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,4 +1,4 @@
-import type { BlobStore } from './blob-store';
+import type { BlobStore } from '@docrender/storage';
 
 /**
  * Organisation assets: images (logos, backgrounds) an operator stores with the admin CLI or the seed file, and

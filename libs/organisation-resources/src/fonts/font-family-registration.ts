@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '@docrender/storage';
-import { FONT_FORMATS, type FontFamilyRecord, type FontFormat, type FontRepository, type FontStyle, type NewFontFile } from '../repositories/font.repository';
+
+export type FontStyle = 'normal' | 'italic';
+export const FONT_FORMATS = ['woff2', 'woff', 'ttf', 'otf'] as const;
+export type FontFormat = (typeof FONT_FORMATS)[number];
+
+/** One file of a family (a weight and style) as the catalogue keeps it. */
+export type FontFileRecord = { id: string; weight: number; style: FontStyle; format: FontFormat; blobKey: string; fileSizeBytes: number };
+export type FontFamilyRecord = { id: string; organisationId: string; family: string; createdAt: Date; files: FontFileRecord[] };
+export type NewFontFile = Omit<FontFileRecord, 'id'>;
+
+/**
+ * The organisation's font catalogue, as registration needs it (persistence's FontRepository): adds files to the live
+ * family of that name, creating it when there is none, and returns the blob keys of the files they replaced.
+ */
+export interface FontCatalogue {
+  addFiles(organisationId: string, family: string, files: readonly NewFontFile[], now?: Date): Promise<{ family: FontFamilyRecord; replacedBlobKeys: string[] }>;
+}
 
 const CONTENT_TYPES: Record<FontFormat, string> = { woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf', otf: 'font/otf' };
 
@@ -33,7 +49,7 @@ export type FontFileUpload = { weight: number; style: FontStyle; format: FontFor
  * When writing the rows fails, the blobs just stored are deleted again.
  */
 export async function registerFontFamily(
-  fonts: FontRepository,
+  fonts: FontCatalogue,
   blobs: BlobStore,
   input: { organisationId: string; family: string; files: readonly FontFileUpload[] },
   now: Date = new Date(),
