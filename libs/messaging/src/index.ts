@@ -8,3 +8,4 @@ export * from './message-bus.factory';
 export { AmqpMessageBus } from './amqp/amqp-message-bus';
 export { AmqpTopology } from './amqp/amqp-topology';
 export { InProcessMessageBus } from './in-process/in-process-message-bus';
+export * from './outbox/outbox-relay';

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { OutboxRelay, type OutboxPublisher, type OutboxRelayLogger, type OutboxRelayOptions } from './async-jobs/outbox-relay';
+import { OutboxSqlStore } from './async-jobs/outbox-sql.store';
 import { RunJobOutbox } from './async-jobs/run-job-outbox';
 import { WebhookDeliveryRepository } from './async-jobs/webhook-delivery.repository';
 import { connectDataSource, createDataSource, runMigrations, type DataSourceOptions } from './data-source';
@@ -208,9 +208,9 @@ export class Database implements Repositories {
     return runExclusivePass(this.dataSource, key, work);
   }
 
-  /** An outbox relay over this database's pool (not started). */
-  outboxRelay(publish: OutboxPublisher, options: OutboxRelayOptions, logger: OutboxRelayLogger): OutboxRelay {
-    return new OutboxRelay(this.dataSource, publish, options, logger);
+  /** The outbox as the relay's store (@docrender/messaging's OutboxRelay), over this database's pool. */
+  outboxStore(): OutboxSqlStore {
+    return new OutboxSqlStore(this.dataSource);
   }
 
   /** Resolves when the database answers a query (readiness probe); rejects otherwise. */

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { MessageName, WebhookEvent } from '@docrender/contracts';
 import { jobsSettings, Settings } from '@docrender/config';
-import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
+import { MESSAGE_BUS, outboxRelayTo, type MessageBus, type OutboxRelay } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database, type OutboxRelay } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import { LOGGER, renderServiceProviders, RunJobOutboxRelay, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
 import { JobDocumentRecorder, RenderServiceClient, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
@@ -21,16 +21,15 @@ const CALLBACK_HEAD_START_MS = 5_000;
 /** The outbox relay of the callbacks the jobs store (webhook.deliver). */
 function callbackRelay(database: Database, bus: MessageBus, logger: Logger, settings: Settings): OutboxRelay {
   const jobs = settings.get(jobsSettings);
-  return database.outboxRelay(
-    (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
+  return outboxRelayTo(
+    bus,
+    database.outboxStore(),
     {
       messageNames: [MessageName.DeliverWebhook],
       pollIntervalMs: jobs.outboxPollMs,
       minAgeMs: CALLBACK_HEAD_START_MS,
       gatherMs: jobs.callbackGatherMs,
       keepPublishedMs: jobs.outboxKeepHours * 3_600_000,
-      // no database transaction waits for a broker that is away (decision 0010)
-      ready: () => bus.ping(),
     },
     logger.child({ component: 'callback-outbox-relay' }),
   );

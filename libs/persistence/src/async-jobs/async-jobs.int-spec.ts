@@ -4,9 +4,9 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { inSpan, startTracing, traceCarrier, type Logger } from '@docrender/observability';
 import { createTestDatabase, logSqlStatements, type TestDatabase } from '@docrender/testing';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
-import type { OutboxMessage } from '../repositories/outbox.repository';
 import { RenderJobRepository } from '../repositories/render-job.repository';
-import { OutboxRelay } from './outbox-relay';
+import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
+import { OutboxSqlStore } from './outbox-sql.store';
 import { RunJobOutbox } from './run-job-outbox';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
@@ -46,7 +46,7 @@ describe('async job persistence against PostgreSQL', () => {
   }
 
   const relayOf = (publish: (m: OutboxMessage) => Promise<void>, names = [MessageName.RunJob] as (MessageName.RunJob | MessageName.DeliverWebhook)[], minAgeMs = 0, gatherMs = 0) =>
-    new OutboxRelay(db.dataSource, publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2, gatherMs }, silent);
+    new OutboxRelay(new OutboxSqlStore(db.dataSource), publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2, gatherMs }, silent);
 
   async function unpublished(): Promise<number> {
     const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM outbox WHERE published_at IS NULL`)) as { count: number }[];

@@ -1,3 +1,3 @@
-export * from './outbox-relay';
+export * from './outbox-sql.store';
 export * from './run-job-outbox';
 export * from './webhook-delivery.repository';

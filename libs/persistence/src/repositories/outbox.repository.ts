@@ -4,11 +4,6 @@ import type { EventMessageName, MessagePayloads } from '@docrender/contracts';
 import { traceCarrier } from '@docrender/observability';
 import { OutboxMessageEntity } from '../entities';
 
-/** A message stored in the same transaction as the state change it announces, published later by OutboxRelay. */
-export type OutboxMessage = {
-  [N in EventMessageName]: { id: string; name: N; payload: MessagePayloads[N]; createdAt: Date };
-}[EventMessageName];
-
 export class OutboxRepository {
   constructor(private readonly manager: EntityManager) {}
 

@@ -2,8 +2,8 @@ import { DocumentType, Environment, JobState, MessageName, RenderIssueType, Rend
 import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { Logger } from '@docrender/observability';
-import { OutboxRelay } from '../async-jobs/outbox-relay';
-import type { OutboxMessage } from './outbox.repository';
+import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
+import { OutboxSqlStore } from '../async-jobs/outbox-sql.store';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
@@ -45,7 +45,7 @@ describe('RenderJobRepository and its outbox message', () => {
     expect(await db.database.renderJobs.findById(organisationId, job.id)).toEqual(job);
 
     const published: OutboxMessage[] = [];
-    const relay = new OutboxRelay(db.dataSource, async (m) => void published.push(m), { messageNames: [MessageName.RunJob], pollIntervalMs: 60_000 }, silent);
+    const relay = new OutboxRelay(new OutboxSqlStore(db.dataSource), async (m) => void published.push(m), { messageNames: [MessageName.RunJob], pollIntervalMs: 60_000 }, silent);
     expect(await relay.publishPending()).toBeGreaterThanOrEqual(1);
     expect(published).toContainEqual(expect.objectContaining({ name: MessageName.RunJob, payload: { jobId: job.id } }));
     expect(await relay.publishPending()).toBe(0);

@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MessageName } from '@docrender/contracts';
 import { jobsSettings, Settings } from '@docrender/config';
-import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
+import { MESSAGE_BUS, outboxRelayTo, type MessageBus, type OutboxRelay } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database, type OutboxRelay } from '@docrender/persistence';
+import { Database } from '@docrender/persistence';
 import { LOGGER } from '../infrastructure/infrastructure.module';
 
 /** The enqueue publishes its own message at once; the relay leaves messages this young to it. */
@@ -23,16 +23,10 @@ export class RunJobOutboxRelay implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(database: Database, @Inject(MESSAGE_BUS) bus: MessageBus, settings: Settings, @Inject(LOGGER) logger: Logger) {
     const jobs = settings.get(jobsSettings);
-    this.relay = database.outboxRelay(
-      (message) => bus.publish(message.name, message.payload, { messageId: message.id }),
-      {
-        messageNames: [MessageName.RunJob],
-        pollIntervalMs: jobs.outboxPollMs,
-        minAgeMs: ENQUEUE_HEAD_START_MS,
-        keepPublishedMs: jobs.outboxKeepHours * 3_600_000,
-        // No database transaction waits for a broker that is away (issue 18: the pool stays free for requests).
-        ready: () => bus.ping(),
-      },
+    this.relay = outboxRelayTo(
+      bus,
+      database.outboxStore(),
+      { messageNames: [MessageName.RunJob], pollIntervalMs: jobs.outboxPollMs, minAgeMs: ENQUEUE_HEAD_START_MS, keepPublishedMs: jobs.outboxKeepHours * 3_600_000 },
       logger.child({ component: 'job-outbox-relay' }),
     );
   }

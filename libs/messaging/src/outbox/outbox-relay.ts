@@ -1,7 +1,35 @@
-import type { DataSource } from 'typeorm';
-import type { EventMessageName } from '@docrender/contracts';
+import type { EventMessageName, MessagePayloads } from '@docrender/contracts';
 import { traceCarrier, withTraceCarrier, type Logger } from '@docrender/observability';
-import type { OutboxMessage } from '../repositories/outbox.repository';
+import type { MessageBus } from '../message-bus';
+
+/** A message stored in the same transaction as the state change it announces, published later by OutboxRelay. */
+export type OutboxMessage = {
+  [N in EventMessageName]: { id: string; name: N; payload: MessagePayloads[N]; createdAt: Date };
+}[EventMessageName];
+
+/** A stored message with the trace context of the request or job that stored it. */
+export type StoredOutboxMessage = { message: OutboxMessage; trace: unknown };
+
+/**
+ * Where the outbox is kept (persistence's OutboxSqlStore over the `outbox` table): the relay decides when and what
+ * to publish, the store how messages are taken, marked and removed.
+ */
+export interface OutboxStore {
+  /**
+   * In one transaction: takes up to `limit` unpublished messages named one of `names` and stored at or before
+   * `storedBefore`, oldest first, locked so that no other relay takes them meanwhile (skipped, not waited for); hands
+   * them to `publish`, which resolves with how many of them, from the first, were published; marks those published
+   * at `now`. Resolves with how many were taken.
+   */
+  publishOldest(
+    query: { names: readonly EventMessageName[]; storedBefore: Date; limit: number; now: Date },
+    publish: (messages: StoredOutboxMessage[]) => Promise<number>,
+  ): Promise<number>;
+  /** Marks these messages published at `at`, those not already marked. */
+  markPublished(ids: readonly string[], at: Date): Promise<void>;
+  /** Deletes the messages named one of `names` published before `before`; resolves with how many. */
+  deletePublishedBefore(names: readonly EventMessageName[], before: Date): Promise<number>;
+}
 
 /** Publishes one stored message; resolves once the transport confirmed it (a MessageBus publish with confirms). */
 export type OutboxPublisher = (message: OutboxMessage) => Promise<void>;
@@ -36,17 +64,15 @@ export type OutboxRelayOptions = {
   ready?: () => Promise<void>;
 };
 
-type Row = { id: string; message_name: EventMessageName; payload: unknown; created_at: Date; trace_context: unknown };
-
 const CLEANUP_EVERY_MS = 60_000;
 /** How long the marks of messages published by their writer are gathered before one statement writes them. */
 const MARK_DELAY_MS = 250;
 
 /**
- * The publishing half of the transactional outbox: messages stored in the same PostgreSQL transaction as the state
- * change they announce (`outbox` table) are published with publisher confirms and then marked published. Rows are
- * taken with FOR UPDATE SKIP LOCKED, so any number of relays (replicas, apps) run at once without publishing one
- * message concurrently twice. At-least-once: a crash between the confirm and the commit publishes the message again
+ * The publishing half of the transactional outbox: messages stored in the same database transaction as the state
+ * change they announce (an OutboxStore) are published with publisher confirms and then marked published. The store
+ * locks what it hands out, so any number of relays (replicas, apps) run at once without publishing one message
+ * concurrently twice. At-least-once: a crash between the confirm and the commit publishes the message again
  * (its id is the message id; consumers are idempotent). Publishing stops at the first failure of a pass (RabbitMQ
  * away, queue full) and resumes on the next poll.
  */
@@ -71,7 +97,7 @@ export class OutboxRelay {
   private gatherTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: OutboxStore,
     private readonly publish: OutboxPublisher,
     private readonly options: OutboxRelayOptions,
     private readonly logger: OutboxRelayLogger,
@@ -213,29 +239,21 @@ export class OutboxRelay {
 
   private async publishBatch(now: () => Date): Promise<{ published: number; taken: number; failure: unknown }> {
     let failure: unknown = null;
-    let taken = 0;
-    const published = await this.dataSource.transaction(async (m) => {
-      const rows = (await m.query(
-        `SELECT id, message_name, payload, created_at, trace_context FROM outbox
-          WHERE published_at IS NULL AND message_name = ANY($1::text[]) AND created_at <= $2
-          ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [[...this.options.messageNames], new Date(now().getTime() - this.minAgeMs), this.batchSize],
-      )) as Row[];
-      taken = rows.length;
-      const done: string[] = [];
-      for (const row of rows) {
+    let published = 0;
+    const at = now();
+    const query = { names: this.options.messageNames, storedBefore: new Date(at.getTime() - this.minAgeMs), limit: this.batchSize, now: at };
+    const taken = await this.store.publishOldest(query, async (messages) => {
+      for (const { message, trace } of messages) {
         try {
-          const message = { id: row.id, name: row.message_name, payload: row.payload, createdAt: row.created_at } as OutboxMessage;
           // Published in the trace of the request or job that stored it.
-          await withTraceCarrier(row.trace_context, () => this.publish(message));
+          await withTraceCarrier(trace, () => this.publish(message));
         } catch (error) {
           failure = error;
           break;
         }
-        done.push(row.id);
+        published += 1;
       }
-      if (done.length > 0) await m.query(`UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[])`, [done, now()]);
-      return done.length;
+      return published;
     });
     return { published, taken, failure };
   }
@@ -249,7 +267,7 @@ export class OutboxRelay {
       if (ids.length === 0) return;
       this.confirmed = [];
       try {
-        await this.dataSource.query(`UPDATE outbox SET published_at = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL`, [ids, new Date()]);
+        await this.store.markPublished(ids, new Date());
       } catch (error) {
         this.logger.warn('published outbox messages could not be marked; a later relay pass publishes them again', {
           messages: ids.length,
@@ -264,10 +282,15 @@ export class OutboxRelay {
     const keep = this.options.keepPublishedMs;
     if (keep === undefined || Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = Date.now();
-    const result = (await this.dataSource.query(
-      `DELETE FROM outbox WHERE published_at < $1 AND message_name = ANY($2::text[])`,
-      [new Date(Date.now() - keep), [...this.options.messageNames]],
-    )) as [unknown[], number];
-    if (result[1] > 0) this.logger.debug('published outbox messages deleted', { deleted: result[1] });
+    const deleted = await this.store.deletePublishedBefore(this.options.messageNames, new Date(Date.now() - keep));
+    if (deleted > 0) this.logger.debug('published outbox messages deleted', { deleted });
   }
+}
+
+/**
+ * An outbox relay that publishes to `bus` under each message's id, with its confirms, and holds no transaction while
+ * the bus is away (each batch first asks `bus.ping()`; decision 0010).
+ */
+export function outboxRelayTo(bus: MessageBus, store: OutboxStore, options: Omit<OutboxRelayOptions, 'ready'>, logger: OutboxRelayLogger): OutboxRelay {
+  return new OutboxRelay(store, (message) => bus.publish(message.name, message.payload, { messageId: message.id }), { ...options, ready: () => bus.ping() }, logger);
 }
