@@ -1,3 +1,4 @@
+import { FieldSink, modelOf } from './element-model';
 import { PageBackground, PageBand, PageBandVariant, PageSetup, StyleProperties, Template, TemplateElement, Watermark } from './template.types';
 
 /** The page roles a band may have a variant for. */
@@ -27,30 +28,6 @@ export interface ElementVisit {
   ancestors: readonly TemplateElement[];
 }
 
-/** Child elements of a container element. */
-export function childrenOf(element: TemplateElement): TemplateElement[] {
-  switch (element.type) {
-    case 'repeater':
-    case 'row':
-    case 'column':
-    case 'grid':
-      return element.elements;
-    case 'box':
-      return element.elements ?? [];
-    case 'text':
-    case 'richText':
-    case 'image':
-    case 'table':
-    case 'spacer':
-    case 'line':
-    case 'pageBreak':
-    case 'qrCode':
-    case 'barcode':
-    case 'chart':
-      return [];
-  }
-}
-
 /** The page backgrounds of a page setup (one object or a list). */
 export function pageBackgroundsOf(page: PageSetup | undefined): PageBackground[] {
   const b = page?.background;
@@ -69,7 +46,7 @@ export function walkElements(template: Template, visit: (v: ElementVisit) => voi
     elements.forEach((element, i) => {
       const elementPath = `${path}[${i}]`;
       visit({ element, path: elementPath, region, ancestors });
-      const children = childrenOf(element);
+      const children = modelOf(element).children(element);
       if (children.length > 0) walk(children, `${elementPath}.elements`, region, [...ancestors, element]);
     });
   };
@@ -81,54 +58,9 @@ export function walkElements(template: Template, visit: (v: ElementVisit) => voi
 /** Template text fields of an element (text that may hold bindings), with their JSON paths. */
 export function textFieldsOf(element: TemplateElement, path: string): [string, string][] {
   const out: [string, string][] = [];
-  const add = (field: string, value: string | undefined): void => {
-    if (value !== undefined) out.push([`${path}.${field}`, value]);
-  };
-  if (element.type !== 'pageBreak') add('anchor', element.anchor);
-  switch (element.type) {
-    case 'text':
-      add('text', element.text);
-      break;
-    case 'richText':
-      add('markdown', element.markdown);
-      break;
-    case 'image':
-      add('source', element.source);
-      add('alt', element.alt);
-      break;
-    case 'table':
-      add('emptyText', element.emptyText);
-      element.columns.forEach((c, i) => {
-        add(`columns[${i}].header`, c.header);
-        add(`columns[${i}].value`, c.value);
-      });
-      for (const [key, value] of Object.entries(element.totals?.cells ?? {})) add(`totals.cells[${JSON.stringify(key)}]`, value);
-      for (const field of ['sums', 'carried', 'brought'] as const) {
-        for (const [key, value] of Object.entries(element.pageBreaks?.[field] ?? {})) add(`pageBreaks.${field}[${JSON.stringify(key)}]`, value);
-      }
-      add('pageBreaks.continuedFoot', element.pageBreaks?.continuedFoot);
-      add('pageBreaks.continuedHead', element.pageBreaks?.continuedHead);
-      break;
-    case 'repeater':
-      add('emptyText', element.emptyText);
-      break;
-    case 'qrCode':
-    case 'barcode':
-      add('value', element.value);
-      break;
-    case 'chart':
-      add('title', element.title);
-      element.series.forEach((s, i) => add(`series[${i}].name`, s.name));
-      break;
-    case 'row':
-    case 'column':
-    case 'grid':
-    case 'spacer':
-    case 'line':
-    case 'box':
-    case 'pageBreak':
-      break;
-  }
+  const fields = fieldsAt(path, out);
+  if (element.type !== 'pageBreak') fields.value('anchor', element.anchor);
+  modelOf(element).textFields(element, fields);
   return out;
 }
 
@@ -148,44 +80,20 @@ export function styleColourFields(style: StyleProperties | undefined, path: stri
 /** Colour fields of an element (its own colour properties and those of its styles). */
 export function colourFieldsOf(element: TemplateElement, path: string): [string, string][] {
   const out: [string, string][] = [];
-  if (element.type !== 'pageBreak') out.push(...styleColourFields(element.style, `${path}.style`));
-  switch (element.type) {
-    case 'table':
-      if (element.borderColor !== undefined) out.push([`${path}.borderColor`, element.borderColor]);
-      out.push(...styleColourFields(element.headerStyle, `${path}.headerStyle`));
-      out.push(...styleColourFields(element.rowStyle, `${path}.rowStyle`));
-      out.push(...styleColourFields(element.alternateRowStyle, `${path}.alternateRowStyle`));
-      out.push(...styleColourFields(element.totals?.style, `${path}.totals.style`));
-      out.push(...styleColourFields(element.pageBreaks?.style, `${path}.pageBreaks.style`));
-      element.columns.forEach((c, i) => {
-        out.push(...styleColourFields(c.style, `${path}.columns[${i}].style`));
-        out.push(...styleColourFields(c.headerStyle, `${path}.columns[${i}].headerStyle`));
-      });
-      break;
-    case 'line':
-    case 'barcode':
-      if (element.color !== undefined) out.push([`${path}.color`, element.color]);
-      break;
-    case 'qrCode':
-      if (element.color !== undefined) out.push([`${path}.color`, element.color]);
-      if (element.backgroundColor !== undefined) out.push([`${path}.backgroundColor`, element.backgroundColor]);
-      break;
-    case 'chart':
-      element.series.forEach((s, i) => {
-        if (s.color !== undefined) out.push([`${path}.series[${i}].color`, s.color]);
-      });
-      break;
-    case 'text':
-    case 'richText':
-    case 'image':
-    case 'repeater':
-    case 'row':
-    case 'column':
-    case 'grid':
-    case 'spacer':
-    case 'box':
-    case 'pageBreak':
-      break;
-  }
+  const fields = fieldsAt(path, out);
+  if (element.type !== 'pageBreak') fields.style('style', element.style);
+  modelOf(element).colourFields(element, fields);
   return out;
+}
+
+/** A FieldSink adding the fields it is given to `out`, with their JSON paths under `path`. */
+function fieldsAt(path: string, out: [string, string][]): FieldSink {
+  return {
+    value: (field, value) => {
+      if (value !== undefined) out.push([`${path}.${field}`, value]);
+    },
+    style: (field, style) => {
+      out.push(...styleColourFields(style, `${path}.${field}`));
+    },
+  };
 }

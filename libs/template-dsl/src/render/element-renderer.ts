@@ -7,6 +7,7 @@ import { evaluateCondition } from '../condition/condition-evaluator';
 import { BudgetExceeded, EVALUATION_STEPS, Evaluation } from '../expression/expression-evaluator';
 import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { describeValue, toNumber } from '../expression/values';
+import { modelOf } from '../model/element-model';
 import { Region } from '../model/template-walker';
 import {
   BarcodeElement,
@@ -17,6 +18,7 @@ import {
   RichTextElement,
   TableElement,
   TemplateElement,
+  TextElement,
 } from '../model/template.types';
 import { parseColour } from '../style/colour';
 import { DynamicColour } from '../style/style-css';
@@ -26,6 +28,7 @@ import { CodeFormat, codeFormatName, CodeOptions, codeSvg, isTwoDimensional } fr
 import { CompileContext, PLACED_ATTRIBUTE } from './compile-context';
 import { BaseDirection, firstStrongDirection, hasRtl, keptUnbroken } from './direction';
 import { cutText, cutUnbrokenRuns } from './document-caps';
+import { stepsOf } from './element-steps';
 import { escapeHtml } from './html';
 import { hyphenateHtml } from './hyphenation';
 import { renderMarkdown } from './markdown';
@@ -253,6 +256,10 @@ function resolveList(source: string, scope: Scope, ctx: CompileContext, elementI
   return value;
 }
 
+/**
+ * Draws elements for one document: `render` gives an element's markup, through its drawing step in ELEMENT_STEPS
+ * (element-steps.ts), which calls the drawing methods of its type here.
+ */
 export class ElementRenderer {
   /** The base direction around the element being drawn. */
   private dir: BaseDirection;
@@ -332,61 +339,47 @@ export class ElementRenderer {
 
   /** The element's HTML in its direction (`dir` on its root where it differs from around it). */
   private drawDirected(element: TemplateElement, prep: ElementPrep, scope: Scope): string {
-    const ctx = this.ctx;
-    const around = this.dir;
     const own = element.type !== 'pageBreak' && (element.direction === 'ltr' || element.direction === 'rtl') ? element.direction : null;
-    if (element.type === 'text') {
-      const parts = textParts(segmentsOf(element.text), scope, ctx, element.id, prep.region);
-      const dir = own ?? partsDirection(parts) ?? around;
-      const tag = element.heading ? `h${element.heading}` : 'p';
-      const html = this.hyphenated(partsHtml(parts, dir), prep.hyphenate, element.id);
-      return withDir(`<${tag}${attrs(prep.root, scope, ctx, element.id, 't')}>${html}</${tag}>`, dir, around);
-    }
-    if (element.type === 'richText') {
-      const literal = segmentsOf(element.markdown).filter((s): s is string => typeof s === 'string');
-      const dir = own ?? partsDirection(literal) ?? around;
-      return withDir(this.richText(element, prep, scope, dir), dir, around);
-    }
-    if (own === null) return this.drawOther(element, prep, scope);
+    return stepsOf(element).draw(this, element, prep, scope, own);
+  }
+
+  /** What `draw` gives in the element's own direction `own` (`dir` on its root where it differs), or in the one around it. */
+  inOwnDirection(own: BaseDirection | null, draw: () => string): string {
+    if (own === null) return draw();
+    const around = this.dir;
     this.dir = own;
     try {
-      return withDir(this.drawOther(element, prep, scope), own, around);
+      return withDir(draw(), own, around);
     } finally {
       this.dir = around;
     }
   }
 
-  /** The HTML of an element other than text, in the direction `this.dir`. */
-  private drawOther(element: Exclude<TemplateElement, { type: 'text' | 'richText' }>, prep: ElementPrep, scope: Scope): string {
-    const ctx = this.ctx;
-    const id = element.id;
-    switch (element.type) {
-      case 'image':
-        return this.image(element, prep, scope);
-      case 'table':
-        return this.table(element, prep, scope);
-      case 'repeater':
-        return this.repeater(element, prep, scope);
-      case 'row':
-      case 'column':
-      case 'grid':
-      case 'box':
-        return `<div${attrs(prep.root, scope, ctx, id)}>${this.renderAll(element.elements ?? [], scope)}</div>`;
-      case 'spacer':
-      case 'line':
-        return `<div${attrs(prep.root, scope, ctx, id)}></div>`;
-      case 'pageBreak':
-        return prep.breakAllowed ? '<div class="pb"></div>' : '';
-      case 'qrCode':
-        return this.qrCode(element, prep, scope);
-      case 'barcode':
-        return this.barcode(element, prep, scope);
-      case 'chart':
-        return this.chart(element, prep, scope);
-    }
+  /** A div holding the element's children (model/element-model.ts), if it has any. */
+  block(element: TemplateElement, prep: ElementPrep, scope: Scope): string {
+    return `<div${attrs(prep.root, scope, this.ctx, element.id)}>${this.renderAll(modelOf(element).children(element), scope)}</div>`;
   }
 
-  private richText(element: RichTextElement, prep: ElementPrep, scope: Scope, dir: BaseDirection): string {
+  /** A paragraph or heading, in its own direction, else that of its first letter outside values, else the one around it. */
+  text(element: TextElement, prep: ElementPrep, scope: Scope, own: BaseDirection | null): string {
+    const ctx = this.ctx;
+    const around = this.dir;
+    const parts = textParts(segmentsOf(element.text), scope, ctx, element.id, prep.region);
+    const dir = own ?? partsDirection(parts) ?? around;
+    const tag = element.heading ? `h${element.heading}` : 'p';
+    const html = this.hyphenated(partsHtml(parts, dir), prep.hyphenate, element.id);
+    return withDir(`<${tag}${attrs(prep.root, scope, ctx, element.id, 't')}>${html}</${tag}>`, dir, around);
+  }
+
+  /** Rich text, in its own direction, else that of the first letter of its own words, else the one around it. */
+  richText(element: RichTextElement, prep: ElementPrep, scope: Scope, own: BaseDirection | null): string {
+    const around = this.dir;
+    const literal = segmentsOf(element.markdown).filter((s): s is string => typeof s === 'string');
+    const dir = own ?? partsDirection(literal) ?? around;
+    return withDir(this.markdown(element, prep, scope, dir), dir, around);
+  }
+
+  private markdown(element: RichTextElement, prep: ElementPrep, scope: Scope, dir: BaseDirection): string {
     const ctx = this.ctx;
     const { html, unsafeLinks, images, refused } = renderMarkdown(segmentsOf(element.markdown), (binding) => {
       const counter = prep.region === 'body' ? null : pageCounterOf(binding);
@@ -443,7 +436,7 @@ export class ElementRenderer {
     return mayDraw(ctx, html.length * HYPHENATION_STEPS_PER_CHARACTER, elementId) ? hyphenateHtml(html, patterns) : html;
   }
 
-  private image(element: ImageElement, prep: ElementPrep, scope: Scope): string {
+  image(element: ImageElement, prep: ElementPrep, scope: Scope): string {
     const ctx = this.ctx;
     const source = renderPlainText(segmentsOf(element.source), scope, ctx.env, element.id);
     const src = ctx.resolveImage(source, 'image', element.id);
@@ -454,7 +447,7 @@ export class ElementRenderer {
     return `<div${attrs(prep.root, scope, ctx, element.id)}>${inner}</div>`;
   }
 
-  private table(element: TableElement, prep: ElementPrep, scope: Scope): string {
+  table(element: TableElement, prep: ElementPrep, scope: Scope): string {
     const ctx = this.ctx;
     const t = prep.table;
     if (!t) return '';
@@ -546,7 +539,7 @@ export class ElementRenderer {
     return `${html}</table>`;
   }
 
-  private repeater(element: RepeaterElement, prep: ElementPrep, scope: Scope): string {
+  repeater(element: RepeaterElement, prep: ElementPrep, scope: Scope): string {
     const ctx = this.ctx;
     const items = resolveList(element.source, scope, ctx, element.id) ?? [];
     const alias = element.as ?? 'item';
@@ -587,11 +580,11 @@ export class ElementRenderer {
     return null;
   }
 
-  private qrCode(element: QrCodeElement, prep: ElementPrep, scope: Scope): string {
+  qrCode(element: QrCodeElement, prep: ElementPrep, scope: Scope): string {
     return this.code(element, 'qr', { showText: false, errorCorrection: element.errorCorrection ?? 'M' }, prep, scope);
   }
 
-  private barcode(element: BarcodeElement, prep: ElementPrep, scope: Scope): string {
+  barcode(element: BarcodeElement, prep: ElementPrep, scope: Scope): string {
     const options = { showText: element.showText ?? !isTwoDimensional(element.format), errorCorrection: element.errorCorrection };
     return this.code(element, element.format, options, prep, scope);
   }
@@ -616,7 +609,7 @@ export class ElementRenderer {
     return `<div${attrs(prep.root, scope, ctx, element.id)}><div${classAttr('code', prep.inner.cls)}>${svg}</div></div>`;
   }
 
-  private chart(element: ChartElement, prep: ElementPrep, scope: Scope): string {
+  chart(element: ChartElement, prep: ElementPrep, scope: Scope): string {
     const ctx = this.ctx;
     if (ctx.mode === 'collect') return '';
     const id = element.id;

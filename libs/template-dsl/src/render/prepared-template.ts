@@ -1,17 +1,16 @@
 import { ValidateFunction } from 'ajv';
 import { DocumentCaps, RenderIssueType } from '@docrender/contracts';
 import { BindingSyntaxError, parseTemplateTextCached, TemplateSegments } from '../binding/binding-syntax';
-import { isMarkdownBinding, pageCounterOf, usesPageCounterInExpression } from '../binding/binding-evaluator';
+import { pageCounterOf, usesPageCounterInExpression } from '../binding/binding-evaluator';
 import { compileDataSchema } from '../data/data-contract';
 import { builtinFamilyName, DEFAULT_FONT_FAMILY, FontFaceRef, FontStyle } from '../fonts/font-registry';
+import { modelOf } from '../model/element-model';
 import { bandVariants, pageBackgroundsOf, Region, textFieldsOf, watermarksOf } from '../model/template-walker';
 import { Length, StyleProperties, TableElement, Template, TemplateElement } from '../model/template.types';
 import { validateTemplate } from '../schema/validate-template';
 import { DynamicColour, familyListCss, fontWeightNumber, mergeStyles, StyleRegistry, styleCss } from '../style/style-css';
 import { lengthCss, lengthMm } from '../style/length';
-import { ignoredChartOptions } from './chart';
-import { codeFormatName, isTwoDimensional } from './codes';
-import { markdownFaces } from './markdown';
+import { DeclaredHeight, PrepareStep, stepsOf } from './element-steps';
 import { PageGeometry, resolvePageSetup } from './page-setup';
 import { pagesDiffer, repeatedRoles } from './page-roles';
 
@@ -101,26 +100,13 @@ export class InvalidTemplateError extends Error {
   }
 }
 
-const DEFAULT_CHART_HEIGHT_MM = 70;
-const DEFAULT_BARCODE_HEIGHT: Length = '15mm';
-const DEFAULT_QR_SIZE: Length = '30mm';
-
-const JUSTIFY: Record<string, string> = {
-  start: 'flex-start',
-  center: 'center',
-  end: 'flex-end',
-  'space-between': 'space-between',
-  'space-around': 'space-around',
-};
-const ALIGN: Record<string, string> = { start: 'flex-start', center: 'center', end: 'flex-end', stretch: 'stretch' };
-
 /** The family CSS for a template family name: built-ins canonical, others as written, the default last. */
 export function familyCss(family: string): string {
   return familyListCss(builtinFamilyName(family) ?? family.trim(), DEFAULT_FONT_FAMILY);
 }
 
 /** What an element's text inherits from around it: its face, and whether it is hyphenated (`hyphenate`). */
-interface FontState {
+export interface FontState {
   family: string;
   weight: number;
   style: FontStyle;
@@ -136,10 +122,8 @@ function fontStateWith(state: FontState, style: StyleProperties): FontState {
   };
 }
 
-/** Elements that are figures in a tagged PDF: each needs alternative text under PDF/UA. */
-const FIGURE_TYPES: ReadonlySet<string> = new Set(['image', 'qrCode', 'barcode', 'chart']);
-
-class Preparer {
+/** Prepares the elements of a template (prepareTemplate); the per-type steps are ELEMENT_STEPS (element-steps.ts). */
+export class Preparer {
   readonly registries: Record<Region, StyleRegistry> = { body: new StyleRegistry('s'), header: new StyleRegistry('h'), footer: new StyleRegistry('f') };
   readonly elements = new Map<TemplateElement, ElementPrep>();
   readonly staticIssues: StaticIssue[] = [];
@@ -241,7 +225,7 @@ class Preparer {
     breakAllowed: boolean,
     availableMm: number,
   ): void {
-    if (this.template.pdfUA !== undefined && region === 'body' && FIGURE_TYPES.has(element.type) && (!('alt' in element) || element.alt === undefined)) {
+    if (this.template.pdfUA !== undefined && region === 'body' && modelOf(element).figure && (!('alt' in element) || element.alt === undefined)) {
       this.issue(
         RenderIssueType.SchemaInvalid,
         `${this.template.pdfUA} asks for alternative text: the ${element.type} has no "alt" (give the text a reader hears, or "" to mark it as decoration).`,
@@ -294,155 +278,9 @@ class Preparer {
       this.issue(RenderIssueType.InvalidLayout, 'anchor only names a place in the page body; a header or footer is on every page, so it is ignored.', element.id);
     }
 
-    switch (element.type) {
-      case 'text':
-        this.face(region, font);
-        extra.push(...linesKept(element.orphans, element.widows));
-        break;
-      case 'richText': {
-        const parsed = parseTemplateTextCached(element.markdown);
-        if (!(parsed instanceof BindingSyntaxError)) {
-          // Markdown from data may use any face of the subset.
-          const fromData = parsed.some((s) => typeof s !== 'string' && isMarkdownBinding(s));
-          const faces = fromData ? { bold: true, italic: true, boldItalic: true, code: true } : markdownFaces(parsed);
-          this.face(region, font);
-          if (faces.bold) this.face(region, { ...font, weight: 700 });
-          if (faces.italic) this.face(region, { ...font, style: 'italic' });
-          if (faces.boldItalic) this.face(region, { ...font, weight: 700, style: 'italic' });
-          if (faces.code) this.face(region, { family: 'Roboto Mono', weight: 400, style: 'normal' });
-        }
-        extra.push(...linesKept(element.orphans, element.widows));
-        break;
-      }
-      case 'image': {
-        const height = lengthCss(element.height);
-        const align = element.align ?? 'left';
-        extra.push(`text-align:${align}`);
-        const img = [`object-fit:${element.fit ?? 'contain'}`, 'max-width:100%'];
-        if (element.width !== undefined) img.push('width:100%');
-        if (height) img.push(`height:${height}`);
-        prep.inner = this.classed(region, {}, img, element.id);
-        break;
-      }
-      case 'table':
-        prep.table = this.prepareTable(element, region, font, prep.widthMm);
-        break;
-      case 'repeater': {
-        const layout = element.layout ?? 'column';
-        const gap = lengthCss(element.gap);
-        if (layout === 'row') extra.push('display:flex', 'flex-wrap:wrap', ...(gap ? [`gap:${gap}`] : []));
-        if (layout === 'grid') extra.push('display:grid', `grid-template-columns:repeat(${element.columns ?? 2},minmax(0,1fr))`, ...(gap ? [`gap:${gap}`] : []));
-        prep.inner = this.classed(region, {}, element.keepItemsTogether === false ? [] : ['break-inside:avoid'], element.id);
-        if (layout === 'column' && gap) prep.gap = this.registries[region].classFor(`margin-top:${gap}`);
-        if (element.emptyText !== undefined) this.face(region, font);
-        const itemMm = layout === 'grid' ? this.gridShares(element.columns ?? 2, element.gap, prep.widthMm) : prep.widthMm;
-        this.prepareElements(element.elements, region, element, font, breakAllowed && layout === 'column', itemMm);
-        break;
-      }
-      case 'row': {
-        const gap = lengthCss(element.gap);
-        extra.push('display:flex', 'flex-direction:row');
-        if (gap) extra.push(`gap:${gap}`);
-        if (element.justify) extra.push(`justify-content:${JUSTIFY[element.justify]}`);
-        extra.push(`align-items:${ALIGN[element.align ?? 'start']}`);
-        if (element.wrap) extra.push('flex-wrap:wrap');
-        this.prepareElements(element.elements, region, element, font, false, this.rowShares(element.elements, element.gap, prep.widthMm));
-        break;
-      }
-      case 'column': {
-        const gap = lengthCss(element.gap);
-        extra.push('display:flex', 'flex-direction:column');
-        if (gap) extra.push(`gap:${gap}`);
-        if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
-        this.prepareElements(element.elements, region, element, font, false, prep.widthMm);
-        break;
-      }
-      case 'grid': {
-        const tracks =
-          typeof element.columns === 'number'
-            ? `repeat(${element.columns},minmax(0,1fr))`
-            : element.columns.map((c) => (typeof c === 'number' ? `${c}pt` : c === 'auto' || c.endsWith('fr') ? c : (lengthCss(c) ?? 'auto'))).join(' ');
-        extra.push('display:grid', `grid-template-columns:${tracks}`);
-        const gap = lengthCss(element.gap);
-        const rowGap = lengthCss(element.rowGap);
-        if (gap) extra.push(`column-gap:${gap}`, `row-gap:${rowGap ?? gap}`);
-        else if (rowGap) extra.push(`row-gap:${rowGap}`);
-        if (element.align) extra.push(`align-items:${ALIGN[element.align]}`);
-        this.prepareElements(element.elements, region, element, font, false, this.gridShares(element.columns, element.gap, prep.widthMm));
-        break;
-      }
-      case 'spacer': {
-        const height = lengthCss(element.height);
-        if (height) extra.push(`height:${height}`);
-        if (parent?.type !== 'row') extra.push('flex:none');
-        break;
-      }
-      case 'line': {
-        const thickness = lengthCss(element.thickness ?? 0.75) ?? '0.75pt';
-        const lineStyle = element.lineStyle ?? 'solid';
-        const colour: StyleProperties = { color: element.color ?? '#000000' };
-        const length = lengthCss(element.length);
-        if (element.orientation === 'vertical') {
-          extra.push(`border-left:${thickness} ${lineStyle} currentcolor`, 'width:0', `height:${length ?? '10mm'}`);
-        } else {
-          extra.push(`border-top:${thickness} ${lineStyle} currentcolor`, 'height:0');
-          // in a row the length is the line's flex basis, as a width is for other elements
-          if (length) extra.push(...(parent?.type === 'row' && element.width === undefined ? [`flex:0 0 ${length}`] : []), `width:${length}`, 'max-width:100%');
-        }
-        prep.root = this.classed(region, mergeStyles(ownStyle, colour), extra, element.id);
-        if (placed) prep.root.placedId = element.id;
-        if (mirrored !== null && prep.root.cls) this.mirrored.set(prep.root.cls, mirrored);
-        this.elements.set(element, prep);
-        return;
-      }
-      case 'box': {
-        const height = lengthCss(element.height);
-        if (height) extra.push(`height:${height}`);
-        extra.push('box-sizing:border-box');
-        this.prepareElements(element.elements ?? [], region, element, font, false, prep.widthMm);
-        break;
-      }
-      case 'pageBreak':
-        if (!breakAllowed) {
-          this.issue(
-            RenderIssueType.InvalidLayout,
-            'A page break only works in the page body or in a column repeater; this one is ignored.',
-            element.id,
-          );
-        }
-        break;
-      case 'qrCode': {
-        const size = lengthCss(element.size ?? DEFAULT_QR_SIZE) ?? '30mm';
-        extra.push(`width:${size}`, `height:${size}`);
-        prep.inner = this.classed(region, { color: element.color ?? '#000000', backgroundColor: element.backgroundColor ?? '#ffffff' }, [], element.id);
-        break;
-      }
-      case 'barcode': {
-        const square = element.format === 'qr' || element.format === 'datamatrix' || element.format === 'aztec';
-        const height = lengthCss(element.height ?? (square ? DEFAULT_QR_SIZE : DEFAULT_BARCODE_HEIGHT)) ?? '15mm';
-        extra.push(`height:${height}`);
-        if (square && element.width === undefined) extra.push(`width:${height}`);
-        if (element.showText === true && isTwoDimensional(element.format)) {
-          this.issue(RenderIssueType.InvalidLayout, `A ${codeFormatName(element.format)} has no human-readable text; showText is ignored.`, element.id);
-        }
-        if (element.errorCorrection !== undefined && element.format !== 'qr') {
-          this.issue(RenderIssueType.InvalidLayout, `errorCorrection applies to QR codes only; the ${codeFormatName(element.format)} ignores it.`, element.id);
-        }
-        prep.inner = this.classed(region, { color: element.color ?? '#000000', ...(element.backgroundColor === undefined ? {} : { backgroundColor: element.backgroundColor }) }, [], element.id);
-        break;
-      }
-      case 'chart': {
-        prep.heightMm = lengthMm(element.height, null) ?? DEFAULT_CHART_HEIGHT_MM;
-        const width = lengthCss(element.width);
-        extra.push(`height:${prep.heightMm}mm`);
-        if (!width) extra.push('width:100%');
-        this.face(region, font);
-        if (element.title !== undefined) this.face(region, { ...font, weight: 700 });
-        for (const reason of ignoredChartOptions(element)) this.issue(RenderIssueType.InvalidChartConfig, `${reason}.`, element.id);
-        break;
-      }
-    }
-    prep.root = this.classed(region, ownStyle, extra, element.id);
+    const step: PrepareStep = { region, parent, font, breakAllowed, extra, prep, rootStyle: ownStyle };
+    stepsOf(element).prepare(this, element, step);
+    prep.root = this.classed(region, step.rootStyle, extra, element.id);
     if (placed) prep.root.placedId = element.id;
     if (mirrored !== null && prep.root.cls) this.mirrored.set(prep.root.cls, mirrored);
     this.elements.set(element, prep);
@@ -682,47 +520,13 @@ function mmText(mm: number): string {
  * The height an element declares, in millimetres: `exact` when its box is that tall, else a least height (padding,
  * borders, a code's text or an image's line box may add to it). Null for elements whose height comes from content.
  */
-function declaredHeightMm(element: TemplateElement, style: StyleProperties): { mm: number; exact: boolean } | null {
+function declaredHeightMm(element: TemplateElement, style: StyleProperties): DeclaredHeight | null {
   const framed = Object.keys(style).some((k) => k.startsWith('padding') || k.startsWith('border'));
-  const of = (length: Length | undefined, exact: boolean): { mm: number; exact: boolean } | null => {
+  const of = (length: Length | undefined, exact: boolean): DeclaredHeight | null => {
     const mm = lengthMm(length, null);
     return mm === null ? null : { mm, exact: exact && !framed };
   };
-  switch (element.type) {
-    case 'spacer':
-      return of(element.height, true);
-    case 'box': {
-      // border-box: padding and borders are inside the height
-      const mm = lengthMm(element.height, null);
-      return mm === null ? null : { mm, exact: true };
-    }
-    case 'chart':
-      return of(element.height ?? `${DEFAULT_CHART_HEIGHT_MM}mm`, true);
-    case 'qrCode':
-      return of(element.size ?? DEFAULT_QR_SIZE, true);
-    case 'barcode': {
-      const square = element.format === 'qr' || element.format === 'datamatrix' || element.format === 'aztec';
-      return of(element.height ?? (square ? DEFAULT_QR_SIZE : DEFAULT_BARCODE_HEIGHT), isTwoDimensional(element.format));
-    }
-    case 'image':
-      return of(element.height, false);
-    case 'line':
-      return element.orientation === 'vertical' ? of(element.length ?? '10mm', true) : null;
-    case 'text':
-    case 'richText':
-    case 'table':
-    case 'repeater':
-    case 'row':
-    case 'column':
-    case 'grid':
-    case 'pageBreak':
-      return null;
-  }
-}
-
-/** CSS orphans/widows of a paragraph, when the template sets them (Chromium's default is 2 each). */
-function linesKept(orphans: number | undefined, widows: number | undefined): string[] {
-  return [...(orphans === undefined ? [] : [`orphans:${orphans}`]), ...(widows === undefined ? [] : [`widows:${widows}`])];
+  return stepsOf(element).declaredHeight(element, of);
 }
 
 const preparedByTemplate = new WeakMap<object, PreparedTemplate>();

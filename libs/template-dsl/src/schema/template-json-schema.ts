@@ -4,6 +4,8 @@
  * the OpenAPI `discriminator` keyword (ajv with `discriminator: true`) report errors against the right element.
  */
 
+import type { ElementType } from '../model/template.types';
+
 type JsonSchema = Record<string, unknown>;
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` });
@@ -53,42 +55,57 @@ const commonElementProperties: Record<string, JsonSchema> = {
 
 const lineCount = (description: string): JsonSchema => ({ type: 'integer', minimum: 1, maximum: 20, description });
 
+/** An element type's schema but its `type`, which the type's key in ELEMENT_SCHEMAS gives. */
+interface ElementSchema {
+  description: string;
+  required: string[];
+  properties: Record<string, JsonSchema>;
+}
+
 function element(
-  type: string,
   description: string,
   properties: Record<string, JsonSchema>,
   required: string[] = [],
   common: Record<string, JsonSchema> = commonElementProperties,
-): JsonSchema {
-  return {
-    type: 'object',
-    description,
-    required: ['type', 'id', ...required],
-    additionalProperties: false,
-    properties: { type: { const: type }, ...common, ...properties },
-  };
+): ElementSchema {
+  return { description, required, properties: { ...common, ...properties } };
 }
 
-const elementDefinitions: Record<string, JsonSchema> = {
-  textElement: element('text', 'A paragraph or heading with inline bindings.', {
+/** The definition of an element type, named `<type>Element` in the schema. */
+function elementDefinition(type: string, schema: ElementSchema): [string, JsonSchema] {
+  return [
+    `${type}Element`,
+    {
+      type: 'object',
+      description: schema.description,
+      required: ['type', 'id', ...schema.required],
+      additionalProperties: false,
+      properties: { type: { const: type }, ...schema.properties },
+    },
+  ];
+}
+
+/** One entry per element type (decision 0049): the compiler refuses a schema that misses one. */
+const ELEMENT_SCHEMAS: { readonly [K in ElementType]: ElementSchema } = {
+  text: element('A paragraph or heading with inline bindings.', {
     text: text('Text with {{ expressions }} (paths, arithmetic, functions, formatters); line breaks are kept.'),
     heading: { type: 'integer', minimum: 1, maximum: 6 },
     orphans: lineCount('Fewest lines left at the bottom of a page (default 2).'),
     widows: lineCount('Fewest lines carried to the top of the next page (default 2).'),
   }, ['text']),
-  richTextElement: element('richText', 'Safe Markdown subset (emphasis, lists, headings, links, code, quotes); raw HTML is shown as text.', {
+  richText: element('Safe Markdown subset (emphasis, lists, headings, links, code, quotes); raw HTML is shown as text.', {
     markdown: text('Markdown with {{ bindings }}; `{{ value | markdown }}` brings Markdown from the data.'),
     orphans: lineCount('Fewest lines of a paragraph left at the bottom of a page (default 2).'),
     widows: lineCount('Fewest lines of a paragraph carried to the top of the next page (default 2).'),
   }, ['markdown']),
-  imageElement: element('image', 'An image from a data URI, an https URL, or an organisation asset ("asset:<name>").', {
+  image: element('An image from a data URI, an https URL, or an organisation asset ("asset:<name>").', {
     source: text('data:image/… URI, https URL, asset:<name>, or a binding producing one.'),
     alt: text('Alternative text (the /Alt of its Figure in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     height: ref('length'),
     fit: { enum: ['contain', 'cover', 'fill'] },
     align: { enum: ['left', 'center', 'right', 'start', 'end'] },
   }, ['source']),
-  tableElement: element('table', 'A table bound to a list: the header row repeats on every page; rows never split across pages.', {
+  table: element('A table bound to a list: the header row repeats on every page; rows never split across pages.', {
     source: ref('listSource'),
     as: ref('identifier'),
     columns: { type: 'array', minItems: 1, maxItems: 64, items: ref('tableColumn') },
@@ -130,7 +147,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
       },
     },
   }, ['source', 'columns']),
-  repeaterElement: element('repeater', 'Repeats its elements for every item of a list.', {
+  repeater: element('Repeats its elements for every item of a list.', {
     source: ref('listSource'),
     as: ref('identifier'),
     elements: ref('elements'),
@@ -140,19 +157,19 @@ const elementDefinitions: Record<string, JsonSchema> = {
     keepItemsTogether: { type: 'boolean' },
     emptyText: text('Shown when the list is empty.'),
   }, ['source', 'elements']),
-  rowElement: element('row', 'Places its elements side by side; elements without a width share the space equally.', {
+  row: element('Places its elements side by side; elements without a width share the space equally.', {
     elements: ref('elements'),
     gap: ref('length'),
     justify: { enum: ['start', 'center', 'end', 'space-between', 'space-around'] },
     align: ref('crossAlign'),
     wrap: { type: 'boolean' },
   }, ['elements']),
-  columnElement: element('column', 'Stacks its elements vertically.', {
+  column: element('Stacks its elements vertically.', {
     elements: ref('elements'),
     gap: ref('length'),
     align: ref('crossAlign'),
   }, ['elements']),
-  gridElement: element('grid', 'Places its elements in a grid, left to right, top to bottom.', {
+  grid: element('Places its elements in a grid, left to right, top to bottom.', {
     elements: ref('elements'),
     columns: {
       oneOf: [
@@ -164,23 +181,23 @@ const elementDefinitions: Record<string, JsonSchema> = {
     rowGap: ref('length'),
     align: ref('crossAlign'),
   }, ['elements', 'columns']),
-  spacerElement: element('spacer', 'Empty space.', { height: ref('length') }, ['height']),
-  lineElement: element('line', 'A horizontal or vertical rule.', {
+  spacer: element('Empty space.', { height: ref('length') }, ['height']),
+  line: element('A horizontal or vertical rule.', {
     orientation: { enum: ['horizontal', 'vertical'] },
     length: ref('length'),
     thickness: ref('length'),
     color: ref('colour'),
     lineStyle: { enum: ['solid', 'dashed', 'dotted'] },
   }),
-  boxElement: element('box', 'A rectangle (border, background, rounded corners via style) that may hold elements.', {
+  box: element('A rectangle (border, background, rounded corners via style) that may hold elements.', {
     height: ref('length'),
     elements: ref('elements'),
   }),
-  pageBreakElement: element('pageBreak', 'Starts a new page (in the body or a column repeater).', {}, [], {
+  pageBreak: element('Starts a new page (in the body or a column repeater).', {}, [], {
     id: ref('elementId'),
     visibleIf: ref('condition'),
   }),
-  qrCodeElement: element('qrCode', 'A QR code.', {
+  qrCode: element('A QR code.', {
     value: text('Encoded text, usually a binding.'),
     alt: text('Alternative text (the structure element\'s /Alt in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
     size: ref('length'),
@@ -188,7 +205,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
     color: ref('colour'),
     backgroundColor: ref('colour'),
   }, ['value']),
-  barcodeElement: element('barcode', 'A barcode or 2D code, drawn with its quiet zone.', {
+  barcode: element('A barcode or 2D code, drawn with its quiet zone.', {
     format: { enum: ['qr', 'datamatrix', 'pdf417', 'aztec', 'code128', 'gs1-128', 'code39', 'ean8', 'ean13', 'upca', 'upce', 'itf14'] },
     value: text('Encoded text, usually a binding.'),
     alt: text('Alternative text (the structure element\'s /Alt in a tagged PDF); "" marks it as decoration. Required with pdfUA.'),
@@ -198,7 +215,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
     color: ref('colour'),
     backgroundColor: ref('colour'),
   }, ['format', 'value']),
-  chartElement: element('chart', 'A chart drawn as SVG at render time.', {
+  chart: element('A chart drawn as SVG at render time.', {
     chartType: { enum: ['bar', 'line', 'pie', 'doughnut'] },
     source: ref('listSource'),
     labelField: { type: 'string', pattern: IDENTIFIER_PATTERN },
@@ -243,23 +260,7 @@ const elementDefinitions: Record<string, JsonSchema> = {
   }, ['chartType', 'source', 'labelField', 'series']),
 };
 
-export const ELEMENT_DEFINITION_BY_TYPE: Readonly<Record<string, string>> = {
-  text: 'textElement',
-  richText: 'richTextElement',
-  image: 'imageElement',
-  table: 'tableElement',
-  repeater: 'repeaterElement',
-  row: 'rowElement',
-  column: 'columnElement',
-  grid: 'gridElement',
-  spacer: 'spacerElement',
-  line: 'lineElement',
-  box: 'boxElement',
-  pageBreak: 'pageBreakElement',
-  qrCode: 'qrCodeElement',
-  barcode: 'barcodeElement',
-  chart: 'chartElement',
-};
+const elementDefinitions = Object.entries(ELEMENT_SCHEMAS).map(([type, schema]) => elementDefinition(type, schema));
 
 const border: JsonSchema = {
   type: 'object',
@@ -440,11 +441,11 @@ export const templateJsonSchema = {
     element: {
       type: 'object',
       required: ['type'],
-      properties: { type: { enum: Object.keys(ELEMENT_DEFINITION_BY_TYPE) } },
+      properties: { type: { enum: Object.keys(ELEMENT_SCHEMAS) } },
       discriminator: { propertyName: 'type' },
-      oneOf: Object.values(ELEMENT_DEFINITION_BY_TYPE).map((name) => ref(name)),
+      oneOf: elementDefinitions.map(([name]) => ref(name)),
     },
-    ...elementDefinitions,
+    ...Object.fromEntries(elementDefinitions),
     page: {
       type: 'object',
       additionalProperties: false,

@@ -5,6 +5,7 @@ import { isMarkdownBinding } from '../binding/binding-evaluator';
 import { isValidCurrency, isValidLocale, isValidTimeZone } from '../binding/formatters';
 import { ExpressionSyntaxError, parseExpression } from '../expression/expression-syntax';
 import { compileDataSchema } from '../data/data-contract';
+import { modelOf } from '../model/element-model';
 import { colourFieldsOf, pageBackgroundsOf, styleColourFields, textFieldsOf, walkElements, watermarksOf } from '../model/template-walker';
 import { Template } from '../model/template.types';
 import { templateJsonSchema } from './template-json-schema';
@@ -174,7 +175,8 @@ function semanticErrors(template: Template): TemplateError[] {
     else firstPathOfId.set(element.id, path);
     if (element.type !== 'pageBreak') checkStyleNames(element.styleName, `${path}.styleName`);
     for (const [fieldPath, text] of textFieldsOf(element, path)) errors.push(...bindingErrors(text, fieldPath, element.type === 'richText'));
-    if (element.type === 'table' || element.type === 'repeater' || element.type === 'chart') errors.push(...listSourceErrors(element.source, `${path}.source`));
+    const source = modelOf(element).listSource(element);
+    if (source !== null) errors.push(...listSourceErrors(source, `${path}.source`));
     checkColourText(colourFieldsOf(element, path));
     if (element.type === 'table') {
       const columnIds = new Set<string>();
