@@ -42,6 +42,11 @@ const ISSUE_CASES: IssueCase[] = [
   },
   { type: RenderIssueType.UnresolvedFont, elementId: 'fancy', input: { template: template([text('fancy', 'x', { style: { fontFamily: 'Comic Neue' } })]), data: {} } },
   { type: RenderIssueType.InvalidColor, elementId: 'coloured', input: { template: template([text('coloured', 'x', { style: { color: 'reddish' } })]), data: {} } },
+  {
+    type: RenderIssueType.InvalidColor,
+    elementId: 'parcel-code',
+    input: { template: template([{ type: 'barcode', id: 'parcel-code', format: 'code128', value: '123456', backgroundColor: 'reddish' }]), data: {} },
+  },
   { type: RenderIssueType.InvalidCondition, elementId: 'conditional', input: { template: template([text('conditional', 'x', { visibleIf: 'total >' })]), data: {} } },
   {
     type: RenderIssueType.DataSourceNotEnumerable,
