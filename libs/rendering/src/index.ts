@@ -7,3 +7,6 @@ export * from './map-with-concurrency';
 export * from './render-batch';
 export * from './undelivered-answers';
 export * from './render-service.client';
+export * from './jobs/render-job';
+export * from './jobs/job-callbacks';
+export * from './jobs/render-job.handler';

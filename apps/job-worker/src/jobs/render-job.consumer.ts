@@ -5,9 +5,9 @@ import { type ConfigOf, jobsSettings, messagingSettings, Settings } from '@docre
 import { DependencyOutageError, MESSAGE_BUS, type MessageBus, type OutboxRelay, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
 import { LOGGER } from '@docrender/platform';
+import { JobInterruptedError, RenderJobHandler } from '@docrender/rendering';
 import { jobMetrics } from './job-metrics';
 import { OutageDetector } from './outage';
-import { JobInterruptedError, RenderJobHandler } from './render-job.handler';
 import { CALLBACK_RELAY, JobWorkerShutdown } from './render-jobs.tokens';
 
 const FIRST_OUTAGE_PAUSE_MS = 500;

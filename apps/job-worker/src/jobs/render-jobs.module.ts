@@ -5,12 +5,12 @@ import { MESSAGE_BUS, outboxRelayTo, type MessageBus, type OutboxRelay } from '@
 import type { Logger } from '@docrender/observability';
 import { Database } from '@docrender/persistence';
 import { LOGGER, renderServiceProviders, RunJobOutboxRelay, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
-import { JobDocumentRecorder, RenderServiceClient, RenderTargetResolver } from '@docrender/rendering';
+import { JobDocumentRecorder, RenderJobHandler, RenderServiceClient, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { CALLBACK_RELAY, JobWorkerShutdown } from './render-jobs.tokens';
 import { OutageDetector } from './outage';
 import { RenderJobConsumer } from './render-job.consumer';
-import { RenderJobHandler } from './render-job.handler';
+import { jobMetrics } from './job-metrics';
 
 /**
  * The job worker publishes each callback itself once its transaction committed (no relay transaction per callback);
@@ -56,6 +56,10 @@ function renderJobHandler(
       renderService,
       logger,
       viewUrl: new ViewUrlSigner(signedLinkConfig(settings)),
+      counters: {
+        documentEnded: (outcome) => jobMetrics.documents.inc({ outcome }),
+        jobEnded: (state, status) => jobMetrics.jobs.inc({ state, status }),
+      },
       // progress callbacks are gathered (JOBS_CALLBACK_GATHER_MS); a completion callback sends those gathered and follows them
       callbackStored: (callback) =>
         relay.publishCommitted(

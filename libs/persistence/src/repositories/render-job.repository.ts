@@ -1,37 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { JobState, Limits, MessageName } from '@docrender/contracts';
-import type { Environment, RenderIssue, RenderOutcome, RenderStatus } from '@docrender/contracts';
+import { JobState, Limits, MessageName, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
+import type { JobCompletion, JobDocumentResult, RenderJobRecord } from '@docrender/rendering';
 import { RenderJobDocumentEntity, RenderJobEntity, RenderJobIssueEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
-
-export type RenderJobRecord = {
-  id: string;
-  organisationId: string;
-  templateId: string;
-  versionNumber: number;
-  environment: Environment;
-  language: string | null;
-  persist: boolean;
-  includeDocument: boolean;
-  callbackUrl: string;
-  /** Blob key of the job's input: the JSON array of documents. */
-  inputBlobKey: string;
-  state: JobState;
-  /** null while pending. */
-  status: RenderStatus | null;
-  requestedCount: number;
-  renderedCount: number;
-  /** Every issue the job produced (exact); only the first 100 are stored. */
-  issueCount: number;
-  /** When the job was accepted (the enqueue). */
-  createdAt: Date;
-  /** When a worker first picked it up; null until then (report createdAt as startedAt meanwhile). */
-  startedAt: Date | null;
-  completedAt: Date | null;
-  failureReason: string | null;
-  updatedAt: Date;
-};
 
 export type NewRenderJob = Pick<
   RenderJobRecord,
@@ -49,22 +21,6 @@ export type NewRenderJob = Pick<
   /** Made up when absent (pass one when the input blob key is derived from it). */
   id?: string;
 };
-
-/** The recorded outcome of one document of a job. */
-export type JobDocumentResult = {
-  jobId: string;
-  documentIndex: number;
-  outcome: RenderOutcome;
-  /** The stored document, when rendered with persist=true. */
-  documentId: string | null;
-  /** Every issue of the document, untruncated, each with its documentIndex. */
-  issues: RenderIssue[];
-  createdAt: Date;
-};
-
-export type JobCompletion =
-  | { state: JobState.Completed; status: RenderStatus }
-  | { state: JobState.Failed; status: RenderStatus; failureReason: string };
 
 export class RenderJobRepository {
   constructor(private readonly manager: EntityManager) {}

@@ -2,10 +2,19 @@ import type { EntityManager } from 'typeorm';
 import { traceCarrier } from '@docrender/observability';
 import { dependencyOutageOf } from '@docrender/messaging';
 import { DependencyOutageError, JobState, Limits, MessageName, OutcomeUnknownError, type DeliverWebhookCommand } from '@docrender/contracts';
-import { progressCallbackOf, type JobDocumentEntry, type JobDocumentRecorded, type JobDocumentRecording, type RenderedDocumentEntry } from '@docrender/rendering';
+import {
+  progressCallbackOf,
+  type JobCompletion,
+  type JobDocumentEntry,
+  type JobDocumentRecorded,
+  type JobDocumentRecording,
+  type JobDocumentResult,
+  type RenderedDocumentEntry,
+  type RenderJobRecord,
+} from '@docrender/rendering';
 import { RenderJobEntity } from '../entities';
 import { OutboxRepository } from './outbox.repository';
-import { RenderJobRepository, type JobCompletion, type JobDocumentResult, type RenderJobRecord } from './render-job.repository';
+import { RenderJobRepository } from './render-job.repository';
 import { paidDocumentConformance, paidDocumentParams, paidDocumentSteps, StoredDocumentRepository } from './stored-document.repository';
 import { lockPagesOfCurrentPeriod, UsageRepository } from './usage.repository';
 import { queryPrepared } from '../prepared-statement';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobState, type Environment } from '@docrender/contracts';
-import { provisionOrganisation, type Database, type RenderJobRecord } from '@docrender/persistence';
+import { provisionOrganisation, type Database } from '@docrender/persistence';
+import type { RenderJobRecord } from '@docrender/rendering';
 import type { BlobStore } from '@docrender/storage';
 import type { StandInDocument } from './render-stand-in';
 

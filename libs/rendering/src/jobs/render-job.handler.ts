@@ -11,27 +11,16 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
-import type { RenderJobLedger, RenderJobRecord, RenderJobRepository } from '@docrender/persistence';
-import {
-  documentOutcomeOf,
-  hasCreditLeft,
-  jobDocumentId,
-  jobDocumentPdfBlobKey,
-  jobInputKey,
-  jobTransientPdfBlobKey,
-  renderWhileCreditLasts,
-  UnreadableTemplateError,
-  type CreditGauge,
-  type CreditRun,
-  type JobDocumentRecorder,
-  type RenderServiceClient,
-  type RenderTarget,
-  type RenderTargetResolver,
-} from '@docrender/rendering';
 import type { BlobStore } from '@docrender/storage';
-import type { ViewUrlSigner } from '@docrender/platform';
+import { jobDocumentPdfBlobKey, jobInputKey, jobTransientPdfBlobKey } from '../blob-keys';
+import { jobDocumentId } from '../deterministic-id';
+import { hasCreditLeft, renderWhileCreditLasts, type CreditGauge, type CreditRun } from '../render-batch';
+import type { RenderServiceClient } from '../render-service.client';
+import { UnreadableTemplateError, type RenderTarget, type RenderTargetResolver } from '../render-target';
+import { documentOutcomeOf } from '../render-command';
+import type { JobDocumentRecorder } from '../rendered-document';
 import { completionCallback, jobMessage, progressCallback, type JobOutcome } from './job-callbacks';
-import { jobMetrics } from './job-metrics';
+import type { JobCounters, JobEnding, JobRuns, RenderJobRecord, ViewUrls } from './render-job';
 
 export type RenderJobHandlerOptions = {
   /** Documents of one job rendered in parallel. */
@@ -43,8 +32,8 @@ export type RenderJobHandlerOptions = {
  * connections, and a signal that callback messages were stored.
  */
 export type RenderJobHandlerDependencies = {
-  jobs: Pick<RenderJobRepository, 'findAnyById' | 'markStarted' | 'listDocumentResults'>;
-  ledger: Pick<RenderJobLedger, 'finish'>;
+  jobs: JobRuns;
+  ledger: JobEnding;
   credit: CreditGauge;
   targets: Pick<RenderTargetResolver, 'forStoredTemplate'>;
   documents: JobDocumentRecorder;
@@ -52,7 +41,8 @@ export type RenderJobHandlerDependencies = {
   /** The one render-service client: no reply in time, or no message bus, is thrown as an outage (the job waits and retries). */
   renderService: Pick<RenderServiceClient, 'renderForJob'>;
   logger: Logger;
-  viewUrl: Pick<ViewUrlSigner, 'sign'>;
+  viewUrl: ViewUrls;
+  counters: JobCounters;
   /**
    * Called after a transaction stored a callback in the outbox (a document's progress callback or the job's
    * completion callback) with that callback, so that it is published at once.
@@ -161,7 +151,7 @@ export class RenderJobHandler {
     for (let documentIndex = 0; documentIndex < job.requestedCount; documentIndex++) {
       if (recorded.has(documentIndex)) continue;
       const issue = renderIssue(RenderIssueType.RenderTimeout, `The document was not rendered: the job was ended because ${reason}.`);
-      if (await this.deps.documents.recordMissing(job.id, documentIndex, 'failed', [issue])) jobMetrics.documents.inc({ outcome: 'failed' });
+      if (await this.deps.documents.recordMissing(job.id, documentIndex, 'failed', [issue])) this.deps.counters.documentEnded('failed');
     }
   }
 
@@ -188,7 +178,7 @@ export class RenderJobHandler {
     const result = documentOutcomeOf(reply);
     if (result.pdf === null) {
       await this.deps.documents.recordMissing(job.id, documentIndex, result.outcome, result.issues);
-      jobMetrics.documents.inc({ outcome: result.outcome });
+      this.deps.counters.documentEnded(result.outcome);
       return;
     }
     const { pdf } = result;
@@ -221,7 +211,7 @@ export class RenderJobHandler {
     );
     switch (recorded.recording) {
       case 'recorded':
-        jobMetrics.documents.inc({ outcome: 'rendered' });
+        this.deps.counters.documentEnded('rendered');
         if (recorded.callback) this.deps.callbackStored(recorded.callback);
         if (!job.persist) await this.deleteQuietly(pdf.blobKey);
         return;
@@ -263,7 +253,7 @@ export class RenderJobHandler {
     if (ended === null) return;
     const { outcome } = ended;
     this.deps.callbackStored(ended.callback);
-    jobMetrics.jobs.inc({ state: outcome.state, status: outcome.status });
+    this.deps.counters.jobEnded(outcome.state, outcome.status);
     this.deps.logger.info('job finished', { jobId: job.id, state: outcome.state, status: outcome.status, renderedCount: outcome.renderedCount, requestedCount: outcome.requestedCount });
     await this.deleteJobBlobs(job);
   }

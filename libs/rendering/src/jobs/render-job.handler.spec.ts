@@ -11,8 +11,10 @@ import {
   type RenderDocumentResult,
 } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
-import type { JobCompletion, JobDocumentResult, RenderJobRecord } from '@docrender/persistence';
-import { JobDocumentRecorder, progressCallbackOf, RenderBudget, RenderServiceClient, type JobDocumentEntry, type JobDocumentRecorded } from '@docrender/rendering';
+import { RenderBudget } from '../render-command';
+import { RenderServiceClient } from '../render-service.client';
+import { JobDocumentRecorder, progressCallbackOf, type JobDocumentEntry, type JobDocumentRecorded } from '../rendered-document';
+import type { JobCompletion, JobDocumentResult, RenderJobRecord } from './render-job';
 import { MemoryBlobStore } from '@docrender/storage';
 import { renderTargetFixture } from '@docrender/testing';
 import { RenderJobHandler } from './render-job.handler';
@@ -90,6 +92,7 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean; lookup?:
   const blobStore = new MemoryBlobStore();
   const sent: RenderDocumentCommand[] = [];
   const published: DeliverWebhookCommand[] = [];
+  const counted: string[] = [];
   const reply = (command: RenderDocumentCommand): RenderDocumentResult => ({
     outcome: 'rendered',
     issues: [],
@@ -129,20 +132,23 @@ function handler(store: FakeJobStore, options: { targetFails?: boolean; lookup?:
       ),
       logger,
       viewUrl: { sign: (id: string) => `https://docs.example.com/${id}` },
+      counters: { documentEnded: (outcome) => void counted.push(outcome), jobEnded: (state, status) => void counted.push(`${state}/${status}`) },
       callbackStored: (callback: DeliverWebhookCommand) => void published.push(callback),
       isStopping: () => false,
     },
     { renderConcurrency: 1 },
   );
-  return { renderJobs, sent, blobStore, published };
+  return { renderJobs, sent, blobStore, published, counted };
 }
 
 describe('RenderJobHandler with fakes of the render use case’s ports (spec 3.1)', () => {
   it('3.1: every document is rendered from its input blob, paid for and recorded once; the job completes ok; every stored callback is published once', async () => {
     const store = new FakeJobStore(job());
-    const { renderJobs, sent, published } = handler(store);
+    const { renderJobs, sent, published, counted } = handler(store);
     await renderJobs.run('job-1');
     expect(sent.map((c) => c.data)).toEqual([0, 1, 2, 3].map((i) => ({ blobKey: `jobs/job-1/input/${i}.json` })));
+    // what the job worker's metrics count (docrender_job_documents_total, docrender_jobs_finished_total)
+    expect(counted).toEqual([...Array(4).fill('rendered'), `${JobState.Completed}/${RenderStatus.Ok}`]);
     expect(store.pagesLeft).toBe(92);
     for (const entry of store.results.values()) {
       expect(entry.rendered?.document).toMatchObject({ renderJobId: 'job-1', pageCount: 2, pdfBlobKey: sent[entry.documentIndex].outputBlobKey });

@@ -10,11 +10,12 @@ import {
   RenderStatus,
   WebhookEvent,
 } from '@docrender/contracts';
-import type { RenderJobRecord } from '@docrender/persistence';
-import { completionDeliveryId, progressDeliveryId, type ProgressCallbackDraft } from '@docrender/rendering';
+import { completionDeliveryId, progressDeliveryId } from '../deterministic-id';
+import type { ProgressCallbackDraft } from '../rendered-document';
+import type { RenderJobRecord } from './render-job';
 
 /** What the progress callback says about one rendered document (spec 2.5 without documentIndex). */
-export type RenderedDocumentFacts = {
+export type ProgressDocumentFacts = {
   id: string | null;
   documentName: string;
   pageCount: number;
@@ -30,7 +31,7 @@ export type RenderedDocumentFacts = {
  * Spec 2.10: the progress callback of one rendered document, as the message the dispatcher delivers, with `processed`
  * left for the recording to fill in (the body is `bodyHead + processed + bodyTail`).
  */
-export function progressCallback(job: RenderJobRecord, documentIndex: number, document: RenderedDocumentFacts): ProgressCallbackDraft {
+export function progressCallback(job: RenderJobRecord, documentIndex: number, document: ProgressDocumentFacts): ProgressCallbackDraft {
   const rendered: RenderedDocumentDto = {
     id: document.id,
     documentName: document.documentName,
