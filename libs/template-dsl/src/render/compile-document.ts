@@ -150,11 +150,11 @@ export function placedBeyondPageIssue(elementId: string): RenderIssue {
 /** The id of the (empty) style element a printer fills with a page variant's `pageCss`. */
 export const PAGE_STYLE_ID = 'docrender-page';
 
-/** Layout rules shared by the body and the header/footer documents. */
 /** Page references read as the text around them, their digits of one width. */
 const PAGE_REFERENCE_CSS = `a.${PAGE_REFERENCE_CLASS}{color:inherit;text-decoration:none;white-space:nowrap;font-variant-numeric:tabular-nums}\n`;
 
-const BASE_CSS = [
+/** Layout rules shared by the body and the header/footer documents. */
+export const BASE_CSS = [
   'html{-webkit-print-color-adjust:exact;print-color-adjust:exact}',
   '*,*::before,*::after{box-sizing:border-box}',
   'p,h1,h2,h3,h4,h5,h6{margin:0;font-size:inherit;font-weight:inherit}',

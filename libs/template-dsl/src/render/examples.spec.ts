@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
 import { Template } from '../model/template.types';
-import { CompileInput, compileDocument, imageReferencesOf, validateDocument } from './compile-document';
+import { BASE_CSS, CompileInput, compileDocument, imageReferencesOf, validateDocument } from './compile-document';
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 const goldenDir = path.join(__dirname, '__golden__');
@@ -31,10 +31,16 @@ function exampleInput(name: string, language: string | null = null): CompileInpu
   return input;
 }
 
-/** Long Base64 payloads (fonts, images) become a short digest, so the golden files stay readable. */
+/** What stands in the golden files for the base stylesheet every document and band carries (its own golden: base.css). */
+const BASE_CSS_MARK = '[the base stylesheet, __golden__/base.css]';
+
+/**
+ * Long Base64 payloads (fonts, images) become a short digest, so the golden files stay readable; the base stylesheet,
+ * the same in every document and band, becomes a mark (it is compared once, as base.css).
+ */
 function normalise(html: string | null): string {
   if (html === null) return '(none)\n';
-  return html.replace(/base64,([A-Za-z0-9+/=]{200,})/g, (_m, payload: string) => {
+  return html.replace(BASE_CSS, BASE_CSS_MARK).replace(/base64,([A-Za-z0-9+/=]{200,})/g, (_m, payload: string) => {
     const digest = createHash('sha256').update(payload).digest('hex').slice(0, 16);
     return `base64,[${payload.length} chars sha256:${digest}]`;
   });
@@ -66,9 +72,14 @@ describe('examples: golden HTML (UPDATE_GOLDEN=1 rewrites the files in __golden_
     ['multilingual', null],
   ];
 
+  it('the base stylesheet every document and band starts with is its golden base.css', () => {
+    expectGolden('base.css', `${BASE_CSS}\n`);
+  });
+
   it.each(cases)('the %s example (%s) compiles without issues to its golden HTML', (name, language) => {
     const doc = compileDocument(exampleInput(name, language));
     expect(doc.issues).toEqual([]);
+    for (const html of [doc.html, doc.headerHtml, doc.footerHtml]) if (html !== null) expect(html).toContain(BASE_CSS);
     expect(doc.needsJavaScript).toBe(false);
     const stem = language ? `${name}.${language}` : name;
     expectGolden(`${stem}.html`, normalise(doc.html));
