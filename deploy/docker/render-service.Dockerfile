@@ -29,9 +29,14 @@ RUN node tools/images/collect-app.mjs /apps api-gateway render-service job-worke
 # among them), icc-profiles-free (the sRGB profile of PDF/A output intents, decision 0032) and tini; without npm, apt's
 # lists and caches. The Chromium version is recorded in /etc/chromium-version; the service checks the browser it
 # starts against puppeteer's (docs/decisions/0040-container-images.md).
+# chromium-common depends on x11-utils (xdpyinfo and other X11 desktop tools), which pulls in libGL and through it
+# Mesa's DRI drivers, LLVM 15 and Z3: about 165 MB that headless Chromium never loads (it is linked to libgbm, not
+# libGL; it runs with --disable-gpu and brings its own ANGLE and SwiftShader). They are purged by name, leaving
+# chromium-common's dependency on x11-utils unmet in dpkg's database; nothing installs packages in the image later.
 FROM ${NODE_IMAGE} AS chromium
 RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium fonts-noto-core fonts-noto-cjk icc-profiles-free tini \
+ && dpkg --purge --force-depends x11-utils libgl1 libglx0 libglx-mesa0 libgl1-mesa-dri libllvm15 libz3-4 \
  && rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK-*.ttc \
  && chromium --version > /etc/chromium-version \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/* \

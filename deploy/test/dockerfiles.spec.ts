@@ -143,6 +143,15 @@ describe('container images (deploy/docker/*.Dockerfile)', () => {
     expect(installs).toContain('chromium --version > /etc/chromium-version');
   });
 
+  it('issue 36 item 4: render-service leaves out the GL stack of the X11 tools chromium-common depends on (headless Chromium never loads it)', () => {
+    const installs = instructions(stage(dockerfile('render-service'), 'chromium'), 'RUN').join(' ');
+    const purge = /dpkg --purge --force-depends ([^&]+)&&/.exec(installs);
+    expect(purge?.[1].trim().split(/\s+/)).toEqual(['x11-utils', 'libgl1', 'libglx0', 'libglx-mesa0', 'libgl1-mesa-dri', 'libllvm15', 'libz3-4']);
+    // purged after the install, before the version is recorded: Chromium still starts without them
+    expect(installs.indexOf('dpkg --purge')).toBeGreaterThan(installs.indexOf('apt-get install'));
+    expect(installs.indexOf('dpkg --purge')).toBeLessThan(installs.indexOf('chromium --version'));
+  });
+
   it('every file the images copy from the build context exists and is not excluded by .dockerignore', () => {
     const sources = new Set(
       IMAGES.flatMap(({ app }) => dockerfile(app).stages.flatMap((s) => instructions(s, 'COPY').map(copyParts).filter((c) => c.from === undefined).flatMap((c) => c.sources))),

@@ -38,12 +38,16 @@ async function must(command, args, what) {
   if (code !== 0) throw new Error(`${what} failed (${command} exited ${code})`);
 }
 
-/** Debian bookworm from Debian's packages, with the path exclusions of the official slim image (no docs, man, locales). */
+/**
+ * Debian bookworm from Debian's packages, with the path exclusions of the official slim image (no docs, man, locales)
+ * and its merged /usr made as the official image makes it: by mmdebstrap's merged-usr hook with the usr-is-merged
+ * package, not by the usrmerge package, which would bring perl (47 MB) into the base and the render service.
+ */
 async function buildDebianStandIn(dir) {
   const tar = path.join(dir, 'debian.tar');
   const exclusions = ['/usr/share/man/*', '/usr/share/doc/*', '/usr/share/locale/*', '/usr/share/info/*'];
   await must('mmdebstrap', [
-    '--variant=minbase', '--format=tar', '--aptopt=Acquire::Languages "none"',
+    '--variant=minbase', '--format=tar', '--aptopt=Acquire::Languages "none"', '--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr',
     ...exclusions.map((p) => `--dpkgopt=path-exclude=${p}`), '--dpkgopt=path-include=/usr/share/doc/*/copyright',
     '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin',
     'bookworm', tar, ...DEBIAN_MIRRORS,

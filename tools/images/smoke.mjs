@@ -9,7 +9,7 @@
 // (which also holds the migrations the admin-cli image would apply), a fresh vhost on its RabbitMQ and an S3 server
 // (s3rver) in this process. The containers reach them over the host's network: none of them takes a port of its own
 // beyond the free ports the stack picks for the apps.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -40,10 +40,35 @@ function launchContainer(app, env) {
   return startWatchedProcess(name, command, argv, { ...process.env }, env);
 }
 
-/** The image's exec-form HEALTHCHECK, run by the engine (podman on demand; docker on its own schedule). */
-function healthy(name) {
-  if (cli === 'podman') return spawnSync('podman', ['healthcheck', 'run', name], { stdio: 'ignore' }).status === 0;
-  return execFileSync('docker', ['inspect', '--format', '{{.State.Health.Status}}', name], { encoding: 'utf8' }).trim() === 'healthy';
+/**
+ * Runs the engine without blocking this process: the S3 server the containers' readiness probes ask lives in this
+ * process, so a synchronous call (spawnSync) would stall it and every probe answered meanwhile would report blob
+ * storage unreachable. Resolves with the exit code and the output.
+ */
+function engineCommand(args) {
+  return new Promise((resolve) => {
+    execFile(cli, args, { cwd: ROOT, encoding: 'utf8' }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}`.trim() }));
+  });
+}
+
+/**
+ * The image's exec-form HEALTHCHECK as the engine judges it (podman runs it on demand; docker on its own schedule):
+ * unhealthy only after the image's 3 retries fail. Resolves with null when healthy, else with what the check said.
+ */
+async function healthCheckFailure(name) {
+  const lastOutput = async () => {
+    const { output } = await engineCommand(['inspect', '--format', '{{range .State.Health.Log}}{{.Output}}{{"\\n"}}{{end}}', name]);
+    return output.split('\n').filter((l) => l.trim() !== '').pop() ?? '(no output)';
+  };
+  if (cli === 'podman') {
+    for (let attempt = 1; attempt <= 3; attempt++) if ((await engineCommand(['healthcheck', 'run', name])).code === 0) return null;
+    return lastOutput();
+  }
+  const status = await waitFor(`docker's first health check of ${name}`, async () => {
+    const { output } = await engineCommand(['inspect', '--format', '{{.State.Health.Status}}', name]);
+    return output === 'starting' ? undefined : output;
+  }, 120_000, 500);
+  return status === 'healthy' ? null : lastOutput();
 }
 
 function check(condition, what) {
@@ -82,8 +107,10 @@ async function main() {
     log(`stack up in ${Math.round((Date.now() - t0) / 1000)} s: ${started.join(', ')}`);
     const second = await stack.start('render-service');
     log(`second render service up; load average ${load()}`);
-    // As the engines judge it: unhealthy only after the image's 3 retries fail.
-    for (const name of started) check([1, 2, 3].some(() => healthy(name)), `${name}: the image's exec-form health check passes`);
+    for (const name of started) {
+      const failure = await healthCheckFailure(name);
+      check(failure === null, `${name}: the image's exec-form health check passes${failure === null ? '' : ` (it said: ${failure})`}`);
+    }
     const victim = stack.processes['render-service'];
     const versionLine = /"(?:msg|message)":"(Chromium version check[^"]*)"/.exec(victim.output())?.[1];
     check(versionLine !== undefined, `the render service checked its Chromium at start: ${versionLine}`);
@@ -99,24 +126,29 @@ async function main() {
       const res = await fetch(renderUrl, { method: 'POST', headers, body: JSON.stringify({ documents: documents(n, prefix) }) });
       const text = await res.text();
       const envelope = JSON.parse(text);
-      return { status: res.status, ok: (envelope.documents ?? []).filter((d) => d.status === 'ok').length, text: text.slice(0, 400) };
+      // Every document of the batch is in the envelope once, under its own documentIndex, with a stored file's id.
+      const rendered = new Set((envelope.documents ?? []).filter((d) => typeof d.id === 'string').map((d) => d.documentIndex));
+      return { status: res.status, ok: envelope.status === 'ok' ? rendered.size : 0, text: text.slice(0, 400) };
     };
     const first = await batch(6, 'SMOKE-BATCH');
-    check(first.status === 200 && first.ok === 6, `a batch of 6: ${first.status}, ${first.ok} documents ok ${first.ok === 6 ? '' : first.text}`);
+    check(first.status === 200 && first.ok === 6, `a batch of 6: ${first.status}, ${first.ok} documents rendered ${first.ok === 6 ? '' : first.text}`);
 
     const jobId = await stack.enqueue(stack.prodKey, documents(4, 'SMOKE-JOB'));
     const completion = await stack.completionOf(jobId, 300_000);
     const callbacks = stack.callbacksOf(jobId);
-    check(completion.event === 'render.completed' && callbacks.every((c) => c.signatureFailure === null), `an async job of 4: ${completion.event}, ${callbacks.length} callback(s), every signature verified`);
+    // callbacksOf holds only the callbacks that verified; the receiver keeps every one it got, verified or not.
+    const unverified = stack.receiver.received.filter((c) => c.signatureFailure !== null);
+    check(completion.event === 'render.completed' && unverified.length === 0, `an async job of 4: ${completion.event}, ${callbacks.length} callback(s) verified, ${unverified.length} failed verification`);
 
     // A batch in flight while one render service dies: the documents it held are redelivered to the other one.
     const victimPort = victim.env.RENDER_SERVICE_PORT;
     const inFlight = batch(12, 'SMOKE-KILL');
     await waitFor('the first render service to be printing', async () => ((await metric(victimPort, 'docrender_render_pages_busy')) > 0 ? true : undefined), 120_000, 20);
-    execFileSync(cli, ['kill', '--signal', 'KILL', started[0]], { stdio: 'ignore' });
+    const killed = await engineCommand(['kill', '--signal', 'KILL', started[0]]);
+    if (killed.code !== 0) throw new Error(`${cli} kill ${started[0]}: ${killed.output}`);
     log(`killed ${started[0]} with SIGKILL while it printed a document of a batch of 12`);
     const survived = await inFlight;
-    check(survived.status === 200 && survived.ok === 12, `the batch of 12 after the kill: ${survived.status}, ${survived.ok} documents ok ${survived.ok === 12 ? '' : survived.text}`);
+    check(survived.status === 200 && survived.ok === 12, `the batch of 12 after the kill: ${survived.status}, ${survived.ok} documents rendered ${survived.ok === 12 ? '' : survived.text}`);
 
     for (const [app, child] of [['api-gateway', stack.processes['api-gateway']], ['job-worker', stack.processes['job-worker']], ['webhook-dispatcher', stack.processes['webhook-dispatcher']], ['render-service (second)', second]]) {
       const code = await child.stop('SIGTERM', 90_000);
