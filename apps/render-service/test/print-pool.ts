@@ -1,7 +1,7 @@
 import type { CompiledDocument } from '@docrender/template-dsl';
 import { BrowserPool } from '../src/chromium/browser-pool';
 import { locateChromium } from '../src/chromium/chromium-executable';
-import { printPdfOnPage } from '../src/chromium/page-printer';
+import { printPdfOnPage, type PdfPrintOptions } from '../src/chromium/page-printer';
 import { quietLogger } from './render-service.harness';
 
 /** A fresh pool of one browser with one reused page, as the integration tests of printing use it. */
@@ -19,17 +19,25 @@ export async function startPrintPool(creator: string): Promise<BrowserPool> {
   });
 }
 
+/** What a test may add to a print: a longer budget, the printer's reports, the estimate's own budget. */
+export type PrintCompiledOptions = Pick<PdfPrintOptions, 'onMeasuringPrints' | 'onAnchorsNotPrinted' | 'budget'> & {
+  /** The pool's budget and deadline for the print; default 60 s. */
+  budgetMs?: number;
+};
+
 /** A compiled document printed on the pool the way the render service prints it (before the metadata update). */
 export function printCompiled(
   pool: BrowserPool,
-  compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> & Partial<Pick<CompiledDocument, 'pageVariant' | 'pageAwareTables'>>,
-  onMeasuringPrints?: (prints: number) => void,
+  compiled: Pick<CompiledDocument, 'html' | 'tagged' | 'headerHtml' | 'footerHtml'> &
+    Partial<Pick<CompiledDocument, 'pageVariant' | 'pageAwareTables' | 'pageReferences' | 'outline'>>,
+  options: PrintCompiledOptions = {},
 ): Promise<Buffer> {
+  const budgetMs = options.budgetMs ?? 60_000;
   return pool.run({
     isolation: 'reused-page',
     javaScript: false,
-    deadline: Date.now() + 60_000,
-    budgetMs: 60_000,
+    deadline: Date.now() + budgetMs,
+    budgetMs,
     work: (page) =>
       printPdfOnPage(page, {
         html: compiled.html,
@@ -38,7 +46,11 @@ export function printCompiled(
         footerHtml: compiled.footerHtml,
         pageVariant: compiled.pageVariant ?? null,
         pageAwareTables: compiled.pageAwareTables ?? false,
-        onMeasuringPrints,
+        pageReferences: compiled.pageReferences,
+        outline: compiled.outline,
+        onMeasuringPrints: options.onMeasuringPrints,
+        onAnchorsNotPrinted: options.onAnchorsNotPrinted,
+        budget: options.budget,
       }),
   });
 }

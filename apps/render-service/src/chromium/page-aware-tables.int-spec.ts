@@ -6,7 +6,6 @@ import { pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
-import { printPdfOnPage } from './page-printer';
 import { RenderBudgetEstimateError } from './render-timeout.error';
 
 const goldenDir = path.join(__dirname, '__golden__');
@@ -99,22 +98,7 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
   /** Prints on the pool as the render service does, with a budget for long documents; tells the measuring prints. */
   async function print(compiled: ReturnType<typeof compileDocument>): Promise<{ pdf: Buffer; measuringPrints: number }> {
     let measuringPrints = -1;
-    const pdf = await pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 600_000,
-      budgetMs: 600_000,
-      work: (page) =>
-        printPdfOnPage(page, {
-          html: compiled.html,
-          tagged: compiled.tagged,
-          headerHtml: compiled.headerHtml,
-          footerHtml: compiled.footerHtml,
-          pageVariant: compiled.pageVariant,
-          pageAwareTables: compiled.pageAwareTables,
-          onMeasuringPrints: (prints) => (measuringPrints = prints),
-        }),
-    });
+    const pdf = await printCompiled(pool, compiled, { budgetMs: 600_000, onMeasuringPrints: (prints) => (measuringPrints = prints) });
     return { pdf, measuringPrints };
   }
 
@@ -122,7 +106,7 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     const { template, data } = readExample('ledger');
     const compiled = compileDocument({ template: template as Template, data });
     let measuringPrints = -1;
-    const pdf = await printCompiled(pool, compiled, (prints) => (measuringPrints = prints));
+    const pdf = await printCompiled(pool, compiled, { onMeasuringPrints: (prints) => (measuringPrints = prints) });
     expectGoldenPages('ledger.pages.txt', await pdfText(pdf));
     expect(measuringPrints).toBe(1);
   });
@@ -185,22 +169,11 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     const { template, data } = readExample('ledger');
     const compiled = compileDocument({ template: template as Template, data });
     let measuringPrints = -1;
-    const printing = pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 600_000,
+    const printing = printCompiled(pool, { ...compiled, tagged: false, pageVariant: null, pageAwareTables: true }, {
       budgetMs: 600_000,
-      work: (page) =>
-        printPdfOnPage(page, {
-          html: compiled.html,
-          tagged: false,
-          headerHtml: compiled.headerHtml,
-          footerHtml: compiled.footerHtml,
-          pageAwareTables: true,
-          onMeasuringPrints: (prints) => (measuringPrints = prints),
-          // the render's own deadline is already here when the measuring print ends
-          budget: { deadline: Date.now(), budgetMs: 60_000 },
-        }),
+      onMeasuringPrints: (prints) => (measuringPrints = prints),
+      // the render's own deadline is already here when the measuring print ends
+      budget: { deadline: Date.now(), budgetMs: 60_000 },
     });
     await expect(printing).rejects.toThrow(RenderBudgetEstimateError);
     await expect(printing).rejects.toThrow(/printing it to measure it took \d+\.\d s, the real print takes at least as long, and 0\.0 s of the budget were left/);

@@ -2,10 +2,9 @@ import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFSt
 import { metricsRegistry } from '@docrender/observability';
 import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@docrender/template-dsl';
 import { pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
-import { startPrintPool } from '../../test/print-pool';
+import { printCompiled, startPrintPool } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
-import { printPdfOnPage } from './page-printer';
 
 /** The links of page `n` that go to a named destination, top to bottom: the destination's name. */
 async function internalLinks(pdf: Buffer, n: number): Promise<string[]> {
@@ -63,24 +62,10 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
     let measuringPrints = -1;
     let notPrinted: string[] = [];
     const before = await measuringPrintsTotal();
-    const pdf = await pool.run({
-      isolation: 'reused-page',
-      javaScript: false,
-      deadline: Date.now() + 120_000,
+    const pdf = await printCompiled(pool, compiled, {
       budgetMs: 120_000,
-      work: (page) =>
-        printPdfOnPage(page, {
-          html: compiled.html,
-          tagged: compiled.tagged,
-          headerHtml: compiled.headerHtml,
-          footerHtml: compiled.footerHtml,
-          pageVariant: compiled.pageVariant,
-          pageAwareTables: compiled.pageAwareTables,
-          pageReferences: compiled.pageReferences,
-          outline: compiled.outline,
-          onAnchorsNotPrinted: (anchors) => (notPrinted = anchors),
-          onMeasuringPrints: (prints) => (measuringPrints = prints),
-        }),
+      onAnchorsNotPrinted: (anchors) => (notPrinted = anchors),
+      onMeasuringPrints: (prints) => (measuringPrints = prints),
     });
     return { pdf, measuringPrints, counted: (await measuringPrintsTotal()) - before, notPrinted };
   }
