@@ -1,24 +1,20 @@
 import { ErrorCode } from '@docrender/contracts';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { TestDatabase } from '@docrender/testing';
 import { client, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
 
 type FontPage = { items: { family: string; source: string; variants: { weight: number; style: string }[] }[]; total: number; skip: number; take: number };
 
 describe('4.18 fonts (e2e, gateway process)', () => {
+  let resources: GatewayResources;
   let db: TestDatabase;
-  let blobDir: string;
   let gateway: GatewayProcess;
   let a: Tenant;
   let b: Tenant;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    db = await createTestDatabase();
-    blobDir = await mkdtemp(path.join(tmpdir(), 'gateway-fonts-'));
+    resources = await gatewayResources('fonts');
+    ({ db } = resources);
     a = await createTenant(db.database, 'Fonts A');
     b = await createTenant(db.database, 'Fonts B');
     const file = (weight: number, style: 'normal' | 'italic') => ({ weight, style, format: 'woff2' as const, blobKey: `fonts/${weight}-${style}.woff2`, fileSizeBytes: 100 });
@@ -26,13 +22,12 @@ describe('4.18 fonts (e2e, gateway process)', () => {
     await db.database.fonts.addFiles(a.organisationId, 'Retired', [file(400, 'normal')]);
     await db.database.fonts.deleteFamily(a.organisationId, 'Retired');
     await db.database.fonts.addFiles(b.organisationId, 'Theirs', [file(400, 'normal')]);
-    gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '3' });
+    gateway = await startGateway(resources.settings);
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await db?.drop();
-    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+    await resources?.remove();
   });
 
   const fonts = async (query = '', key = a.testKey) => {

@@ -1,6 +1,35 @@
-import { ensureBuilt, freePort, startAppProcess } from '@docrender/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, ensureBuilt, freePort, startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 
 export { ensureBuilt, freePort };
+
+/** A spec file's own database and blob folder, and the gateway settings that select them. */
+export type GatewayResources = {
+  db: TestDatabase;
+  blobDir: string;
+  /** DATABASE_URL, API_KEY_PEPPER, BLOB_DIR and a small DB_POOL_SIZE: add what the spec needs. */
+  settings: Record<string, string>;
+  /** Drops the database and deletes the blob folder. */
+  remove(): Promise<void>;
+};
+
+/** Builds the apps if needed, then makes a fresh test database and blob folder for one spec file (`label` names the folder). */
+export async function gatewayResources(label: string): Promise<GatewayResources> {
+  await ensureBuilt();
+  const db = await createTestDatabase();
+  const blobDir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
+  return {
+    db,
+    blobDir,
+    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '3' },
+    remove: async () => {
+      await db.drop();
+      await rm(blobDir, { recursive: true, force: true });
+    },
+  };
+}
 
 export type GatewayProcess = {
   /** http://127.0.0.1:<port> */

@@ -1,11 +1,8 @@
 import { Environment, FieldKind, FilterOperator, LISTINGS, OPERATORS_OF_KIND, type FilterableField, type ListingName } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { TestDatabase } from '@docrender/testing';
 import { client, createDocument, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
 
 type Value = string | number | Date | null;
 /** A seeded record as the oracle sees it: its id and the value of each listing field. */
@@ -47,18 +44,17 @@ function targetFor(rows: Row[], field: string, definition: FilterableField, op: 
 const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)', () => {
+  let resources: GatewayResources;
   let db: TestDatabase;
-  let blobDir: string;
   let gateway: GatewayProcess;
   let tenant: Tenant;
   const rows: Record<'templates' | 'templateVersions' | 'documents', Row[]> = { templates: [], templateVersions: [], documents: [] };
   let versionedTemplateId: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    db = await createTestDatabase();
-    blobDir = await mkdtemp(path.join(tmpdir(), 'gateway-listing-'));
-    const blobs = await FilesystemBlobStore.open(blobDir);
+    resources = await gatewayResources('listing');
+    ({ db } = resources);
+    const blobs = await FilesystemBlobStore.open(resources.blobDir);
     tenant = await createTenant(db.database, 'Listing Org');
     const other = await createTenant(db.database, 'Other Org');
     const projects = [
@@ -131,13 +127,12 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
       });
     }
     await createDocument(db.database, blobs, other, { templateId: (await db.database.templates.findByName(other.organisationId, null, 'alpha elsewhere'))[0].id, documentName: 'alpha foreign' });
-    gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '4' });
+    gateway = await startGateway({ ...resources.settings, DB_POOL_SIZE: '4' });
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await db?.drop();
-    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+    await resources?.remove();
   });
 
   const pathOf = (listing: 'templates' | 'templateVersions' | 'documents') =>
@@ -265,7 +260,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
   it('4.1: a fixed upper bound on renderedAt keeps the set stable while new records arrive', async () => {
     const bound = day(5).toISOString();
     const before = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
-    await createDocument(db.database, await FilesystemBlobStore.open(blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
+    await createDocument(db.database, await FilesystemBlobStore.open(resources.blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
     const after = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
     expect(after.page.items.map((i) => i.id)).toEqual(before.page.items.map((i) => i.id));
   });

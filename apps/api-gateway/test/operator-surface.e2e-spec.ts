@@ -1,26 +1,22 @@
 import { ErrorCode } from '@docrender/contracts';
-import { createTestDatabase, startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { ensureBuilt, freePort, startGateway, type GatewayProcess } from './gateway-process';
+import { startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { freePort, gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
 
 jest.setTimeout(180_000);
 
 /** Issue 17 item 5: what an operator exposes: metrics off the public port, no start with the public secrets. */
 describe('issue 17 item 5: the operator surface of the gateway (gateway process)', () => {
+  let resources: GatewayResources;
   let db: TestDatabase;
   let blobDir: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    db = await createTestDatabase();
-    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-operator-'));
+    resources = await gatewayResources('operator');
+    ({ db, blobDir } = resources);
   });
 
   afterAll(async () => {
-    await db?.drop();
-    await rm(blobDir, { recursive: true, force: true });
+    await resources?.remove();
   });
 
   describe('metrics', () => {
@@ -29,7 +25,7 @@ describe('issue 17 item 5: the operator surface of the gateway (gateway process)
 
     beforeAll(async () => {
       metricsPort = await freePort();
-      gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '2', GATEWAY_METRICS_PORT: String(metricsPort) });
+      gateway = await startGateway({ ...resources.settings, DB_POOL_SIZE: '2', GATEWAY_METRICS_PORT: String(metricsPort) });
     });
     afterAll(async () => {
       await gateway?.stop();

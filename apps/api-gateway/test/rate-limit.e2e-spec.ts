@@ -1,10 +1,7 @@
 import { ErrorCode } from '@docrender/contracts';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { TestDatabase } from '@docrender/testing';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
 
 /**
  * RATE_LIMIT_SCALE 0.01: read 6, write 1 per window. The window is shortened to 10 s to watch it end: long enough
@@ -16,21 +13,18 @@ const READ_LIMIT = 6;
 const WINDOW_SECONDS = 10;
 
 describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)', () => {
+  let resources: GatewayResources;
   let db: TestDatabase;
-  let blobDir: string;
   let gateways: GatewayProcess[] = [];
   let a: Tenant;
   let b: Tenant;
   let templateId: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    db = await createTestDatabase();
-    blobDir = await mkdtemp(path.join(tmpdir(), 'gateway-rate-limit-'));
+    resources = await gatewayResources('rate-limit');
+    ({ db } = resources);
     const settings = {
-      DATABASE_URL: db.url,
-      API_KEY_PEPPER: TEST_API_KEY_PEPPER,
-      BLOB_DIR: blobDir,
+      ...resources.settings,
       DB_POOL_SIZE: '4',
       RATE_LIMIT_SCALE: '0.01',
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
@@ -40,8 +34,7 @@ describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)
 
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.stop()));
-    await db?.drop();
-    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+    await resources?.remove();
   });
 
   /** Each test has organisations of its own, so it starts with full budgets without waiting for another's to refill. */

@@ -1,25 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Environment } from '@docrender/contracts';
 import { provisionOrganisation } from '@docrender/persistence';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import type { TestDatabase } from '@docrender/testing';
+import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
 
 jest.setTimeout(120_000);
 
 /** Spec 5.4 / 7.2: 403 Forbidden — the key is valid but the organisation may not perform the action. */
 describe('403 Forbidden for a suspended organisation (gateway as a process)', () => {
+  let resources: GatewayResources;
   let db: TestDatabase;
   let gateway: GatewayProcess;
   let organisationId: string;
   let key: string;
-  let blobDir: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    db = await createTestDatabase();
+    resources = await gatewayResources('suspended');
+    ({ db } = resources);
     ({ organisation: { id: organisationId } } = await provisionOrganisation(db.database, {
       name: 'Suspended Ltd',
       tier: 't',
@@ -29,15 +26,13 @@ describe('403 Forbidden for a suspended organisation (gateway as a process)', ()
       userCount: 1,
     }));
     key = (await db.database.apiKeys.create(organisationId, Environment.Production)).plaintextKey;
-    blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-suspended-'));
-    gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir });
+    gateway = await startGateway(resources.settings);
     await db.database.organisations.setSuspended(organisationId, true);
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await db?.drop();
-    if (blobDir) await rm(blobDir, { recursive: true, force: true });
+    await resources?.remove();
   });
 
   const call = (method: string, path: string, body?: unknown) =>
