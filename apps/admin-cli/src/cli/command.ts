@@ -52,6 +52,9 @@ export function defineCommand<Input>(spec: {
   };
 }
 
+/** The `--org` option of the commands that act on one organisation. */
+export const ORG_OPTION = { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } } as const;
+
 /** The live organisation named by an argument; a usage error naming the argument otherwise. */
 export async function liveOrganisation(context: CliContext, id: string, argument = '--org'): Promise<OrganisationRecord> {
   const organisation = await context.database.organisations.findById(id);

@@ -1,13 +1,13 @@
 import { Environment } from '@docrender/contracts';
 import { apiKeySummary } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 
 export const createApiKeyCommand = defineCommand({
   name: 'create-key',
   summary: 'Create an API key and print it once (only its HMAC is stored).',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     env: { type: 'string', valueName: 'test|production', description: 'environment of the key (required)' },
     label: { type: 'string', valueName: '<text>', description: 'a note to recognise the key by' },
   },
@@ -34,7 +34,7 @@ export const createApiKeyCommand = defineCommand({
 export const listApiKeysCommand = defineCommand({
   name: 'list-keys',
   summary: "List an organisation's API keys (ids, environments, lookup prefixes; never the keys).",
-  options: { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } },
+  options: ORG_OPTION,
   prepare: (args) => ({ organisationId: args.uuid('org') }),
   async run({ organisationId }, context) {
     if (!(await context.database.organisations.findById(organisationId))) throw new UsageError('--org', `no organisation ${organisationId}`);

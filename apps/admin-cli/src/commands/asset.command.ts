@@ -1,6 +1,6 @@
 import { assetNameProblem, InvalidAssetError, organisationAssetKey, storeOrganisationAsset } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 
 function assetName(name: string): string {
@@ -13,7 +13,7 @@ export const addAssetCommand = defineCommand({
   name: 'add-asset',
   summary: 'Store an image (logo, background) as an organisation asset that templates use as asset:<name>; replaces one of the same name.',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     name: { type: 'string', valueName: '<name>', description: 'the asset name, e.g. logo or backgrounds/a4.png (required)' },
     file: { type: 'string', valueName: '<path>', description: 'a PNG, JPEG, GIF, WebP, AVIF or SVG file (required)' },
   },
@@ -38,7 +38,7 @@ export const removeAssetCommand = defineCommand({
   name: 'remove-asset',
   summary: 'Delete an organisation asset; templates that still use it get an UnresolvedImage issue.',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     name: { type: 'string', valueName: '<name>', description: 'the asset name (required)' },
   },
   prepare(args) {

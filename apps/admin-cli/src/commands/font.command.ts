@@ -1,6 +1,6 @@
 import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFileUpload, type FontStyle } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 
 /** `<weight>:<style>:<path>`, e.g. `700:italic:fonts/Acme-BoldItalic.woff2`. */
@@ -21,7 +21,7 @@ export const addFontCommand = defineCommand({
   name: 'add-font',
   summary: 'Add a custom font family (or more variants of one) from font files; the files go to the blob store.',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     family: { type: 'string', valueName: '<name>', description: 'the fontFamily templates will use (required)' },
     file: {
       type: 'string',

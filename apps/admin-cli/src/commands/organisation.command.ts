@@ -1,6 +1,6 @@
 import { provisionOrganisation } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 
 export const createOrganisationCommand = defineCommand({
   name: 'create-org',
@@ -55,7 +55,7 @@ export const createOrganisationCommand = defineCommand({
 export const deleteOrganisationCommand = defineCommand({
   name: 'delete-org',
   summary: 'Delete an organisation: its API keys then answer 401 NotAuthenticated; its data stays.',
-  options: { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } },
+  options: ORG_OPTION,
   prepare: (args) => ({ organisationId: args.uuid('org') }),
   async run({ organisationId }, context) {
     await liveOrganisation(context, organisationId);
@@ -69,7 +69,7 @@ const suspension = (name: string, suspended: boolean, summary: string) =>
   defineCommand({
     name,
     summary,
-    options: { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } },
+    options: ORG_OPTION,
     prepare: (args) => ({ organisationId: args.uuid('org') }),
     async run({ organisationId }, context) {
       await liveOrganisation(context, organisationId);

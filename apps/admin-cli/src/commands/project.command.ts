@@ -1,10 +1,10 @@
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 
 export const createProjectCommand = defineCommand({
   name: 'create-project',
   summary: 'Create a project (a folder of templates).',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     name: { type: 'string', valueName: '<text>', description: 'project name (required)' },
   },
   prepare: (args) => ({ organisationId: args.uuid('org'), name: args.string('name') }),

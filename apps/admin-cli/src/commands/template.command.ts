@@ -1,7 +1,7 @@
 import { RecordNotFoundError } from '@docrender/persistence';
 import { checkTemplateVersion, templateErrorLines, type TemplateVersionContent } from '@docrender/template-dsl/checks';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 import { readJsonObject } from '../cli/read-file';
 
 /**
@@ -20,7 +20,7 @@ export const importTemplateCommand = defineCommand({
   name: 'import-template',
   summary: 'Import a template version from a DSL file, as a draft or published (--publish); a version a render would refuse is refused.',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     dsl: { type: 'string', valueName: '<file.json>', description: 'the template DSL (required)' },
     template: { type: 'string', valueName: '<uuid>', description: 'add a version to this template, or' },
     name: { type: 'string', valueName: '<text>', description: 'create a new template with this name' },
@@ -114,7 +114,7 @@ export const publishVersionCommand = defineCommand({
   name: 'publish-version',
   summary: 'Publish a draft version (publishing a published version changes nothing).',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     template: { type: 'string', valueName: '<uuid>', description: 'the template (required)' },
     version: { type: 'string', valueName: '<n>', description: 'the version number (required)' },
     author: { type: 'string', valueName: '<text>', description: `recorded as publishedBy (default ${DEFAULT_AUTHOR})` },

@@ -1,11 +1,10 @@
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 
-const orgOption = { org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' } } as const;
 
 export const rotateWebhookSecretCommand = defineCommand({
   name: 'rotate-webhook-secret',
   summary: 'Replace the webhook signing secret; the previous one keeps signing for 24 hours.',
-  options: orgOption,
+  options: ORG_OPTION,
   prepare: (args) => ({ organisationId: args.uuid('org') }),
   async run({ organisationId }, context) {
     await liveOrganisation(context, organisationId);
@@ -17,7 +16,7 @@ export const rotateWebhookSecretCommand = defineCommand({
 export const showWebhookSecretCommand = defineCommand({
   name: 'show-webhook-secret',
   summary: "Show the organisation's webhook signing secret(s).",
-  options: orgOption,
+  options: ORG_OPTION,
   prepare: (args) => ({ organisationId: args.uuid('org') }),
   async run({ organisationId }, context) {
     await liveOrganisation(context, organisationId);

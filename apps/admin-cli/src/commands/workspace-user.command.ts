@@ -1,13 +1,13 @@
 import { generatePassword, hashPassword, RecordConflictError, WORKSPACE_ROLES } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation } from '../cli/command';
+import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 
 /** Issue 35: workspace users are created by the operator; the password is generated and printed once. */
 export const createWorkspaceUserCommand = defineCommand({
   name: 'create-user',
   summary: 'Create a workspace user of an organisation with a role, and print its generated password once (only a scrypt hash is stored).',
   options: {
-    org: { type: 'string', valueName: '<uuid>', description: 'the organisation (required)' },
+    ...ORG_OPTION,
     email: { type: 'string', valueName: '<address>', description: 'the e-mail address the user signs in with (required)' },
     name: { type: 'string', valueName: '<text>', description: 'the name shown in the workspace and recorded on writes (required)' },
     role: { type: 'string', valueName: 'owner|editor|viewer', description: 'owner: everything; editor: templates; viewer: reads (required)' },
