@@ -20,6 +20,19 @@ export class ConfigError extends Error {
 
 const present = (raw: string | undefined): raw is string => raw !== undefined && raw.trim() !== '';
 
+/** A setting that is `defaultValue` when unset or blank, else what `parse` makes of its trimmed value (`raw` for messages). */
+function withDefault<T>(env: string, description: string, defaultValue: T, parse: (value: string, raw: string) => T): Setting<T> {
+  return { env, description, defaultText: String(defaultValue), parse: (raw) => (present(raw) ? parse(raw.trim(), raw) : defaultValue) };
+}
+
+/** `value` when it is a number (`whole`: an integer) within `range`; a ConfigError naming the variable otherwise. */
+function inRange(env: string, value: number, raw: string, range: { min: number; max: number }, whole: boolean): number {
+  if (!(whole ? Number.isInteger(value) : Number.isFinite(value)) || value < range.min || value > range.max) {
+    throw new ConfigError(env, `must be ${whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, got '${raw}'`);
+  }
+  return value;
+}
+
 export const setting = {
   string(env: string, description: string, defaultValue: string): Setting<string> {
     return { env, description, defaultText: defaultValue === '' ? '(empty)' : defaultValue, parse: (raw) => (present(raw) ? raw.trim() : defaultValue) };
@@ -30,64 +43,27 @@ export const setting = {
   },
 
   int(env: string, description: string, defaultValue: number, range: { min: number; max: number }): Setting<number> {
-    return {
-      env,
-      description,
-      defaultText: String(defaultValue),
-      parse(raw) {
-        if (!present(raw)) return defaultValue;
-        const value = Number(raw.trim());
-        if (!Number.isInteger(value) || value < range.min || value > range.max) {
-          throw new ConfigError(env, `must be a whole number from ${range.min} to ${range.max}, got '${raw}'`);
-        }
-        return value;
-      },
-    };
+    return withDefault(env, description, defaultValue, (value, raw) => inRange(env, Number(value), raw, range, true));
   },
 
   number(env: string, description: string, defaultValue: number, range: { min: number; max: number }): Setting<number> {
-    return {
-      env,
-      description,
-      defaultText: String(defaultValue),
-      parse(raw) {
-        if (!present(raw)) return defaultValue;
-        const value = Number(raw.trim());
-        if (!Number.isFinite(value) || value < range.min || value > range.max) {
-          throw new ConfigError(env, `must be a number from ${range.min} to ${range.max}, got '${raw}'`);
-        }
-        return value;
-      },
-    };
+    return withDefault(env, description, defaultValue, (value, raw) => inRange(env, Number(value), raw, range, false));
   },
 
   bool(env: string, description: string, defaultValue: boolean): Setting<boolean> {
-    return {
-      env,
-      description,
-      defaultText: String(defaultValue),
-      parse(raw) {
-        if (!present(raw)) return defaultValue;
-        const v = raw.trim().toLowerCase();
-        if (['true', '1', 'yes', 'on'].includes(v)) return true;
-        if (['false', '0', 'no', 'off'].includes(v)) return false;
-        throw new ConfigError(env, `must be true or false, got '${raw}'`);
-      },
-    };
+    return withDefault(env, description, defaultValue, (value, raw) => {
+      const v = value.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(v)) return true;
+      if (['false', '0', 'no', 'off'].includes(v)) return false;
+      throw new ConfigError(env, `must be true or false, got '${raw}'`);
+    });
   },
 
   oneOf<const T extends string>(env: string, description: string, values: readonly T[], defaultValue: T): Setting<T> {
-    return {
-      env,
-      description,
-      defaultText: defaultValue,
-      parse(raw) {
-        if (!present(raw)) return defaultValue;
-        const v = raw.trim() as T;
-        if (!values.includes(v)) throw new ConfigError(env, `must be one of ${values.join(', ')}, got '${raw}'`);
-        return v;
-      },
-    };
+    return withDefault(env, description, defaultValue, (value, raw) => {
+      if (!values.includes(value as T)) throw new ConfigError(env, `must be one of ${values.join(', ')}, got '${raw}'`);
+      return value as T;
+    });
   },
 
   /** A URL with one of the given protocols; unset gives undefined (the feature falls back to its embedded default). */
