@@ -8,36 +8,19 @@
  * asserts nothing. Run: npm run bench:async   (BENCH_DOCUMENTS overrides 200).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { jobsSettings, loadSettings, renderApiSettings } from '@docrender/config';
 import { Environment, WebhookEvent, WebhookHeader } from '@docrender/contracts';
 import { provisionOrganisation } from '@docrender/persistence';
-import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, freePort, startS3Server, TEST_API_KEY_PEPPER } from '@docrender/testing';
 import { WebhookVerifier } from '@docrender/webhooks';
+import { repositoryRoot } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 200);
-
-/** The repository root: the first directory up from here holding tools/build.mjs (works from src and from dist). */
-function repositoryRoot(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
-  }
-  throw new Error('repository root not found');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createTcpServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type App = { name: string; output(): string; stop(): Promise<void> };
 
@@ -195,7 +178,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -19,6 +19,7 @@ import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrende
 import { startDispatcherStand, waitFor } from '@docrender/testing';
 import { median } from '../shared/bench-kit';
 import { cpuMs } from '../e2e/proc-stats';
+import { runBench } from '../shared/run-bench';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 200);
@@ -132,7 +133,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import puppeteer from 'puppeteer';
 import { printPdfOnPage, serviceFontConfigFile } from '@docrender/render-service';
 import { CompiledDocument, compileDocument, CompileInput, Template } from '@docrender/template-dsl';
+import { runBench } from '../shared/run-bench';
 
 const root = path.resolve(__dirname, '../../..');
 const outDir = path.join(root, 'bench', 'results', 'dsl');
@@ -104,7 +105,4 @@ async function main(): Promise<void> {
   console.table(rows);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -45,6 +45,7 @@ import { startAsyncStack, treeMemoryMb, waitFor, type AppName, type AppProcess, 
 import { parseCallback } from '@docrender/webhooks';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
 import { childrenOf, cpuMs, rssMb, CpuMeter } from './proc-stats';
+import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -440,8 +441,4 @@ async function measureScaling(stack: AsyncStack, batch: () => Promise<void>, bat
   console.log('');
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  // a stack that failed to start can leave connections open: end the script rather than hang
-  process.exit(1);
-});
+runBench(main);

@@ -16,9 +16,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSettings, messagingSettings, renderApiSettings, renderBudgetSettings } from '@docrender/config';
@@ -27,31 +26,14 @@ import { createMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
 import { provisionOrganisation } from '@docrender/persistence';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, freePort, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { repositoryRoot } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP = 15;
-
-/** The repository root: the first directory up from here holding tools/build.mjs (works from src and from dist). */
-function repositoryRoot(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
-  }
-  throw new Error('repository root not found');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 type App = { stop(): Promise<void> };
 
@@ -224,7 +206,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

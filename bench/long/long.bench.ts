@@ -37,6 +37,7 @@ import { compileDocument, type CompiledDocument, type Template } from '@docrende
 import { createRabbitVhost, treeMemoryMb } from '@docrender/testing';
 import { rssMb } from '../e2e/proc-stats';
 import { launchRaw, median, rawPrint, repositoryRoot, spawnRenderService } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,1000,3000,10000')).split(',').map(Number);
@@ -194,7 +195,4 @@ async function main(): Promise<void> {
   console.log('Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c); peak while the document printed.');
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

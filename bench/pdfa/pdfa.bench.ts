@@ -25,6 +25,7 @@ import { archiveDocument, eInvoiceFileOf, renderService } from '@docrender/rende
 import { FilesystemBlobStore } from '@docrender/storage';
 import { compileDocument, type Template } from '@docrender/template-dsl';
 import { closedLoop, loadExample, median, repositoryRoot } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 30);
@@ -141,7 +142,4 @@ async function eInvoiceCost(printed: Buffer): Promise<void> {
   console.log(`  archival stage with the XML embedded ${archiveWith.toFixed(2)} ms, without ${archiveWithout.toFixed(2)} ms: +${(archiveWith - archiveWithout).toFixed(2)} ms`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -30,6 +30,7 @@ import { withPdfMetadata } from '../../apps/render-service/src/pdf/pdf-metadata'
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { CpuMeter } from '../e2e/proc-stats';
 import { closedLoop, launchRaw, loadExample, median, rawPrint, repositoryRoot } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -148,10 +149,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -43,6 +43,7 @@ import { FilesystemBlobStore } from '@docrender/storage';
 import type { CompiledDocument } from '@docrender/template-dsl';
 import { createRabbitVhost } from '@docrender/testing';
 import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, spawnRenderService, type Example, type Run } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -348,10 +349,4 @@ async function printScreenLayoutCost(executablePath: string, examples: Example[]
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

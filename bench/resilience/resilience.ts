@@ -18,6 +18,7 @@ import { postgresCutCallbacks } from './scenarios/postgres-cut-callbacks.scenari
 import { rabbitmqCut } from './scenarios/rabbitmq-cut.scenario';
 import { renderServiceKill } from './scenarios/render-service-kill.scenario';
 import { s3Cut } from './scenarios/s3-cut.scenario';
+import { runBench } from '../shared/run-bench';
 
 const SCENARIOS: ResilienceScenario[] = [rabbitmqCut, s3Cut, chromiumCrashLoop, renderServiceKill, postgresCutCallbacks, callbackHostLatency];
 
@@ -56,10 +57,4 @@ async function main(): Promise<void> {
   for (const line of rows) console.log(line);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { loadRenderServiceSettings } from '@docrender/render-service';
 import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
+import { freePort } from '@docrender/testing';
 
 /** The launch flags machine-notes verified for plain headless printing (the raw baseline uses no more). */
 export const RAW_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
@@ -108,14 +108,6 @@ export async function launchRaw(executablePath: string, pages: number): Promise<
     opened.push(page);
   }
   return { browser, pages: opened };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

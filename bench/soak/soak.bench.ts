@@ -29,6 +29,7 @@ import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, treeMemoryMb, type AppName, type AsyncStack } from '@docrender/testing';
 import { repositoryRoot } from '../shared/bench-kit';
 import { rssMb } from '../e2e/proc-stats';
+import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
 const numberFrom = (name: string, normal: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : normal));
@@ -227,10 +228,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

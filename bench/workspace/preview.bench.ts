@@ -17,6 +17,7 @@ import puppeteer from 'puppeteer';
 import { hashPassword, provisionOrganisation } from '@docrender/persistence';
 import { createTestDatabase, freePort, startAppProcess } from '@docrender/testing';
 import { median, percentile, RAW_FLAGS } from '../shared/bench-kit';
+import { runBench } from '../shared/run-bench';
 
 const EDITS = Number(process.env.BENCH_EDITS ?? 20);
 const PASSWORD = 'bench password not secret';
@@ -77,7 +78,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);
