@@ -19,6 +19,18 @@ export async function startPrintPool(creator: string): Promise<BrowserPool> {
   });
 }
 
+/** Starts a print pool before the tests of the describe block this is called in, hands it to `use`, closes it after. */
+export function printPoolForTests(creator: string, use: (pool: BrowserPool) => void): void {
+  let pool: BrowserPool | undefined;
+  beforeAll(async () => {
+    pool = await startPrintPool(creator);
+    use(pool);
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+}
+
 /** What a test may add to a print: a longer budget, the printer's reports, the estimate's own budget. */
 export type PrintCompiledOptions = Pick<PdfPrintOptions, 'onMeasuringPrints' | 'onAnchorsNotPrinted' | 'budget'> & {
   /** The pool's budget and deadline for the print; default 60 s. */

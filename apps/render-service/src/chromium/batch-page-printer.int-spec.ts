@@ -1,7 +1,7 @@
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { pagePngs, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { batchPrintKey, BatchNotSharedError, printBatchOnPage } from './batch-page-printer';
@@ -46,13 +46,7 @@ jest.setTimeout(240_000);
 describe('issue 23 item 4: several documents of one template in one print, split into one PDF each', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('batch-print-test');
-  });
-
-  afterAll(async () => {
-    await pool.close();
-  });
+  printPoolForTests('batch-print-test', (started) => (pool = started));
 
   it('invoices of 1 and 2 pages: each has the text, page count, "Page N of M" and (after its metadata update) the title it has when printed alone', async () => {
     const { template, data } = readExample('invoice');

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileDocument, Template } from '@docrender/template-dsl';
 import { pdfText } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 import { RenderBudgetEstimateError } from './render-timeout.error';
@@ -87,13 +87,7 @@ function expectSubtotalsOnEveryPage(text: string, data: StatementData, rowsFrom 
 describe('issue 32 item 1: page-aware tables print the same pages as before', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('page-aware-tables-test');
-  });
-
-  afterAll(async () => {
-    await pool.close();
-  });
+  printPoolForTests('page-aware-tables-test', (started) => (pool = started));
 
   /** Prints on the pool as the render service does, with a budget for long documents; tells the measuring prints. */
   async function print(compiled: ReturnType<typeof compileDocument>): Promise<{ pdf: Buffer; measuringPrints: number }> {

@@ -2,7 +2,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFSt
 import { metricsRegistry } from '@docrender/observability';
 import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@docrender/template-dsl';
 import { pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 
@@ -47,13 +47,7 @@ async function measuringPrintsTotal(): Promise<number> {
 describe('issue 32 item 4: page references show the page their anchor lands on and link to it', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('page-references-test');
-  });
-
-  afterAll(async () => {
-    await pool.close();
-  });
+  printPoolForTests('page-references-test', (started) => (pool = started));
 
   /** Prints as the render service does; tells the measuring prints, from the callback and from the metric. */
   async function print(template: Template, data: unknown): Promise<{ pdf: Buffer; measuringPrints: number; counted: number; notPrinted: string[] }> {

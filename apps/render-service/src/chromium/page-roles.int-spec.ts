@@ -2,7 +2,7 @@ import { RenderIssueType } from '@docrender/contracts';
 import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
 import { decodePng, inkIn, Pixels } from '../../test/png-pixels';
 import { firstPagePng, pagePngs, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { quietLogger, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 import { ChromiumDocumentPrinter } from './document-printer';
@@ -89,13 +89,7 @@ const translations = { defaultLanguage: 'en', languages: { en: { strings: { page
 describe('issue 20: pages (page roles, page counters in bands, watermarks, placement, keep-with-next, page sizes)', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('page-roles-test');
-  });
-
-  afterAll(async () => {
-    await pool.close();
-  });
+  printPoolForTests('page-roles-test', (started) => (pool = started));
 
   it('issue 20 items 1, 2, 4, 5: each page gets its role\'s header, footer and watermark, counters work in t() and visibleIf, the address block sits where placed, a heading is not left last on a page', async () => {
     const compiled = compileDocument({ template, data: { company: 'ACME', amount: -1234.5 }, translations, language: 'en' });

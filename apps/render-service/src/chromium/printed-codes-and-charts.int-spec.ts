@@ -2,7 +2,7 @@ import { compileDocument, Template } from '@docrender/template-dsl';
 import { dmtxRead, zbarRead, zxingRead } from '../../test/barcode-readers';
 import { firstPagePng, pagePngs, pdfText } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import type { BrowserPool } from './browser-pool';
 
 type Reader = 'zbar' | 'dmtx' | 'zxing';
@@ -28,13 +28,7 @@ const CODES: { format: string; value: string; reads: string; reader: Reader }[] 
 describe('issue 21: codes, charts and the page background as printed by Chromium', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('docrender render-service (codes and charts test)');
-  });
-
-  afterAll(async () => {
-    await pool?.close();
-  });
+  printPoolForTests('docrender render-service (codes and charts test)', (started) => (pool = started));
 
   it('issue 21 item 4: every barcode format prints with its quiet zone and decodes back to its input (zbarimg, dmtxread, ZXing)', async () => {
     const body = CODES.flatMap(({ format, value }, i) => [

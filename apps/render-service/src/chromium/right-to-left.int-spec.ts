@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { compileDocument, Template, TemplateElement } from '@docrender/template-dsl';
 import { pdfFontNames, pdfText } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 
@@ -58,13 +58,7 @@ function lineOf(words: Word[], marker: (w: Word) => boolean): Word[] {
 describe('issue 33 items 1, 4 and 5: right-to-left, hyphenated and multilingual documents as Chromium prints them (pdftotext -bbox, pdffonts)', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('docrender render-service (right-to-left test)');
-  });
-
-  afterAll(async () => {
-    await pool?.close();
-  });
+  printPoolForTests('docrender render-service (right-to-left test)', (started) => (pool = started));
 
   const print = async (body: TemplateElement[], data: unknown, extra: Partial<Template> = {}) => {
     const compiled = compileDocument({ template: { dsl: 1, page: { size: 'A4', margins: '20mm' }, body, ...extra }, data });

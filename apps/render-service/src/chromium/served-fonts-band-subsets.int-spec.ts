@@ -1,6 +1,6 @@
 import { BandFaceSubsets, CompiledDocument, compileDocument, Template } from '@docrender/template-dsl';
 import { printedLook } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 
@@ -25,13 +25,7 @@ function compile(c: Case, bandFaceSubsets?: BandFaceSubsets): CompiledDocument {
 describe('decision 0020, band faces subset: bands printing their faces subset to their characters print as with the whole faces', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('docrender render-service (band face subsets test)');
-  });
-
-  afterAll(async () => {
-    await pool?.close();
-  });
+  printPoolForTests('docrender render-service (band face subsets test)', (started) => (pool = started));
 
   it.each<[string, Case, boolean]>([
     ['the invoice (a header with data and an image, a footer with page counters)', { example: 'invoice' }, true],

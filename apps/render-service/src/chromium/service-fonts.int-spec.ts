@@ -1,6 +1,6 @@
 import { compileDocument, Template } from '@docrender/template-dsl';
 import { pagePngs, pdfFontNames, pdfText } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import type { BrowserPool } from './browser-pool';
 
 /** One paragraph per script, printed in a document of the script's language, and the Noto family that must draw it. */
@@ -34,13 +34,7 @@ const page = (lang: string, family: string, text: string): string =>
 describe('issue 33 item 2: Chromium prints with the fonts the service owns, never with the host’s', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('docrender render-service (service fonts test)');
-  });
-
-  afterAll(async () => {
-    await pool?.close();
-  });
+  printPoolForTests('docrender render-service (service fonts test)', (started) => (pool = started));
 
   it.each(SCRIPTS.map((s) => [s.name, s] as const))('%s text embeds its Noto family and no host font', async (_name, script) => {
     const template = { locale: script.locale, body: [{ type: 'text', id: 'p', text: `Invoice ${script.text}` }] } as Template;

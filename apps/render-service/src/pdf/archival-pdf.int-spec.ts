@@ -9,7 +9,7 @@ import { organisationAssetKey } from '@docrender/organisation-resources';
 import { compileDocument, type Template } from '@docrender/template-dsl';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream } from '@cantoo/pdf-lib';
 import { pdfInfo, qpdfCheck } from '../../test/pdf-tools';
-import { printCompiled, startPrintPool } from '../../test/print-pool';
+import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 import type { BrowserPool } from '../chromium/browser-pool';
 import { makeArchivalPdf } from './archival-pdf';
@@ -196,13 +196,7 @@ describe('issue 34: archival PDF output of the render service, judged by PDFBox 
 describe('issue 34 item 2: an e-invoice XML embedded with facturXAttachment', () => {
   let pool: BrowserPool;
 
-  beforeAll(async () => {
-    pool = await startPrintPool('docrender render-service (archival test)');
-  });
-
-  afterAll(async () => {
-    await pool?.close();
-  });
+  printPoolForTests('docrender render-service (archival test)', (started) => (pool = started));
 
   it('factur-x.xml as Alternative with the Factur-X XMP extension schema: Preflight passes, /AF lists it, the XML comes back byte for byte', async () => {
     const { template, data } = readExample('invoice');
