@@ -189,15 +189,19 @@ async function main() {
     const services = (await must('listing the stack', 'ps', '--services')).split('\n').filter((s) => s !== '');
     log(`stack up in ${seconds(t0)} (services ${services.join(', ')}); load average ${load()}`);
 
-    const appContainers = async () => (await runAsync(cli, ['ps', '-a', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.Names}}'])).stdout.split('\n').filter((n) => n !== '');
-    const healthOf = async (name) => (await runAsync(cli, ['inspect', '--format', '{{.State.Health.Status}}', name])).stdout;
-    for (const name of await appContainers()) {
-      if (name.includes('_migrate_')) continue;
-      const status = await waitFor(`the health check of ${name}`, async () => ((await healthOf(name)) === 'healthy' ? 'healthy' : undefined), 180_000, 500);
+    /** The stack's containers with the service each runs (by compose's labels, the same for compose v1 and v2). */
+    const stackContainers = async () => {
+      const names = (await runAsync(cli, ['ps', '-a', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.Names}}'])).stdout.split('\n').filter((n) => n !== '');
+      return Promise.all(names.map(async (name) => ({ name, service: (await runAsync(cli, ['inspect', '--format', '{{index .Config.Labels "com.docker.compose.service"}}', name])).stdout })));
+    };
+    const inspect = async (name, format) => (await runAsync(cli, ['inspect', '--format', format, name])).stdout;
+    const containers = await stackContainers();
+    for (const { name } of containers.filter((c) => c.service !== 'migrate')) {
+      const status = await waitFor(`the health check of ${name}`, async () => ((await inspect(name, '{{.State.Health.Status}}')) === 'healthy' ? 'healthy' : undefined), 180_000, 500);
       check(status === 'healthy', `${name}: its health check passes`);
     }
-    const migrate = (await appContainers()).find((n) => n.includes('_migrate_'));
-    const migrateExit = (await runAsync(cli, ['inspect', '--format', '{{.State.ExitCode}}', migrate])).stdout;
+    const migrate = containers.find((c) => c.service === 'migrate').name;
+    const migrateExit = await inspect(migrate, '{{.State.ExitCode}}');
     check(migrateExit === '0', `${migrate}: the migrations ran and it exited ${migrateExit}`);
     const renderLogs = await must('the render service\'s log', 'logs', '--no-color', 'render-service');
     const versionLine = /"(?:msg|message)":"(Chromium version check[^"]*)"/.exec(renderLogs)?.[1];
@@ -242,7 +246,7 @@ async function main() {
     check(completion.event === 'render.completed' && unverified.length === 0, `the async job: ${completion.event}, ${receiver.received.length} callback(s), every one verified with the organisation's secret (${unverified.length} failed)`);
 
     // A batch in flight while the first render service dies: the documents it held are redelivered to the second.
-    const victim = (await appContainers()).find((n) => /_render-service_1$/.test(n));
+    const victim = containers.find((c) => c.service === 'render-service').name;
     const inFlight = batch(12, 'SMOKE-KILL');
     await waitFor('the first render service to be printing', async () => ((await metric(PORTS.render, 'docrender_render_pages_busy')) > 0 ? true : undefined), 120_000, 20);
     const killed = await runAsync(cli, ['kill', '--signal', 'KILL', victim]);
@@ -251,19 +255,19 @@ async function main() {
     const survived = await inFlight;
     check(survived.status === 200 && survived.ok === 12, `the batch of 12 after the kill: ${survived.status}, ${survived.ok} documents rendered ${survived.ok === 12 ? '' : survived.text}`);
     // restart: unless-stopped — the engine may have started the killed container again; then it stops like the rest.
-    const victimState = (await runAsync(cli, ['inspect', '--format', '{{.State.Status}}', victim])).stdout;
+    const victimState = await inspect(victim, '{{.State.Status}}');
     log(`${victim} after the kill: ${victimState}`);
 
     const t2 = Date.now();
     await must('stopping the stack', 'stop');
-    for (const name of await appContainers()) {
-      if ((name === victim && victimState !== 'running') || name.includes('_migrate_')) continue;
-      const exit = (await runAsync(cli, ['inspect', '--format', '{{.State.ExitCode}}', name])).stdout;
+    for (const { name, service } of await stackContainers()) {
+      if ((name === victim && victimState !== 'running') || service === 'migrate') continue;
+      const exit = await inspect(name, '{{.State.ExitCode}}');
       check(exit === '0', `${name}: exits ${exit} on SIGTERM`);
     }
     log(`stack stopped in ${seconds(t2)}`);
     await down();
-    const left = await appContainers();
+    const left = await stackContainers();
     const volumes = (await runAsync(cli, ['volume', 'ls', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--format', '{{.Name}}'])).stdout;
     check(left.length === 0 && volumes === '', `${composeCli} down --volumes left no container and no volume`);
     log(`done in ${seconds(t0)}; load average ${load()}`);
