@@ -26,6 +26,7 @@ type ComposeService = {
   read_only?: boolean;
   tmpfs?: string[];
   volumes?: string[];
+  network_mode?: string;
 };
 type ComposeFile = { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 
@@ -49,12 +50,12 @@ const DEPENDENCY_IMAGES = /^(postgres:\d+(\.\d+)?-bookworm|rabbitmq:\d+\.\d+-man
  * `${…:-default}` interpolation, and prints the result. It runs with an empty environment and an empty env file, so
  * the defaults in the file are what is checked, whatever the machine's environment or a local .env say.
  */
-function composeConfig(): ComposeFile {
+function composeConfig(files = ['docker-compose.yml']): ComposeFile {
   const dir = mkdtempSync(path.join(tmpdir(), 'docrender-compose-'));
   try {
     const envFile = path.join(dir, 'empty.env');
     writeFileSync(envFile, '');
-    const output = runTool('docker-compose', ['-f', 'docker-compose.yml', '--env-file', envFile, 'config'], {
+    const output = runTool('docker-compose', [...files.flatMap((f) => ['-f', f]), '--env-file', envFile, 'config'], {
       env: { PATH: process.env.PATH ?? '', HOME: dir },
       installHint: 'Install Debian\'s docker-compose (apt-get install -y docker-compose); no Docker engine is needed for `config`.',
     });
@@ -220,5 +221,47 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(service('postgres').volumes).toEqual(['postgres-data:/var/lib/postgresql/data:rw']);
     expect(service('rabbitmq').volumes).toEqual(['rabbitmq-data:/var/lib/rabbitmq:rw']);
     expect(service('seaweedfs').volumes).toEqual(['seaweedfs-data:/data:rw']);
+  });
+});
+
+describe('the stand-ins override of npm run images:smoke (tools/images/stand-ins/docker-compose.stand-ins.yml)', () => {
+  let compose: ComposeFile;
+  let base: ComposeFile;
+  beforeAll(() => {
+    base = composeConfig();
+    compose = composeConfig(['docker-compose.yml', 'tools/images/stand-ins/docker-compose.stand-ins.yml']);
+  });
+  const env = (name: string): Record<string, string> => compose.services[name]?.environment ?? {};
+
+  it('adds no service, puts every one on the host network and replaces the three public images by stand-ins', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(Object.keys(base.services).sort());
+    for (const [name, s] of Object.entries(compose.services)) expect({ name, network: s.network_mode }).toEqual({ name, network: 'host' });
+    expect(['postgres', 'rabbitmq', 'seaweedfs'].map((name) => compose.services[name]?.image)).toEqual([
+      'docrender-stand-in/postgres:local',
+      'docrender-stand-in/rabbitmq:local',
+      'docrender-stand-in/s3:local',
+    ]);
+  });
+
+  it('gives every listener a port of its own in 43201–43225 and points every app at the stand-ins on 127.0.0.1', () => {
+    const listeners = [
+      env('postgres').PGPORT,
+      env('rabbitmq').RABBITMQ_NODE_PORT,
+      env('rabbitmq').ERL_EPMD_PORT,
+      env('rabbitmq').RABBITMQ_DIST_PORT,
+      env('seaweedfs').S3_PORT,
+      ...APPS.map(({ service, portSetting }) => env(service)[portSetting]),
+    ].map(Number);
+    expect(new Set(listeners).size).toBe(listeners.length);
+    for (const port of listeners) expect(port >= 43201 && port <= 43225).toBe(true);
+
+    for (const name of [...APPS.map((a) => a.service), 'migrate', 'admin']) {
+      const database = new URL(env(name).DATABASE_URL);
+      expect({ name, database: database.host }).toEqual({ name, database: `127.0.0.1:${env('postgres').PGPORT}` });
+      if (name === 'migrate') continue;
+      expect({ name, amqp: new URL(env(name).AMQP_URL).host }).toEqual({ name, amqp: `127.0.0.1:${env('rabbitmq').RABBITMQ_NODE_PORT}` });
+      expect({ name, s3: env(name).S3_ENDPOINT }).toEqual({ name, s3: `http://127.0.0.1:${env('seaweedfs').S3_PORT}` });
+    }
+    expect(env('api-gateway').PUBLIC_BASE_URL).toBe(`http://127.0.0.1:${env('api-gateway').PORT}`);
   });
 });

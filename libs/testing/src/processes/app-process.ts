@@ -66,17 +66,16 @@ export function startAppProcess(main: string, env: Record<string, string>): AppP
 }
 
 /** What every app a test starts gets unless `env` says otherwise: quiet logs, development secrets allowed. */
-export function appDefaults(env: Record<string, string>): Record<string, string> {
+function appDefaults(env: Record<string, string>): Record<string, string> {
   // Tests use throw-away secrets or the development defaults: allowed here, refused in a deployment (issue 17).
   return { LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env };
 }
 
 /**
  * Runs `command` with `processEnv` and watches it as an AppProcess named `main` (its output collected, its exit
- * awaited, stopped by a signal); `env` is what the AppProcess reports as its settings. Shared by app processes and
- * app containers (the engine's `run` passes signals on to the container).
+ * awaited, stopped by a signal); `env` is what the AppProcess reports as its settings.
  */
-export function startWatchedProcess(main: string, command: string, args: string[], processEnv: Record<string, string>, env: Record<string, string>): AppProcess {
+function startWatchedProcess(main: string, command: string, args: string[], processEnv: Record<string, string>, env: Record<string, string>): AppProcess {
   const child: ChildProcess = spawn(command, args, { cwd: REPO_ROOT, env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();

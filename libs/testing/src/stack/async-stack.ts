@@ -30,14 +30,7 @@ export type AsyncStackOptions = {
    * its outage; the other apps, the stand-in and the test reach it directly. `'render-stand-in'` is the stand-in.
    */
   faults?: Partial<Record<FaultTarget, readonly (AppName | 'render-stand-in')[]>>;
-  /** How an app is started: by default `node dist/apps/<app>/src/main.js`; the images smoke run starts containers. */
-  launch?: AppLauncher;
 };
-
-/** Starts one app with these settings (its port among them). */
-export type AppLauncher = (app: AppName, env: Record<string, string>) => AppProcess;
-
-const launchProcess: AppLauncher = (app, env) => startAppProcess(`apps/${app}/src/main.js`, env);
 
 /** The dependencies the stack can put behind a fault proxy. */
 export type FaultTarget = 'rabbitmq' | 's3' | 'postgres';
@@ -130,7 +123,7 @@ export async function startAsyncStack(label: string, settings: Record<string, st
 
   const start = async (app: AppName, extra: Record<string, string> = options.settingsOf?.[app] ?? {}): Promise<AppProcess> => {
     const port = app === 'api-gateway' ? gatewayPort : await freePort();
-    const child = (options.launch ?? launchProcess)(app, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
+    const child = startAppProcess(`apps/${app}/src/main.js`, { ...env, ...envOf(app), ...extra, [PORT_VARIABLE[app]]: String(port) });
     started.push(child);
     await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`);
     return child;
