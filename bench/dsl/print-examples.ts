@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import puppeteer from 'puppeteer';
+import puppeteer from 'puppeteer-core';
 import { printPdfOnPage, serviceFontConfigFile } from '@docrender/render-service';
 import { CompiledDocument, compileDocument, CompileInput, Template } from '@docrender/template-dsl';
 import { runBench } from '../shared/run-bench';

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { loadRenderServiceSettings } from '@docrender/render-service';
 import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
 import { freePort } from '@docrender/testing';

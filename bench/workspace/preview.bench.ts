@@ -13,7 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer';
+import puppeteer from 'puppeteer-core';
 import { hashPassword, provisionOrganisation } from '@docrender/persistence';
 import { createTestDatabase, freePort, startAppProcess } from '@docrender/testing';
 import { median, percentile, RAW_FLAGS } from '../shared/bench-kit';

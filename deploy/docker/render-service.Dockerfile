@@ -57,7 +57,6 @@ ENV PATH=/usr/local/bin:/usr/bin:/bin \
     BUILD_VERSION=${BUILD_VERSION} \
     RENDER_SERVICE_PORT=3001 \
     PUPPETEER_EXECUTABLE_PATH=/usr/bin/chromium \
-    PUPPETEER_SKIP_DOWNLOAD=true \
     HOME=/tmp
 WORKDIR /app
 # uid/gid 1000 (the node user), by number so Kubernetes can check runAsNonRoot.

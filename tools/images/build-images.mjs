@@ -94,10 +94,11 @@ async function nodeImage() {
 
 /**
  * What an image must not carry, checked in the image itself: TypeScript in any, a browser driver outside the render
- * service. Throws when one is there.
+ * service, and in the render service the `puppeteer` package (it runs puppeteer-core on Debian's Chromium). Throws
+ * when one is there.
  */
 function absentPackages(app, image) {
-  const forbidden = ['typescript', ...(app === 'render-service' ? [] : ['puppeteer', 'puppeteer-core'])];
+  const forbidden = ['typescript', 'puppeteer', ...(app === 'render-service' ? [] : ['puppeteer-core'])];
   const script = `const found = ${JSON.stringify(forbidden)}.filter((p) => { try { require.resolve(p + '/package.json', { paths: ['/app'] }); return true; } catch { return false; } }); console.log(found.join(' '));`;
   const found = output(cli, ['run', '--rm', '--network', 'host', '--entrypoint', '/usr/local/bin/node', image, '-e', script]);
   if (found !== '') throw new Error(`${image} carries ${found}`);

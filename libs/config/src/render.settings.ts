@@ -64,7 +64,7 @@ export const renderSettings = {
   ),
   executablePath: setting.optionalString(
     'PUPPETEER_EXECUTABLE_PATH',
-    'Chromium or Chrome binary. Unset: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome(-stable), then the browser puppeteer downloaded.',
+    'Chromium or Chrome binary. Unset: the first of /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome(-stable), then the Chrome for Testing this puppeteer is made for when it was downloaded (`npx @puppeteer/browsers install chrome@<version> --path ~/.cache/puppeteer`).',
   ),
   port: setting.int('RENDER_SERVICE_PORT', 'HTTP port of the render service (readiness probe GET /v1/meta/status).', 3001, { min: 0, max: 65535 }),
   browserCheckIntervalMs: setting.int(

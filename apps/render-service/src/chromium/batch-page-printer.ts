@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from '@cantoo/pdf-lib';
 import { evaluateInPage } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';

@@ -1,4 +1,5 @@
-import { ChromiumNotFoundError, findChromium } from './chromium-executable';
+import { ChromiumNotFoundError, downloadedChromePath, findChromium } from './chromium-executable';
+import { PUPPETEER_MADE_FOR } from './chromium-version';
 
 const executables = (...paths: string[]) => (path: string) => paths.includes(path);
 const noDownload = () => Promise.resolve('/cache/puppeteer/chrome/chrome');
@@ -31,6 +32,11 @@ describe('Chromium discovery', () => {
         isExecutable: executables(),
       });
     await expect(find()).rejects.toThrow(ChromiumNotFoundError);
-    await expect(find()).rejects.toThrow(/apt-get install -y chromium.*npx puppeteer browsers install chrome.*PUPPETEER_EXECUTABLE_PATH/);
+    await expect(find()).rejects.toThrow(/apt-get install -y chromium.*npx @puppeteer\/browsers install chrome@\d+\.\d+\.\d+\.\d+.*PUPPETEER_EXECUTABLE_PATH/);
+  });
+
+  it('the downloaded browser is the Chrome this puppeteer is made for, where `npx @puppeteer/browsers install` puts it (default ~/.cache/puppeteer)', () => {
+    expect(downloadedChromePath('/srv/browsers')).toBe(`/srv/browsers/chrome/linux-${PUPPETEER_MADE_FOR.chrome}/chrome-linux64/chrome`);
+    expect(downloadedChromePath()).toMatch(new RegExp(`/\\.cache/puppeteer/chrome/linux-${PUPPETEER_MADE_FOR.chrome.replace(/\./g, '\\.')}/chrome-linux64/chrome$`));
   });
 });

@@ -1,6 +1,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import puppeteer from 'puppeteer';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { Browser, computeExecutablePath } from '@puppeteer/browsers';
 import { StartupError } from '@docrender/platform';
+import { PUPPETEER_MADE_FOR } from './chromium-version';
 
 /** Where a system Chromium or Chrome is usually installed, in the order they are tried. */
 export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
@@ -13,7 +16,8 @@ export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
 ];
 
 const INSTALL_HINT =
-  'Install one: `apt-get install -y chromium` (Debian/Ubuntu), or `npx puppeteer browsers install chrome`, ' +
+  'Install one: `apt-get install -y chromium` (Debian/Ubuntu), or ' +
+  `\`npx @puppeteer/browsers install chrome@${PUPPETEER_MADE_FOR.chrome} --path ~/.cache/puppeteer\`, ` +
   'or set PUPPETEER_EXECUTABLE_PATH to a Chromium/Chrome binary.';
 
 export class ChromiumNotFoundError extends StartupError {
@@ -27,7 +31,7 @@ export type ChromiumSearch = {
   /** PUPPETEER_EXECUTABLE_PATH; when set it must work, nothing else is tried. */
   configuredPath: string | undefined;
   systemPaths: readonly string[];
-  /** Where puppeteer keeps the browser it downloaded (it may not exist). */
+  /** Where a Chrome for Testing downloaded for this puppeteer would be (it may not exist). */
   downloadedPath: () => Promise<string>;
   isExecutable?: (path: string) => boolean;
 };
@@ -62,11 +66,19 @@ export async function findChromium(search: ChromiumSearch): Promise<string> {
   }
   if (downloaded !== undefined && isExecutable(downloaded)) return downloaded;
   throw new ChromiumNotFoundError(
-    `none of ${search.systemPaths.join(', ')} exists and puppeteer has no downloaded browser${downloaded ? ` at ${downloaded}` : ''}`,
+    `none of ${search.systemPaths.join(', ')} exists and no Chrome was downloaded for puppeteer${downloaded ? ` at ${downloaded}` : ''}`,
   );
 }
 
-/** findChromium with this machine's file system and puppeteer's download location. */
+/**
+ * Where `npx @puppeteer/browsers install chrome@<the Chrome this puppeteer is made for> --path <cacheDir>` puts it
+ * (default: puppeteer's cache folder, ~/.cache/puppeteer).
+ */
+export function downloadedChromePath(cacheDir = path.join(homedir(), '.cache', 'puppeteer')): string {
+  return computeExecutablePath({ browser: Browser.CHROME, buildId: PUPPETEER_MADE_FOR.chrome, cacheDir });
+}
+
+/** findChromium with this machine's file system and the download location of the Chrome this puppeteer is made for. */
 export function locateChromium(configuredPath: string | undefined): Promise<string> {
-  return findChromium({ configuredPath, systemPaths: SYSTEM_CHROMIUM_PATHS, downloadedPath: () => puppeteer.executablePath() });
+  return findChromium({ configuredPath, systemPaths: SYSTEM_CHROMIUM_PATHS, downloadedPath: async () => downloadedChromePath() });
 }

@@ -1,4 +1,4 @@
-import type { CDPSession } from 'puppeteer';
+import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { placeTableBreakRows } from './page-aware-tables';
 

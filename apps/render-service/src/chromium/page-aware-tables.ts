@@ -1,4 +1,4 @@
-import type { CDPSession } from 'puppeteer';
+import type { CDPSession } from 'puppeteer-core';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { CompiledDocument, compileDocument, Template } from '@docrender/template-dsl';
 import { pagePngs, pdfFontNames } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';

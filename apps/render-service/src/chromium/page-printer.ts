@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'puppeteer';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';

@@ -1,4 +1,4 @@
-import type { CDPSession } from 'puppeteer';
+import type { CDPSession } from 'puppeteer-core';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from '@cantoo/pdf-lib';
 import { anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from '@docrender/template-dsl';
 import { type MeasuringPrint, type PageBox, pageBox } from './page-aware-tables';

@@ -1,4 +1,4 @@
-import type { CDPSession } from 'puppeteer';
+import type { CDPSession } from 'puppeteer-core';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
 import { evaluateInPage, markerLinks, MeasuringPrint } from './page-aware-tables';

@@ -1,6 +1,6 @@
 import type { Logger } from '@docrender/observability';
 import { builtinFontFile } from '@docrender/template-dsl';
-import puppeteer, { Browser, BrowserContext, type CDPSession, HTTPRequest, Page, ProtocolError } from 'puppeteer';
+import puppeteer, { Browser, BrowserContext, type CDPSession, HTTPRequest, Page, ProtocolError } from 'puppeteer-core';
 import { BrowserCrashedError } from './browser-crashed.error';
 import { RenderTimeoutError } from './render-timeout.error';
 import { serviceFontConfigFile } from './service-fonts';
