@@ -422,7 +422,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
   describe('item 4: fonts', () => {
     const ttf = Buffer.concat([Buffer.from([0, 1, 0, 0]), Buffer.alloc(60, 7)]).toString('base64');
 
-    it('lists the built-in families and the custom ones; an owner uploads a variant through the shared registration (blob stored); others may not (403)', async () => {
+    it('lists the built-in families and the custom ones with the templates (versions) using each; an owner uploads a variant through the shared registration (blob stored); others may not (403)', async () => {
       const owner = users['owner@a.test'];
       const before = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
       const builtin = before.body.items.filter((f: { source: string }) => f.source === 'builtin');
@@ -447,13 +447,76 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: builtin[0].family }).expect(400);
       await as(owner, 'post', '/workspace/api/fonts').send({ ...upload, family: '<script>' }).expect(400);
 
+      // which templates use a family: version 1 names it (any case), the draft 2 no longer does
+      const branded = await database.templates.create({ organisationId: owner.organisationId, projectId: null, name: 'Branded <b>letter</b>', documentNameTemplate: null, updatedBy: 'test' });
+      const dsl = (fontFamily: string) => JSON.stringify({ body: [{ type: 'text', id: 'greeting', text: 'Hello', style: { fontFamily } }] });
+      const content = { sampleData: '{"data":{}}', translations: null, documentNameTemplate: null };
+      await database.templateVersions.addVersion(branded.id, { ...content, templateJson: dsl('acme sans') }, { author: 'test', publish: true });
+      await database.templateVersions.addVersion(branded.id, { ...content, templateJson: dsl('serif') }, { author: 'test', publish: false });
+
       const listed = await as(users['viewer@a.test'], 'get', '/workspace/api/fonts').expect(200);
       expect(listed.body.items.filter((f: { source: string }) => f.source === 'custom')).toEqual([
-        { family: 'Acme Sans', source: 'custom', variants: [expect.objectContaining({ weight: 400, style: 'normal' }), expect.objectContaining({ weight: 700, style: 'italic' })] },
+        {
+          family: 'Acme Sans',
+          source: 'custom',
+          variants: [expect.objectContaining({ weight: 400, style: 'normal' }), expect.objectContaining({ weight: 700, style: 'italic' })],
+          usedBy: [{ templateId: branded.id, templateName: 'Branded <b>letter</b>', versions: [{ versionNumber: 1, published: true }] }],
+        },
       ]);
+      const serif = listed.body.items.find((f: { family: string }) => f.family === 'Noto Serif');
+      expect(serif.usedBy.filter((u: { templateId: string }) => u.templateId === branded.id)).toEqual([{ templateId: branded.id, templateName: 'Branded <b>letter</b>', versions: [{ versionNumber: 2, published: false }] }]);
       // isolation: another organisation sees only the built-in families
       const b = await as(users['owner@b.test'], 'get', '/workspace/api/fonts').expect(200);
       expect(b.body.items.every((f: { source: string }) => f.source === 'builtin')).toBe(true);
+      expect(b.body.items.flatMap((f: { usedBy: { templateId: string }[] }) => f.usedBy.map((u) => u.templateId))).not.toContain(branded.id);
+    });
+  });
+
+  describe('item 4: assets', () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const pdf = Buffer.from('%PDF-1.7\n% terms of A\n');
+
+    it('lists, uploads through the shared registration (images and PDFs), opens, downloads and deletes assets; only owners write', async () => {
+      const owner = users['owner@a.test'];
+      const viewer = users['viewer@a.test'];
+      expect((await as(viewer, 'get', '/workspace/api/assets').expect(200)).body).toEqual({ items: [] });
+
+      const logo = { name: 'brand/logo.png', contentBase64: png.toString('base64') };
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', '/workspace/api/assets').send(logo).expect(403);
+      await request(http).post('/workspace/api/assets').set('Cookie', owner.cookie).send(logo).expect(403); // no CSRF token
+      expect((await as(owner, 'post', '/workspace/api/assets').send(logo).expect(201)).body).toEqual({ name: 'brand/logo.png', reference: 'asset:brand/logo.png', contentType: 'image/png', bytes: png.length });
+      await as(owner, 'post', '/workspace/api/assets').send({ name: 'legal/terms.pdf', contentBase64: pdf.toString('base64') }).expect(201);
+      expect(await blobStore.get(`orgs/${owner.organisationId}/assets/brand/logo.png`)).toEqual(png);
+
+      // the registration's rules: images and PDFs only, asset names only (a name is never markup)
+      await as(owner, 'post', '/workspace/api/assets').send({ name: 'page.html', contentBase64: Buffer.from('<html><script>alert(1)</script></html>').toString('base64') }).expect(400);
+      await as(owner, 'post', '/workspace/api/assets').send({ name: '<script>', contentBase64: png.toString('base64') }).expect(400);
+      await as(owner, 'post', '/workspace/api/assets').send({ name: 'a/../b.png', contentBase64: png.toString('base64') }).expect(400);
+      await as(owner, 'post', '/workspace/api/assets').send({ name: 'empty.png', contentBase64: '' }).expect(400);
+
+      const listed = await as(viewer, 'get', '/workspace/api/assets').expect(200);
+      expect(listed.body.items).toEqual([
+        { name: 'brand/logo.png', reference: 'asset:brand/logo.png', contentType: 'image/png', bytes: png.length },
+        { name: 'legal/terms.pdf', reference: 'asset:legal/terms.pdf', contentType: 'application/pdf', bytes: pdf.length },
+      ]);
+
+      const shown = await as(viewer, 'get', '/workspace/api/assets/content?name=brand/logo.png').buffer(true).expect(200);
+      expect(shown.headers['content-type']).toBe('image/png');
+      expect(shown.headers['content-disposition']).toBe('inline; filename="logo.png"');
+      expect(shown.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      expect(shown.headers['x-content-type-options']).toBe('nosniff');
+      expect(Buffer.from(shown.body as Buffer)).toEqual(png);
+      const saved = await as(viewer, 'get', '/workspace/api/assets/content?name=legal/terms.pdf&download=1').buffer(true).expect(200);
+      expect(saved.headers['content-type']).toBe('application/pdf');
+      expect(saved.headers['content-disposition']).toBe('attachment; filename="terms.pdf"');
+      await as(viewer, 'get', '/workspace/api/assets/content?name=missing.png').expect(404);
+      await as(viewer, 'get', '/workspace/api/assets/content?name=../../x').expect(400);
+
+      for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'delete', '/workspace/api/assets?name=brand/logo.png').expect(403);
+      await request(http).delete('/workspace/api/assets?name=brand/logo.png').set('Cookie', owner.cookie).expect(403);
+      await as(owner, 'delete', '/workspace/api/assets?name=brand/logo.png').expect(204);
+      await as(owner, 'delete', '/workspace/api/assets?name=brand/logo.png').expect(404);
+      expect((await as(viewer, 'get', '/workspace/api/assets').expect(200)).body.items.map((a: { name: string }) => a.name)).toEqual(['legal/terms.pdf']);
     });
   });
 
@@ -558,6 +621,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       const documentId = randomUUID();
       await blobStore.put(`documents/${documentId}.pdf`, Buffer.from('%PDF-1.7 secret of A'), 'application/pdf');
       await database.documents.create({ id: documentId, organisationId: a, templateId: documentTemplate.id, versionNumber: 1, environment: Environment.Test, language: null, documentName: 'Secret of A', documentType: DocumentType.Template, pdfBlobKey: `documents/${documentId}.pdf`, fileSizeBytes: 20, pageCount: 1, renderedAt: new Date(), renderDurationMs: 1 });
+      await blobStore.put(`orgs/${a}/assets/secret-of-a.png`, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'), 'image/png');
       const b = users['owner@b.test'];
       const content = { templateJson: created.body.version.templateJson, sampleData: created.body.version.sampleData, translations: created.body.version.translations, documentNameTemplate: null };
       const routes: Array<[string, () => request.Test]> = [
@@ -574,6 +638,8 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
         ['GET webhook delivery', () => as(b, 'get', `/workspace/api/webhook-deliveries/${deliveryId}`)],
         ['GET document PDF', () => as(b, 'get', `/workspace/api/documents/${documentId}/pdf`)],
         ['POST redeliver', () => as(b, 'post', `/workspace/api/webhook-deliveries/${deliveryId}/redeliver`)],
+        ['GET asset content', () => as(b, 'get', '/workspace/api/assets/content?name=secret-of-a.png')],
+        ['DELETE asset', () => as(b, 'delete', '/workspace/api/assets?name=secret-of-a.png')],
       ];
       for (const [name, call] of routes) expect([name, (await call()).status]).toEqual([name, 404]);
       const list = await as(b, 'get', '/workspace/api/templates?search=Secret').expect(200);
@@ -585,6 +651,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect((await as(b, 'get', '/workspace/api/organisation/invitations').expect(200)).body.items).toEqual([]);
       expect((await as(b, 'get', '/workspace/api/webhook-deliveries').expect(200)).body).toMatchObject({ items: [], total: 0 });
       expect((await as(b, 'get', '/workspace/api/documents?search=Secret').expect(200)).body).toMatchObject({ items: [], total: 0 });
+      expect((await as(b, 'get', '/workspace/api/assets').expect(200)).body.items.map((x: { name: string }) => x.name)).not.toContain('secret-of-a.png');
       // nothing changed in A
       expect((await as(users['viewer@a.test'], 'get', '/workspace/api/session').expect(200)).body.user.role).toBe('viewer');
       await request(http).get(`/workspace/api/invitations/${invitation.body.token}`).expect(200);
@@ -592,6 +659,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       expect(version.body.publishedAt).toBeNull();
       expect(await database.apiKeys.authenticate(key.body.key as string)).not.toBeNull();
       expect((await database.webhookDeliveries.findDelivery(deliveryId))?.state).toBe('dropped');
+      expect(await blobStore.stat(`orgs/${a}/assets/secret-of-a.png`)).not.toBeNull();
     });
   });
 
@@ -606,6 +674,6 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
 
   it('serves its own OpenAPI document, apart from /v1', async () => {
     const res = await request(http).get('/workspace/api/openapi.json').expect(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf', '/workspace/api/fonts']));
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/workspace/api/session', '/workspace/api/templates', '/workspace/api/preview', '/workspace/api/organisation/api-keys', '/workspace/api/organisation/invitations', '/workspace/api/organisation/members/{userId}', '/workspace/api/invitations/{token}/accept', '/workspace/api/templates/{templateId}/compare', '/workspace/api/webhook-deliveries', '/workspace/api/webhook-deliveries/{deliveryId}/redeliver', '/workspace/api/usage', '/workspace/api/documents', '/workspace/api/documents/{documentId}/pdf', '/workspace/api/fonts', '/workspace/api/assets', '/workspace/api/assets/content']));
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -65,6 +65,20 @@ async function issuesUntil(page: Page, pattern: string, present: boolean): Promi
   );
 }
 
+/**
+ * `npm run docs:workspace-screenshots` sets WORKSPACE_SCREENSHOTS_DIR (docs/images/workspace): the run then also saves
+ * the main screens there as PNGs for docs/workspace.md. A plain test run writes nothing.
+ */
+const SCREENSHOTS_DIR = process.env.WORKSPACE_SCREENSHOTS_DIR;
+
+async function screenshot(page: Page, name: string, scale = 0.75): Promise<void> {
+  if (SCREENSHOTS_DIR === undefined) return;
+  await mkdir(path.resolve(REPO_ROOT, SCREENSHOTS_DIR), { recursive: true });
+  const { width, height } = page.viewport() ?? { width: 1400, height: 1000 };
+  // scaled down from the window's size: readable, and small enough to keep in the repository (≤ ~150 KB each)
+  await page.screenshot({ path: path.resolve(REPO_ROOT, SCREENSHOTS_DIR, `${name}.png`) as `${string}.png`, clip: { x: 0, y: 0, width, height, scale } });
+}
+
 const issueTexts = (page: Page): Promise<string[]> => page.$$eval('[data-test=issues] li', (items) => items.map((li) => li.textContent ?? ''));
 
 /**
@@ -72,7 +86,8 @@ const issueTexts = (page: Page): Promise<string[]> => page.$$eval('[data-test=is
  * Chromium as an author uses it — sign in (a user made with the admin CLI), create a template from the invoice
  * example, break a binding and see the issue beside the real PDF preview, undo it, publish, compare a new draft with
  * the published version, create an API key in the settings and render the published version through /v1 with it (its
- * last use then shown), invite an editor who accepts the link and is signed in.
+ * last use then shown), see which templates use a font family, upload assets and see them, invite an editor who
+ * accepts the link and is signed in.
  */
 describe('the template workspace in a browser (issue 35 item 7)', () => {
   let db: TestDatabase;
@@ -127,10 +142,11 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('sign in, create from the invoice example, break a binding and see its issue, undo, publish, compare a draft, create a key and render through /v1 (its last use shown), invite an editor who joins', async () => {
+  it('sign in, create from the invoice example, break a binding and see its issue, undo, publish, compare a draft, create a key and render through /v1 (its last use shown), fonts and the templates using them, assets, invite an editor who joins', async () => {
     await page.goto(`${base}/workspace/`);
     await page.waitForSelector('[data-test=email]');
     await page.type('[data-test=email]', credentials.email);
+    await screenshot(page, 'sign-in');
     await page.type('[data-test=password]', credentials.password);
     await page.click('[data-test=sign-in]');
     await page.waitForSelector('[data-test=who]');
@@ -154,6 +170,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await selectInEditor(page, '[data-test=dsl-editor]', 'seller.name }}');
     await page.keyboard.type('seller.nmae }}');
     await issuesUntil(page, 'MissingBinding · header-seller', true);
+    await screenshot(page, 'editor', 0.6); // the drawn PDF compresses least
     const broken = await issueTexts(page);
     expect(broken.find((text) => text.includes('header-seller'))).toContain('seller.nmae');
     expect(await page.$$eval('[data-test=pages] canvas.page', (c) => c.length)).toBeGreaterThanOrEqual(1);
@@ -209,7 +226,8 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
       body: await readFile(path.join(REPO_ROOT, 'examples/invoice/request.json')),
     });
     expect(rendered.status).toBe(200);
-    expect(Buffer.from(await rendered.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    const renderedPdf = Buffer.from(await rendered.arrayBuffer());
+    expect(renderedPdf.subarray(0, 5).toString()).toBe('%PDF-');
 
     // the key is not shown again: a reload lists it without the key
     await page.reload();
@@ -231,6 +249,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('[data-test=rotate]');
     await page.waitForSelector('[data-test=previous-secret]');
+    await screenshot(page, 'settings');
     expect(await page.$eval('[data-test=previous-secret]', (el) => el.textContent)).toBe(active);
     expect(await page.$eval('[data-test=active-secret]', (el) => el.textContent)).not.toBe(active);
 
@@ -286,6 +305,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-test=delivery-state]')?.textContent === 'delivered');
     expect(await page.$$eval('[data-test=attempt-status]', (cells) => cells.map((c) => c.textContent))).toEqual(['500', '500', '500', '500', '500', '204']);
+    await screenshot(page, 'webhook-delivery');
 
     // item 4: the documents the renders stored, downloadable through the workspace, and the period's usage
     await page.click('[data-test=documents-link]');
@@ -310,7 +330,37 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     await (fontInput as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(path.join(REPO_ROOT, 'examples/certificate/fonts/great-vibes-latin-400-normal.woff2'));
     await page.click('[data-test=upload-font]');
     await page.waitForSelector('[data-test=font-custom]');
-    expect(await page.$eval('[data-test=font-custom]', (row) => row.textContent)).toBe('Signature Scriptcustom400 normal (woff2)');
+    expect(await page.$eval('[data-test=font-custom]', (row) => row.textContent)).toBe('Signature Scriptcustom400 normal (woff2)no template');
+    // each family names the templates (and versions) using it: the invoice sets Inter
+    const inter = await page.$$eval('[data-test=font-builtin]', (rows) => rows.find((r) => r.firstElementChild?.textContent === 'Inter')?.querySelector('[data-test=font-used-by]')?.textContent);
+    expect(inter).toBe('Invoice <img src=x onerror=alert(1)>: v1, v2 (draft)');
+    await screenshot(page, 'fonts');
+
+    // item 4: an owner uploads a logo and a PDF as assets; the logo is shown as an image, the PDF drawn page by page
+    await writeFile(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" rx="6" fill="#1d4ed8"/><text x="60" y="26" font-size="16" text-anchor="middle" fill="#fff">ACME</text></svg>');
+    await writeFile(path.join(dir, 'terms.pdf'), renderedPdf);
+    await page.click('[data-test=assets-link]');
+    await page.waitForSelector('[data-test=no-assets]');
+    for (const [name, file] of [['brand/logo.svg', 'logo.svg'], ['legal/terms.pdf', 'terms.pdf']]) {
+      await page.type('[data-test=asset-name]', name);
+      const assetInput = await page.waitForSelector('[data-test=asset-file]');
+      await (assetInput as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(path.join(dir, file));
+      await page.click('[data-test=upload-asset]');
+      await page.waitForFunction((wanted: string) => Array.from(document.querySelectorAll('[data-test=asset] td:first-child'), (td) => td.textContent).includes(wanted), {}, name);
+    }
+    expect(await page.$$eval('[data-test=asset]', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent).slice(0, 3)))).toEqual([
+      ['brand/logo.svg', 'asset:brand/logo.svg', 'image/svg+xml'],
+      ['legal/terms.pdf', 'asset:legal/terms.pdf', 'application/pdf'],
+    ]);
+    const showButtons = await page.$$('[data-test=show-asset]');
+    await showButtons[1].click();
+    await page.waitForSelector('[data-test=asset-pages] canvas.page');
+    await showButtons[0].click();
+    await page.waitForFunction(() => {
+      const image = document.querySelector('[data-test=asset-image]') as HTMLImageElement | null;
+      return image !== null && image.complete && image.naturalWidth === 120;
+    });
+    await screenshot(page, 'assets');
 
     await page.click('[data-test=settings-link]');
     await page.waitForSelector('[data-test=invite-email]');

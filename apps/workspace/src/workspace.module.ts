@@ -5,6 +5,7 @@ import { blobStoreCheck, databaseCheck, ProbesModule, renderServiceProviders, ty
 import { Settings, workspaceSettings } from '@docrender/config';
 import { FontRepository, TemplateRepository } from '@docrender/persistence';
 import { RenderTargetResolver } from '@docrender/rendering';
+import { AssetsController } from './assets/assets.controller';
 import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
 import { DeliveriesController } from './deliveries/deliveries.controller';
 import { DocumentsController } from './documents/documents.controller';
@@ -32,7 +33,7 @@ export class WorkspaceModule {
         // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
       ],
-      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController, DeliveriesController, DocumentsController, FontsController],
+      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController, DeliveriesController, DocumentsController, FontsController, AssetsController],
       providers: [
         WorkspaceAuthGuard,
         { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) },

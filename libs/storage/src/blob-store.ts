@@ -15,6 +15,8 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** Deleting a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
+  /** The blobs whose keys start with `<prefix>/` (at any depth), by key; none is no error. */
+  list(prefix: string): Promise<BlobInfo[]>;
   /** Resolves when the store answers (used by readiness probes); rejects with a reason otherwise. */
   ping(): Promise<void>;
 }

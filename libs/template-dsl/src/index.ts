@@ -22,6 +22,7 @@ export {
   PLACED_ATTRIBUTE,
   placedBeyondPageIssue,
 } from './render/compile-document';
+export { fontFamilyKey, fontFamilyUsage, FontFamilyUse, VersionDsl } from './render/font-usage';
 export { anchorNotPrintedIssue, anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from './render/page-references';
 export { renderDocumentName } from './document-name/document-name';
 export { CompiledEInvoice, EInvoiceMapping, TemplateEInvoice } from './e-invoice/e-invoice-mapping';

@@ -1,4 +1,4 @@
-import { assetNameProblem, InvalidAssetError, organisationAssetKey, storeOrganisationAsset } from '@docrender/organisation-resources';
+import { assetNameProblem, InvalidAssetError, removeOrganisationAsset, storeOrganisationAsset } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
 import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
@@ -11,11 +11,11 @@ function assetName(name: string): string {
 
 export const addAssetCommand = defineCommand({
   name: 'add-asset',
-  summary: 'Store an image (logo, background) as an organisation asset that templates use as asset:<name>; replaces one of the same name.',
+  summary: 'Store an image (logo, background) or a PDF as an organisation asset that templates use as asset:<name> (images) or attach (PDFs); replaces one of the same name.',
   options: {
     ...ORG_OPTION,
     name: { type: 'string', valueName: '<name>', description: 'the asset name, e.g. logo or backgrounds/a4.png (required)' },
-    file: { type: 'string', valueName: '<path>', description: 'a PNG, JPEG, GIF, WebP, AVIF or SVG file (required)' },
+    file: { type: 'string', valueName: '<path>', description: 'a PNG, JPEG, GIF, WebP, AVIF, SVG or PDF file (required)' },
   },
   async prepare(args, baseDir) {
     const organisationId = args.uuid('org');
@@ -46,10 +46,7 @@ export const removeAssetCommand = defineCommand({
   },
   async run(input, context) {
     await liveOrganisation(context, input.organisationId);
-    const store = await context.blobStore();
-    const key = organisationAssetKey(input.organisationId, input.name);
-    const existed = (await store.stat(key)) !== null;
-    await store.delete(key);
-    return { organisationId: input.organisationId, name: input.name, removed: existed };
+    const removed = await removeOrganisationAsset(await context.blobStore(), input.organisationId, input.name);
+    return { organisationId: input.organisationId, name: input.name, removed };
   },
 });

@@ -2,9 +2,9 @@ import { BadRequestException, Body, Controller, Get, Inject, Post, UseGuards } f
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsBase64, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFamilyRecord, type FontStyle } from '@docrender/organisation-resources';
-import { FontRepository, type WorkspaceSession } from '@docrender/persistence';
+import { FontRepository, TemplateVersionRepository, type WorkspaceSession } from '@docrender/persistence';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
-import { BUILTIN_FONT_FAMILIES, builtinVariants } from '@docrender/template-dsl/checks';
+import { BUILTIN_FONT_FAMILIES, builtinVariants, fontFamilyKey, fontFamilyUsage } from '@docrender/template-dsl';
 import { CurrentSession, Requires, WorkspaceAuthGuard } from '../auth/workspace-auth.guard';
 
 /** One font file for a family (the admin CLI's `add-font --file <weight>:<style>:<path>`, as JSON). */
@@ -21,7 +21,8 @@ const variantsOf = (f: FontFamilyRecord) => f.files.map((file) => ({ weight: fil
 /**
  * Fonts (issue 35 item 4; spec 4.18's fonts area): the built-in families and the organisation's custom ones with
  * their variants; owners upload a custom family's files through the same registration as the admin CLI
- * (registerFontFamily: blobs first, rows after; a variant given again replaces the old file). Every role reads.
+ * (registerFontFamily: blobs first, rows after; a variant given again replaces the old file). Every role reads. Each
+ * family names the templates, and their versions, whose DSL uses it (fontFamilyUsage over every stored version).
  */
 @ApiTags('fonts')
 @UseGuards(WorkspaceAuthGuard)
@@ -29,17 +30,21 @@ const variantsOf = (f: FontFamilyRecord) => f.files.map((file) => ({ weight: fil
 export class FontsController {
   constructor(
     private readonly fonts: FontRepository,
+    private readonly versions: TemplateVersionRepository,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The built-in font families and the organisation\'s custom ones, with their variants', operationId: 'listFonts' })
+  @ApiOperation({ summary: 'The built-in font families and the organisation\'s custom ones, with their variants and the templates (versions) using each', operationId: 'listFonts' })
   async list(@CurrentSession() s: WorkspaceSession) {
+    const [families, versions] = await Promise.all([this.fonts.listLiveFamilies(s.user.organisationId), this.versions.listDslByOrganisation(s.user.organisationId)]);
+    const usage = fontFamilyUsage(versions);
+    const usedBy = (family: string) => usage.get(fontFamilyKey(family)) ?? [];
     const builtin = BUILTIN_FONT_FAMILIES.map((family) => {
       const { weights, styles } = builtinVariants(family);
-      return { family, source: 'builtin', variants: weights.flatMap((weight) => styles.map((style) => ({ weight, style, format: null, fileSizeBytes: null }))) };
+      return { family, source: 'builtin', variants: weights.flatMap((weight) => styles.map((style) => ({ weight, style, format: null, fileSizeBytes: null }))), usedBy: usedBy(family) };
     });
-    const custom = (await this.fonts.listLiveFamilies(s.user.organisationId)).map((f) => ({ family: f.family, source: 'custom', variants: variantsOf(f) }));
+    const custom = families.map((f) => ({ family: f.family, source: 'custom', variants: variantsOf(f), usedBy: usedBy(f.family) }));
     return { items: [...builtin, ...custom] };
   }
 

@@ -70,7 +70,16 @@ export type StoredDocument = {
   isPdfDeleted: boolean;
 };
 
-export type FontFamily = { family: string; source: 'builtin' | 'custom'; variants: { weight: number; style: 'normal' | 'italic'; format: string | null; fileSizeBytes: number | null }[] };
+export type FontFamilyUse = { templateId: string; templateName: string; versions: { versionNumber: number; published: boolean }[] };
+export type FontFamily = {
+  family: string;
+  source: 'builtin' | 'custom';
+  variants: { weight: number; style: 'normal' | 'italic'; format: string | null; fileSizeBytes: number | null }[];
+  /** The templates, and their versions, whose DSL uses the family. */
+  usedBy: FontFamilyUse[];
+};
+
+export type Asset = { name: string; reference: string; contentType: string; bytes: number };
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly problems: string[]) {
@@ -137,5 +146,10 @@ export const api = {
   documents: (query: URLSearchParams) => call<{ items: StoredDocument[]; total: number }>('GET', `documents?${query.toString()}`),
   fonts: () => call<{ items: FontFamily[] }>('GET', 'fonts'),
   uploadFont: (font: { family: string; weight: number; style: 'normal' | 'italic'; fileName: string; contentBase64: string }) => call<FontFamily>('POST', 'fonts', font),
+  assets: () => call<{ items: Asset[] }>('GET', 'assets'),
+  uploadAsset: (name: string, contentBase64: string) => call<Asset>('POST', 'assets', { name, contentBase64 }),
+  deleteAsset: (name: string) => call<void>('DELETE', `assets?name=${encodeURIComponent(name)}`),
+  /** Where an asset's file is served: shown in the page, or saved (download). */
+  assetUrl: (name: string, download: boolean) => `/workspace/api/assets/content?name=${encodeURIComponent(name)}${download ? '&download=1' : ''}`,
   acceptInvitation: (token: string, name: string, password: string) => call<Session>('POST', `invitations/${encodeURIComponent(token)}/accept`, { name, password }),
 };

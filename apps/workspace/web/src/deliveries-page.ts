@@ -1,8 +1,8 @@
-import { api, ApiError, type Delivery, type Session } from './api';
+import { api, type Delivery, type Session } from './api';
 import { formatTime, h, replace } from './dom';
+import { message } from './upload';
 
 const PAGE = 25;
-const message = (error: unknown): string => (error instanceof ApiError ? error.message : (error as Error).message);
 
 /**
  * The webhook delivery log (issue 35 item 5): the organisation's callbacks newest first, a page at a time; everyone

@@ -1,18 +1,21 @@
-import { api, ApiError, type FontFamily, type Session } from './api';
+import { api, type FontFamily, type FontFamilyUse, type Session } from './api';
 import { h, replace } from './dom';
+import { message, readBase64 } from './upload';
 
-const message = (error: unknown): string => (error instanceof ApiError ? error.message : (error as Error).message);
+/** A template using a family, with a link to each version that does (drafts marked). */
+const use = (u: FontFamilyUse) =>
+  h(
+    'li',
+    { 'data-test': 'font-use' },
+    h('span', {}, u.templateName),
+    ': ',
+    ...u.versions.flatMap((v, i) => [i === 0 ? null : ', ', h('a', { href: `#/templates/${encodeURIComponent(u.templateId)}/versions/${v.versionNumber}` }, `v${v.versionNumber}${v.published ? '' : ' (draft)'}`)]),
+  );
 
-function readBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsDataURL(file);
-  });
-}
-
-/** Fonts (issue 35 item 4): built-in and custom families with their variants; owners upload a custom family's files. */
+/**
+ * Fonts (issue 35 item 4): built-in and custom families with their variants and the templates (versions) using each;
+ * owners upload a custom family's files.
+ */
 export async function fontsPage(main: HTMLElement, session: Session): Promise<void> {
   const { items } = await api.fonts();
   const problem = h('p', { class: 'problem', role: 'alert' });
@@ -49,8 +52,21 @@ export async function fontsPage(main: HTMLElement, session: Session): Promise<vo
       h(
         'table',
         { class: 'list', 'data-test': 'fonts' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Family'), h('th', {}, 'Source'), h('th', {}, 'Variants'))),
-        h('tbody', {}, ...items.map((f) => h('tr', { 'data-test': `font-${f.source}` }, h('td', {}, f.family), h('td', {}, f.source), h('td', {}, variants(f))))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'Family'), h('th', {}, 'Source'), h('th', {}, 'Variants'), h('th', {}, 'Used by'))),
+        h(
+          'tbody',
+          {},
+          ...items.map((f) =>
+            h(
+              'tr',
+              { 'data-test': `font-${f.source}` },
+              h('td', {}, f.family),
+              h('td', {}, f.source),
+              h('td', {}, variants(f)),
+              h('td', { 'data-test': 'font-used-by' }, f.usedBy.length === 0 ? 'no template' : h('ul', { class: 'uses' }, ...f.usedBy.map(use))),
+            ),
+          ),
+        ),
       ),
     ),
   );

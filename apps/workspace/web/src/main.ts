@@ -1,5 +1,6 @@
 import { api, ApiError, rememberSession, type Session } from './api';
 import { h, replace } from './dom';
+import { assetsPage } from './assets-page';
 import { comparePage } from './compare-page';
 import { deliveriesPage, deliveryPage } from './deliveries-page';
 import { editorPage } from './editor-page';
@@ -30,6 +31,7 @@ function header(): void {
     h('nav', {}, h('a', { href: '#/' }, 'Templates'), h('a', { href: '#/documents', 'data-test': 'documents-link' }, 'Documents'),
       h('a', { href: '#/usage', 'data-test': 'usage-link' }, 'Usage'),
       h('a', { href: '#/fonts', 'data-test': 'fonts-link' }, 'Fonts'),
+      h('a', { href: '#/assets', 'data-test': 'assets-link' }, 'Assets'),
       h('a', { href: '#/deliveries', 'data-test': 'deliveries-link' }, 'Webhook deliveries'),
       session.user.role === 'owner' ? h('a', { href: '#/settings', 'data-test': 'settings-link' }, 'Settings') : null),
     h('span', { class: 'who', 'data-test': 'who' }, `${session.user.name} (${session.user.role})`),
@@ -72,6 +74,7 @@ async function route(): Promise<void> {
   if (documents) await documentsPage(main, new URLSearchParams(documents[1] ?? ''));
   else if (path === '/usage') await usagePage(main);
   else if (path === '/fonts') await fontsPage(main, session);
+  else if (path === '/assets') await assetsPage(main, session);
   else if (deliveries) await deliveriesPage(main, Number(deliveries[1] ?? '0'));
   else if (delivery) await deliveryPage(main, session, delivery[1]);
   else if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));

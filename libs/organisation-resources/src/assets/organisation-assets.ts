@@ -1,9 +1,10 @@
 import type { BlobStore } from '@docrender/storage';
 
 /**
- * Organisation assets: images (logos, backgrounds) an operator stores with the admin CLI or the seed file, and
- * templates use as `asset:<name>`. An asset is one blob, `orgs/<organisation>/assets/<name>`; the render service
- * reads it there (apps/render-service/src/document/image-resolver.ts). Decision record 0013.
+ * Organisation assets: images (logos, backgrounds) templates use as `asset:<name>` and PDFs they attach
+ * (`attachments[].asset`), stored with the admin CLI, the seed file or the workspace. An asset is one blob,
+ * `orgs/<organisation>/assets/<name>`; the render service reads it there
+ * (apps/render-service/src/document/image-resolver.ts). Decision records 0013, 0050.
  */
 
 /** Asset names: the same rule as the template DSL's `asset:<name>` (libs/template-dsl/src/render/images.ts). */
@@ -16,8 +17,10 @@ export function assetNameProblem(name: string): string | null {
   return null;
 }
 
+const assetsPrefix = (organisationId: string): string => `orgs/${organisationId}/assets`;
+
 export function organisationAssetKey(organisationId: string, name: string): string {
-  return `orgs/${organisationId}/assets/${name}`;
+  return `${assetsPrefix(organisationId)}/${name}`;
 }
 
 /** Image formats a template may embed, recognised by their first bytes (a server's Content-Type is not trusted). */
@@ -35,6 +38,13 @@ export function sniffImageType(file: Buffer): string | null {
   return SIGNATURES.find((s) => s.matches(file))?.type ?? null;
 }
 
+const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
+
+/** The MIME type of an asset file: one of sniffImageType's images, or application/pdf; null for anything else. */
+export function sniffAssetType(file: Buffer): string | null {
+  return sniffImageType(file) ?? (file.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE) ? 'application/pdf' : null);
+}
+
 /** The largest asset the store takes: the render service's highest RENDER_IMAGE_MAX_BYTES (its default is 10 MB). */
 export const MAX_ASSET_BYTES = 200 * 1024 * 1024;
 
@@ -47,14 +57,35 @@ export class InvalidAssetError extends Error {
 
 export type StoredAsset = { organisationId: string; name: string; reference: string; contentType: string; bytes: number };
 
-/** Checks an image and stores it as an organisation asset (replacing one of the same name). */
+/** Checks an image or PDF and stores it as an organisation asset (replacing one of the same name). */
 export async function storeOrganisationAsset(store: BlobStore, organisationId: string, name: string, file: Buffer): Promise<StoredAsset> {
   const problem = assetNameProblem(name);
   if (problem) throw new InvalidAssetError(`the asset name '${name}' ${problem}`);
   if (file.length === 0) throw new InvalidAssetError('the file is empty');
   if (file.length > MAX_ASSET_BYTES) throw new InvalidAssetError(`the file is larger than ${MAX_ASSET_BYTES} bytes`);
-  const contentType = sniffImageType(file);
-  if (contentType === null) throw new InvalidAssetError('the file is not a PNG, JPEG, GIF, WebP, AVIF or SVG image');
+  const contentType = sniffAssetType(file);
+  if (contentType === null) throw new InvalidAssetError('the file is not a PNG, JPEG, GIF, WebP, AVIF or SVG image, nor a PDF');
   await store.put(organisationAssetKey(organisationId, name), file, contentType);
   return { organisationId, name, reference: `asset:${name}`, contentType, bytes: file.length };
+}
+
+export type OrganisationAsset = { name: string; reference: string; contentType: string; bytes: number };
+
+/** The organisation's assets, by name. */
+export async function listOrganisationAssets(store: BlobStore, organisationId: string): Promise<OrganisationAsset[]> {
+  const prefix = assetsPrefix(organisationId);
+  return (await store.list(prefix)).map((blob) => {
+    const name = blob.key.slice(prefix.length + 1);
+    return { name, reference: `asset:${name}`, contentType: blob.contentType, bytes: blob.sizeBytes };
+  });
+}
+
+/** Deletes an organisation asset; whether there was one. Templates that still use it get an UnresolvedImage issue. */
+export async function removeOrganisationAsset(store: BlobStore, organisationId: string, name: string): Promise<boolean> {
+  const problem = assetNameProblem(name);
+  if (problem) throw new InvalidAssetError(`the asset name '${name}' ${problem}`);
+  const key = organisationAssetKey(organisationId, name);
+  const existed = (await store.stat(key)) !== null;
+  await store.delete(key);
+  return existed;
 }

@@ -30,6 +30,9 @@ export type VersionContent = {
   documentNameTemplate: string | null;
 };
 
+/** A version's DSL with its template's name: what a search over an organisation's templates reads. */
+export type OrganisationVersionDsl = { templateId: string; templateName: string; versionNumber: number; published: boolean; templateJson: string };
+
 export class TemplateVersionRepository {
   constructor(private readonly manager: EntityManager) {}
 
@@ -85,6 +88,18 @@ export class TemplateVersionRepository {
   async listByTemplate(templateId: string): Promise<TemplateVersionRecord[]> {
     const rows = await this.manager.find(TemplateVersionEntity, { where: { templateId }, order: { versionNumber: 'ASC' } });
     return rows.map((r) => ({ ...r }));
+  }
+
+  /** Every version of every template of the organisation, templates by name, versions by number. */
+  async listDslByOrganisation(organisationId: string): Promise<OrganisationVersionDsl[]> {
+    const rows = (await this.manager.query(
+      `SELECT t.id AS template_id, t.name AS template_name, v.version_number, v.published_at IS NOT NULL AS published, v.template_json
+         FROM templates t JOIN template_versions v ON v.template_id = t.id
+        WHERE t.organisation_id = $1
+        ORDER BY lower(t.name), t.id, v.version_number`,
+      [organisationId],
+    )) as { template_id: string; template_name: string; version_number: number; published: boolean; template_json: string }[];
+    return rows.map((r) => ({ templateId: r.template_id, templateName: r.template_name, versionNumber: r.version_number, published: r.published, templateJson: r.template_json }));
   }
 
   /**

@@ -30,7 +30,7 @@ export type SeedTemplate = {
 
 export type SeedProject = { id?: string; name: string; templates?: SeedTemplate[] };
 
-/** An image stored as an organisation asset (`asset:<name>` in templates); `file` is relative to the seed file. */
+/** An image or PDF stored as an organisation asset (`asset:<name>` in templates); `file` is relative to the seed file. */
 export type SeedAsset = { name: string; file: string };
 
 export type SeedOrganisation = {
@@ -47,7 +47,7 @@ export type SeedOrganisation = {
   projects?: SeedProject[];
   /** Templates outside any project. */
   templates?: SeedTemplate[];
-  /** Images stored in the blob store as organisation assets (by the seed command, after the database). */
+  /** Images and PDFs stored in the blob store as organisation assets (by the seed command, after the database). */
   assets?: SeedAsset[];
 };
 

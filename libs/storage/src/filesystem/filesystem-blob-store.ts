@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidBlobKeyError, assertValidBlobKey } from '../blob-key';
@@ -156,6 +156,24 @@ export class FilesystemBlobStore implements BlobStore {
     const file = this.fileOf(key);
     await rm(file, { force: true });
     await rm(`${file}${CONTENT_TYPE_SUFFIX}`, { force: true });
+  }
+
+  /** Walks the prefix's directory; a blob's content-type file beside it is not a blob. */
+  async list(prefix: string): Promise<BlobInfo[]> {
+    const directory = this.fileOf(prefix);
+    let entries;
+    try {
+      entries = await readdir(directory, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const keys = entries
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(CONTENT_TYPE_SUFFIX))
+      .map((entry) => `${prefix}/${path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
+      .sort();
+    const blobs = await Promise.all(keys.map((key) => this.stat(key)));
+    return blobs.filter((blob): blob is BlobInfo => blob !== null);
   }
 
   async ping(): Promise<void> {

@@ -46,5 +46,11 @@ export class MemoryBlobStore implements BlobStore {
     this.contentTypes.delete(key);
   }
 
+  async list(prefix: string): Promise<BlobInfo[]> {
+    assertValidBlobKey(prefix);
+    const keys = [...this.blobs.keys()].filter((key) => key.startsWith(`${prefix}/`)).sort();
+    return keys.map((key) => ({ key, sizeBytes: this.blobs.get(key)?.length ?? 0, contentType: this.contentTypes.get(key) ?? 'application/octet-stream' }));
+  }
+
   async ping(): Promise<void> {}
 }

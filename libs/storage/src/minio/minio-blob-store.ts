@@ -118,6 +118,25 @@ export class MinioBlobStore implements BlobStore {
     }
   }
 
+  /** Lists the keys (ListObjectsV2), then reads each one's content type, which a listing does not carry. */
+  async list(prefix: string): Promise<BlobInfo[]> {
+    assertValidBlobKey(prefix);
+    const keys: string[] = [];
+    try {
+      for await (const item of this.client.listObjectsV2(this.bucket, `${prefix}/`, true) as AsyncIterable<{ name?: string }>) {
+        if (item.name !== undefined) keys.push(item.name);
+      }
+    } catch (error) {
+      throw new BlobStoreUnavailableError('list', `${prefix}/`, error);
+    }
+    const blobs: BlobInfo[] = [];
+    for (const key of keys.sort()) {
+      const blob = await this.stat(key);
+      if (blob !== null) blobs.push(blob);
+    }
+    return blobs;
+  }
+
   async ping(): Promise<void> {
     if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} does not exist`);
   }

@@ -68,6 +68,22 @@ export function describeBlobStoreBehaviour(store: () => BlobStore): void {
     await expect(store().get(k)).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
+  it('lists the blobs under a prefix at any depth, by key, with their sizes and content types; an unknown prefix has none', async () => {
+    const base = `organisations/${randomUUID()}/assets`;
+    await store().put(`${base}/logo.png`, Buffer.from('png'), 'image/png');
+    await store().put(`${base}/legal/terms.pdf`, Buffer.from('%PDF-1.7'), 'application/pdf');
+    await store().put(`${base}/legal/b.svg`, Buffer.from('<svg/>'), 'image/svg+xml');
+    await store().put(`${base}-other/x.png`, Buffer.from('x'), 'image/png');
+    expect(await store().list(base)).toEqual([
+      { key: `${base}/legal/b.svg`, sizeBytes: 6, contentType: 'image/svg+xml' },
+      { key: `${base}/legal/terms.pdf`, sizeBytes: 8, contentType: 'application/pdf' },
+      { key: `${base}/logo.png`, sizeBytes: 3, contentType: 'image/png' },
+    ]);
+    expect(await store().list(`${base}/legal`)).toHaveLength(2);
+    expect(await store().list(`organisations/${randomUUID()}`)).toEqual([]);
+    await expect(store().list('../escape')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
+
   it.each(['../escape', 'a/../../escape', '/etc/passwd', 'a\\..\\b', 'a//b', 'a/./b', '', 'a/\u0000b'])(
     'refuses the key %j with InvalidBlobKeyError',
     async (bad) => {
