@@ -98,6 +98,8 @@ async function main(): Promise<void> {
           translations: null,
         },
       },
+      // the gateway as its image runs it (deploy/docker/api-gateway.Dockerfile): glibc's mmap threshold kept fixed
+      settingsOf: { 'api-gateway': { MALLOC_MMAP_THRESHOLD_: '131072' } },
     },
   );
   const failures: string[] = [];
