@@ -52,11 +52,15 @@ COPY --from=build /apps/render-service /app
 ARG BUILD_VERSION=
 # HOME=/tmp: Chromium and fontconfig write their caches under HOME, and /tmp is the one writable place when the root
 # file system is read-only (Kubernetes mounts an emptyDir there; docker-compose a tmpfs).
+# MALLOC_MMAP_THRESHOLD_: glibc keeps its mmap threshold at 128 KiB instead of raising it after the first large free,
+# so the PDFs and documents the service handles in buffers of hundreds of KiB are given back when freed; without it the
+# process's RSS kept growing over a 10,000-document soak (docs/performance.md, "Memory over a long run").
 ENV PATH=/usr/local/bin:/usr/bin:/bin \
     NODE_ENV=production \
     BUILD_VERSION=${BUILD_VERSION} \
     RENDER_SERVICE_PORT=3001 \
     PUPPETEER_EXECUTABLE_PATH=/usr/bin/chromium \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     HOME=/tmp
 WORKDIR /app
 # uid/gid 1000 (the node user), by number so Kubernetes can check runAsNonRoot.
