@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer-core';
-import { PDFDict, PDFDocument, type PDFEmbeddedPage, PDFHexString, PDFName, PDFString, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDocument, type PDFEmbeddedPage, type PDFPage } from '@cantoo/pdf-lib';
+import { markerLinks, withoutMarkerLinks } from './marker-links';
 import { evaluateInPage } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
 import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';
@@ -103,7 +104,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   const firstPages = documentFirstPages(counted, documents.length);
   if (measuresPlaced) {
     // printed alone, such a document gets a page more (and an issue): it is not laid out here as it would be alone
-    const beyond = await documentsPlacedBeyondFirstPage(counted, firstPages);
+    const beyond = documentsPlacedBeyondFirstPage(counted, firstPages);
     if (beyond.length > 0) throw new BatchNotSharedError(`documents ${beyond.join(', ')} of the batch have placed elements reaching below their first page`);
   }
 
@@ -180,7 +181,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     }
     for (const p of pages) {
       const copy = copies.get(p.printed) as PDFPage; // every page was copied above
-      withoutBatchLinks(copy);
+      withoutMarkerLinks(copy, [MARKER_HOST, PLACED_MARKER_HOST]);
       own.addPage(copy);
       const stamp = stamps.get(p.printed);
       if (stamp !== undefined) copy.drawPage(stamp);
@@ -210,42 +211,13 @@ function pageOf(pages: Map<number, PrintedPage>, printed: number): PrintedPage {
   return found;
 }
 
-/** Removes the batch's own links (each document's start, the placed elements' markers) from a page's annotations. */
-function withoutBatchLinks(page: PDFPage): void {
-  const annotations = page.node.Annots();
-  if (!annotations) return;
-  for (let i = annotations.size() - 1; i >= 0; i--) {
-    const uri = linkUri(annotations.lookupMaybe(i, PDFDict));
-    if (uri?.startsWith(`https://${MARKER_HOST}/`) || uri?.startsWith(`https://${PLACED_MARKER_HOST}/`)) annotations.remove(i);
-  }
-  if (annotations.size() === 0) page.node.delete(PDFName.of('Annots'));
-}
-
-function linkUri(annotation: PDFDict | undefined): string | null {
-  const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
-  return uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
-}
-
-function documentLink(annotation: PDFDict | undefined): number | null {
-  const text = linkUri(annotation);
-  const prefix = `https://${MARKER_HOST}/`;
-  return text?.startsWith(prefix) ? Number(text.slice(prefix.length)) : null;
-}
-
 /**
  * The first page of every document in the counting print, from its link, and one past the last page at the end:
  * document i has pages firstPages[i] to firstPages[i + 1] - 1.
  */
 function documentFirstPages(printed: PDFDocument, count: number): number[] {
   const firstPages: number[] = [];
-  printed.getPages().forEach((page, index) => {
-    const annotations = page.node.Annots();
-    if (!annotations) return;
-    for (let i = 0; i < annotations.size(); i++) {
-      const document = documentLink(annotations.lookupMaybe(i, PDFDict));
-      if (document !== null) firstPages[document] ??= index + 1;
-    }
-  });
+  for (const link of markerLinks(printed, MARKER_HOST)) firstPages[Number(link.key)] ??= link.page;
   firstPages.length = count;
   firstPages.push(printed.getPageCount() + 1);
   for (let i = 0; i < count; i++) {

@@ -1,5 +1,6 @@
 import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
+import { markerLinks } from './marker-links';
 import { placeTableBreakRows } from './page-aware-tables';
 
 const PAGE_HEIGHT_PT = 842;
@@ -143,5 +144,25 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     // the first print: page 1 (46 rows from 50 px, + 30 = 1,000) and page 2 (22 + 25 + 46 rows + 30 = 997) overflow
     // 985 px; both are planned with one row less, and the second print confirms 45 rows on each
     expect(fake.breaks).toEqual([44, 89]);
+  });
+
+  it('the real print as the confirming one: no measuring print when the layout is as measured, and the PDF handed back without the marker links', async () => {
+    const fake = new FakeLayout(1000);
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), { printIsReal: true });
+    expect(placed.measuringPrints).toBe(0);
+    expect(fake.prints).toBe(1);
+    expect(fake.breaks).toEqual([45, 91]);
+    const printed = await PDFDocument.load(placed.printed);
+    expect(markerLinks(printed, 'row.docrender.invalid')).toEqual([]);
+    expect(printed.getPageCount()).toBe(3);
+  });
+
+  it('the real print as the confirming one, on pages that hold less than measured: the first print counts as a measuring print, the second is the PDF', async () => {
+    const fake = new FakeLayout(985);
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), { printIsReal: true });
+    expect(placed.measuringPrints).toBe(1);
+    expect(fake.prints).toBe(2);
+    expect(fake.breaks).toEqual([44, 89]);
+    expect(markerLinks(await PDFDocument.load(placed.printed), 'row.docrender.invalid')).toEqual([]);
   });
 });

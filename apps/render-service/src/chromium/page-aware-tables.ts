@@ -1,14 +1,13 @@
 import type { CDPSession } from 'puppeteer-core';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
+import { markerLinks, withoutMarkerLinks } from './marker-links';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
 
-/** Prints the loaded document as it stands (no bands, untagged) and returns the PDF. */
+/** Prints the loaded document as it stands (untagged; without bands unless it is the real print) and returns the PDF. */
 export type MeasuringPrint = () => Promise<Buffer>;
 
 const MARKER_HOST = 'row.docrender.invalid';
-/** CSS pixels per PDF point: Chromium prints 96 CSS pixels to the inch. */
-const PX_PER_PT = 96 / 72;
 /** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
 const MAX_ROUNDS = 8;
 const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
@@ -24,10 +23,23 @@ export function countMeasuringPrints(prints: number): void {
 }
 
 export type TableBreaksPlaced = {
-  /** How many times the document was printed to place the breaks. */
+  /** How many times the document was printed only to place the breaks. */
   measuringPrints: number;
-  /** The last of those prints: laid out as the real print will be (its markers take no room), so it counts its pages. */
+  /**
+   * The last print: laid out as the real print will be (its markers take no room), so it counts its pages. With
+   * `printIsReal`, it is the real print, its marker links taken out.
+   */
   printed: Buffer;
+};
+
+export type PlacingOptions = {
+  /** The media type the page is emulating (`''` for none, `'print'` for the preview), restored after measuring. */
+  screenMedia?: string;
+  /**
+   * `measure` is the real print (bands included, untagged): the print that confirms the breaks is the document's
+   * PDF, its marker links taken out, and only the prints before it count as measuring prints.
+   */
+  printIsReal?: boolean;
 };
 
 /** What the page tells of the page box and its page-aware tables (measureTables, run in the page). */
@@ -58,12 +70,11 @@ type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: P
  * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
  * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
  * by that print first. The links are removed before the real print. Costs one measuring print for a document whose
- * first page-aware table starts on page 1, one more for each further table (docs/decisions/0029).
- *
- * `screenMedia` is the media type the page is emulating (`''` for none, `'print'` for the preview), restored after
- * measuring.
+ * first page-aware table starts on page 1, one more for each further table (docs/decisions/0029); none for the first
+ * when the confirming print is the real one (`printIsReal`: its links are then taken out of the PDF).
  */
-export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, screenMedia = ''): Promise<TableBreaksPlaced> {
+export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
+  const { screenMedia = '', printIsReal = false } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
   await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
   await devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
@@ -94,7 +105,8 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     }
     const printed = await measure();
     prints++;
-    const links = await markerLinks(printed, MARKER_HOST);
+    const document = await PDFDocument.load(printed, { updateMetadata: false });
+    const links = markerLinks(document, MARKER_HOST);
     const pages = new Map<string, { page: number; top: number }>();
     for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
     let settled = true;
@@ -140,7 +152,9 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     }
     if (settled) {
       await evaluate(devTools, `(${removeMarkers.toString()})()`);
-      return { measuringPrints: prints, printed };
+      if (!printIsReal) return { measuringPrints: prints, printed };
+      for (const page of document.getPages()) withoutMarkerLinks(page, [MARKER_HOST]);
+      return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
     }
   }
   throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
@@ -192,32 +206,6 @@ async function showBreaks(devTools: CDPSession, table: MeasuredTable, plan: Tabl
   const breaks = plan === null ? [] : breaksOf(plan.pages);
   const rows = plan === null ? [0] : [...new Set(plan.pages.flatMap((page) => [page.first, page.last]))];
   await evaluate(devTools, `(${applyBreaks.toString()})(${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`);
-}
-
-/**
- * The links to `https://<host>/<key>` in a printed PDF (or one already loaded), in page order: each key with its page
- * number (1-based) and the top of the link in CSS pixels from the top of the page (whole pixels: Chromium rounds the
- * link's box).
- */
-export async function markerLinks(pdf: Buffer | PDFDocument, host: string): Promise<{ key: string; page: number; top: number }[]> {
-  const document = pdf instanceof PDFDocument ? pdf : await PDFDocument.load(pdf, { updateMetadata: false });
-  const prefix = `https://${host}/`;
-  const links: { key: string; page: number; top: number }[] = [];
-  document.getPages().forEach((page, index) => {
-    const annotations = page.node.Annots();
-    if (!annotations) return;
-    const height = page.getMediaBox().height;
-    for (let i = 0; i < annotations.size(); i++) {
-      const annotation = annotations.lookupMaybe(i, PDFDict);
-      const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
-      const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
-      if (!text?.startsWith(prefix)) continue;
-      const rect = annotation?.lookupMaybe(PDFName.of('Rect'), PDFArray);
-      const y = rect?.lookupMaybe(3, PDFNumber)?.asNumber() ?? height;
-      links.push({ key: text.slice(prefix.length), page: index + 1, top: (height - y) * PX_PER_PT });
-    }
-  });
-  return links;
 }
 
 /** Runs an expression in the page through DevTools; `what` names the work in the error when it throws. */

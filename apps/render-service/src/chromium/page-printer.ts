@@ -2,7 +2,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
-import { countMeasuringPrints, placeTableBreakRows } from './page-aware-tables';
+import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from './page-aware-tables';
 import { copyDestinations, resolvePageReferences, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
 import { RenderBudgetEstimateError } from './render-timeout.error';
@@ -103,6 +103,14 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     unbanded = placed.printed;
     measuringPrints++;
   }
+  const outline = options.outline ?? false;
+  if (options.pageAwareTables && measuringPrints === 0 && !options.pageReferences && !options.pageVariant && !options.tagged && !outline) {
+    // the document's own print confirms the breaks (its marker links taken out): only prints that did not are measuring ones
+    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options), { printIsReal: true });
+    countMeasuringPrints(placed.measuringPrints);
+    options.onMeasuringPrints?.(placed.measuringPrints);
+    return placed.printed;
+  }
   const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measuringPrint);
   if (options.pageAwareTables) {
     // its last print is laid out as the real one: page groups count their pages from it
@@ -120,9 +128,24 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   countMeasuringPrints(measuringPrints);
   options.onMeasuringPrints?.(measuringPrints);
   if (options.budget && measuringPrints > 0) refuseWhatCannotFinish(lastMeasuringPrintMs, options.budget);
-  const outline = options.outline ?? false;
   if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline);
   return printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false);
+}
+
+/**
+ * The real print (bands, untagged) as page-aware tables' confirming print: a print after one whose breaks did not
+ * hold is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the budget is left
+ * than the print before took.
+ */
+function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions): MeasuringPrint {
+  let lastPrintMs: number | null = null;
+  return async () => {
+    if (options.budget && lastPrintMs !== null) refuseWhatCannotFinish(lastPrintMs, options.budget);
+    const started = Date.now();
+    const printed = await printOnce(devTools, false, options.headerHtml, options.footerHtml, '');
+    lastPrintMs = Date.now() - started;
+    return printed;
+  };
 }
 
 /**
@@ -299,7 +322,7 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   const devTools = await devToolsOf(page);
   const measure = (): Promise<Buffer> => printOnce(devTools, false, null, null, '');
   if (options.pageReferences) await showPlaceholderPages(devTools, 'print');
-  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, 'print');
+  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, { screenMedia: 'print' });
   let tablesPrinted: Buffer | null = null;
   if (options.pageAwareTables) {
     // the carried and "continued" rows at the foot of page 1, and the forced break before page 2, as printed

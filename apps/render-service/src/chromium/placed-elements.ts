@@ -1,7 +1,8 @@
 import type { CDPSession } from 'puppeteer-core';
-import type { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
-import { evaluateInPage, markerLinks, MeasuringPrint } from './page-aware-tables';
+import { markerLinks } from './marker-links';
+import { evaluateInPage, MeasuringPrint } from './page-aware-tables';
 
 /** The host of the placed elements' marker links (a batch print's pages have them removed: printBatchOnPage). */
 export const PLACED_MARKER_HOST = 'placed.docrender.invalid';
@@ -17,7 +18,7 @@ export async function placedBeyondFirstPage(devTools: CDPSession, measure: Measu
   await evaluate(devTools, `(${addMarkers.toString()})(${JSON.stringify(PLACED_ATTRIBUTE)}, ${JSON.stringify(PLACED_MARKER_HOST)}, false)`);
   const printed = await measure();
   await evaluate(devTools, `(${removeMarkers.toString()})()`);
-  const beyond = (await markerLinks(printed, PLACED_MARKER_HOST)).filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
+  const beyond = markerLinks(await PDFDocument.load(printed, { updateMetadata: false }), PLACED_MARKER_HOST).filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
   return { elementIds: [...new Set(beyond)], printed };
 }
 
@@ -34,9 +35,9 @@ export async function markPlacedElementsInBatch(devTools: CDPSession): Promise<v
  * The documents of a batch print (markPlacedElementsInBatch) with a placed element whose bottom is not on the
  * document's first page (`firstPages[i]`, 1-based): printed alone, such a document gets a page more and an issue.
  */
-export async function documentsPlacedBeyondFirstPage(printed: PDFDocument, firstPages: number[]): Promise<number[]> {
+export function documentsPlacedBeyondFirstPage(printed: PDFDocument, firstPages: number[]): number[] {
   const beyond = new Set<number>();
-  for (const link of await markerLinks(printed, PLACED_MARKER_HOST)) {
+  for (const link of markerLinks(printed, PLACED_MARKER_HOST)) {
     const document = Number(link.key.slice(0, link.key.indexOf('/')));
     if (link.page !== firstPages[document]) beyond.add(document);
   }

@@ -1,0 +1,53 @@
+import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFNumber, type PDFPage, PDFRef, PDFString } from '@cantoo/pdf-lib';
+
+/**
+ * Marker links: 1 px links to `https://<host>/<key>` put in a document before a print to learn where things landed
+ * (a PDF link annotation knows its page and position). Page-aware tables, placed elements and batch prints use them.
+ */
+
+/** CSS pixels per PDF point: Chromium prints 96 CSS pixels to the inch. */
+const PX_PER_PT = 96 / 72;
+
+/**
+ * The links to `https://<host>/<key>` in a printed PDF, in page order: each key with its page number (1-based) and
+ * the top of the link in CSS pixels from the top of the page (whole pixels: Chromium rounds the link's box).
+ */
+export function markerLinks(document: PDFDocument, host: string): { key: string; page: number; top: number }[] {
+  const prefix = `https://${host}/`;
+  const links: { key: string; page: number; top: number }[] = [];
+  document.getPages().forEach((page, index) => {
+    const annotations = page.node.Annots();
+    if (!annotations) return;
+    const height = page.getMediaBox().height;
+    for (let i = 0; i < annotations.size(); i++) {
+      const annotation = annotations.lookupMaybe(i, PDFDict);
+      const uri = linkUri(annotation);
+      if (!uri?.startsWith(prefix)) continue;
+      const rect = annotation?.lookupMaybe(PDFName.of('Rect'), PDFArray);
+      const y = rect?.lookupMaybe(3, PDFNumber)?.asNumber() ?? height;
+      links.push({ key: uri.slice(prefix.length), page: index + 1, top: (height - y) * PX_PER_PT });
+    }
+  });
+  return links;
+}
+
+/** Takes the links to any of `hosts` out of a page's annotations, and their objects out of its document. */
+export function withoutMarkerLinks(page: PDFPage, hosts: string[]): void {
+  const annotations = page.node.Annots();
+  if (!annotations) return;
+  const prefixes = hosts.map((host) => `https://${host}/`);
+  for (let i = annotations.size() - 1; i >= 0; i--) {
+    const uri = linkUri(annotations.lookupMaybe(i, PDFDict));
+    if (uri === null || !prefixes.some((prefix) => uri.startsWith(prefix))) continue;
+    const ref = annotations.get(i);
+    annotations.remove(i);
+    if (ref instanceof PDFRef) page.doc.context.delete(ref);
+  }
+  if (annotations.size() === 0) page.node.delete(PDFName.of('Annots'));
+}
+
+/** The URI a link annotation opens, or null. */
+function linkUri(annotation: PDFDict | undefined): string | null {
+  const uri = annotation?.lookupMaybe(PDFName.of('A'), PDFDict)?.lookup(PDFName.of('URI'));
+  return uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText() : null;
+}
