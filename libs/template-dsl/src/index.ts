@@ -24,6 +24,7 @@ export {
 } from './render/compile-document';
 export { fontFamilyKey, fontFamilyUsage, FontFamilyUse, VersionDsl } from './render/font-usage';
 export { anchorNotPrintedIssue, anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from './render/page-references';
+export { BREAK_ROWS_CLASS, BreakRowsData, expandBreakRows } from './render/break-rows';
 export { renderDocumentName } from './document-name/document-name';
 export { CompiledEInvoice, EInvoiceMapping, TemplateEInvoice } from './e-invoice/e-invoice-mapping';
 export { ArchivalOutput, ATTACHMENT_LIMITS, CompiledAttachment } from './render/archival';

@@ -26,14 +26,27 @@ class FakeLayout {
   rows: number[] = [0];
   prints = 0;
 
-  constructor(private readonly truePageSpace: number) {}
+  /** Rounds of measuring break rows where a plan breaks. */
+  breakMeasures = 0;
+
+  /** `carriedOf(i)`: the height of the carried rows after row i (what measuring them in the page tells). */
+  constructor(
+    private readonly truePageSpace: number,
+    private readonly carriedOf: (row: number) => number = () => CARRIED,
+  ) {}
 
   devTools(): CDPSession {
     const send = async (method: string, params: { expression?: string } = {}): Promise<unknown> => {
       if (method === 'Emulation.setEmulatedMedia') return {};
       const expression = params.expression ?? '';
-      if (expression.includes('measureTables')) return { result: { value: this.measured() } };
-      const applied = /\)\("[^"]*", (\d+), (\[[^\]]*\]), (\[[^\]]*\])\)$/.exec(expression);
+      if (expression.startsWith('(function pageBox')) return { result: { value: { height: 1200, top: CONTENT_TOP, bottom: 100, contentWidth: 700 } } };
+      if (expression.startsWith('(function measureTables')) return { result: { value: this.measured() } };
+      const measuring = /, (\[[^\]]*\])\)$/.exec(expression);
+      if (expression.startsWith('(function measureBreakRows') && measuring) {
+        this.breakMeasures++;
+        return { result: { value: (JSON.parse(measuring[1]) as number[]).map((row) => [this.carriedOf(row), BROUGHT]) } };
+      }
+      const applied = /"[^"]*", (\d+), (\[[^\]]*\]), (\[[^\]]*\])\)$/.exec(expression);
       if (expression.includes('applyBreaks') && applied) {
         this.breaks = JSON.parse(applied[2]) as number[];
         this.rows = [0, ...(JSON.parse(applied[3]) as number[])];
@@ -53,7 +66,8 @@ class FakeLayout {
           index: 0,
           rowTops,
           rowBottoms: rowTops.map((top) => top + ROW),
-          carried: rowTops.map((_, i) => (i < ROWS - 1 ? CARRIED : 0)),
+          // measureTables measures the first row's break rows and takes every row's as tall
+          carried: rowTops.map((_, i) => (i < ROWS - 1 ? this.carriedOf(0) : 0)),
           brought: rowTops.map((_, i) => (i < ROWS - 1 ? BROUGHT : 0)),
           breakable: rowTops.map(() => true),
           head: HEAD,
@@ -83,7 +97,7 @@ class FakeLayout {
     for (let i = 0; i < ROWS; i++) {
       rows.push(place(ROW));
       if (this.breaks.includes(i)) {
-        carried.set(i, place(CARRIED));
+        carried.set(i, place(this.carriedOf(i)));
         page++;
         y = HEAD + BROUGHT;
       }
@@ -144,6 +158,16 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     // the first print: page 1 (46 rows from 50 px, + 30 = 1,000) and page 2 (22 + 25 + 46 rows + 30 = 997) overflow
     // 985 px; both are planned with one row less, and the second print confirms 45 rows on each
     expect(fake.breaks).toEqual([44, 89]);
+  });
+
+  it('break rows measured only where the plan breaks: taller carried rows further down are measured, and the pages planned with them', async () => {
+    const fake = new FakeLayout(1000, (row) => (row >= 40 ? 60 : CARRIED));
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    expect(placed.measuringPrints).toBe(1);
+    // page 1: 950 px from the first row: 44 rows + 60 = 940; later pages 953: 44 rows + 60 = 940
+    expect(fake.breaks).toEqual([43, 87]);
+    // planned with 30 px at rows 45 and 91, measured 60; planned again at 43 and 87, measured: two rounds
+    expect(fake.breakMeasures).toBe(2);
   });
 
   it('the real print as the confirming one: no measuring print when the layout is as measured, and the PDF handed back without the marker links', async () => {

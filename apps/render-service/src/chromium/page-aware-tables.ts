@@ -1,6 +1,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
+import { BREAK_ROWS_CLASS, type BreakRowsData, expandBreakRows } from '@docrender/template-dsl';
 import { markerLinks, withoutMarkerLinks } from './marker-links';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
 
@@ -10,6 +11,8 @@ export type MeasuringPrint = () => Promise<Buffer>;
 const MARKER_HOST = 'row.docrender.invalid';
 /** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
 const MAX_ROUNDS = 8;
+/** Rounds of measuring break rows where a plan breaks before measuring all of them (planMeasuringBreaks). */
+const MAX_MEASURING_ROUNDS = 4;
 const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
 const measuringPrints = counter(
@@ -60,12 +63,13 @@ type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: P
 
 /**
  * Tables with lines at page breaks (the DSL's `pageBreaks`: "continued" lines, carried and brought-forward subtotals):
- * the compiled HTML holds, after every row, the rows that would follow it at a page break, hidden. The table is laid
- * out once for print in the page (print media, the page's content width) and every row, header, totals row and set
- * of break rows measured; the breaks are then placed by arithmetic (planTablePages) — each page as many rows as fit
- * with the carried rows at its foot and the header and brought-forward rows at its head — and made explicit: the
- * carried rows shown after the last row of a page, the brought-forward rows before the next one with a forced page
- * break. One print with a link at the first and last row of every page and after its carried rows (a PDF link
+ * the compiled HTML holds, after each such table, the rows that would follow each of its rows at a page break, as
+ * data (BreakRowsData). The table is laid out once for print in the page (print media, the page's content width) and
+ * every row, header and totals row measured, with the break rows of its first row; the breaks are then placed by
+ * arithmetic (planTablePages) — each page as many rows as fit with the carried rows at its foot and the header and
+ * brought-forward rows at its head — the break rows measured where the plan breaks (planMeasuringBreaks), and made
+ * explicit: the carried rows put after the last row of a page, the brought-forward rows before the next one with a
+ * forced page break. One print with a link at the first and last row of every page and after its carried rows (a PDF link
  * annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
  * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
  * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
@@ -77,87 +81,93 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
   const { screenMedia = '', printIsReal = false } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
   await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
-  await devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
-  let measured: Measured;
+  await evaluate(devTools, `(${clearBreaks.toString()})()`);
+  const box = await evaluateValue<PageBox>(devTools, `(${pageBox.toString()})()`);
+  const layout = new PrintLayout(devTools, box.contentWidth, screenMedia);
   try {
-    await evaluate(devTools, `(${clearBreaks.toString()})()`);
-    measured = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, (${pageBox.toString()})())`);
-  } finally {
-    await devTools.send('Emulation.setEmulatedMedia', { media: screenMedia });
-  }
-  const { contentTop, contentHeight, tables } = measured;
-  const plans: (TablePlan | null)[] = tables.map(() => null);
-  // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
-  const found: ({ page: number; firstSpace: number } | null)[] = tables.map((table) =>
-    table.startOnFirstPage === null ? null : { page: 1, firstSpace: contentHeight - table.startOnFirstPage },
-  );
-  // the room on a page, learnt lower when a page overflows
-  const pageSpace = tables.map(() => contentHeight);
-  let prints = 0;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    for (let t = 0; t < tables.length; t++) {
-      if (plans[t] !== null) continue;
-      const at = found[t];
-      if (at === null) break;
-      const plan: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: planTablePages(tables[t], at.firstSpace, pageSpace[t]) };
-      plans[t] = plan;
-      await showBreaks(devTools, tables[t], plan);
-    }
-    const printed = await measure();
-    prints++;
-    const document = await PDFDocument.load(printed, { updateMetadata: false });
-    const links = markerLinks(document, MARKER_HOST);
-    const pages = new Map<string, { page: number; top: number }>();
-    for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
-    let settled = true;
-    for (let t = 0; t < tables.length; t++) {
-      const plan = plans[t];
-      const table = tables[t];
-      if (plan === null) {
-        // not found yet: its first row in this print (every table before it is placed and confirmed)
-        const first = pages.get(`r:${table.index}:0`);
-        if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
-        const top = first.top - contentTop - table.markerOffset;
-        // the link's position is rounded to whole pixels: the room is taken half a pixel short
-        found[t] = { page: first.page, firstSpace: contentHeight - top - 0.5 };
-        settled = false;
-        break;
+    await layout.enter();
+    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, ${IN_PAGE_BREAK_ROWS})`);
+    // the rows whose break rows were measured (the first row's, by measureTables), per table
+    const breaksMeasured = tables.map((table) => new Set(table.rowTops.length > 1 ? [0] : []));
+    // the room on a page, learnt lower when a page overflows
+    const pageSpace = tables.map(() => contentHeight);
+    const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
+      planMeasuringBreaks(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
+    const plans: (TablePlan | null)[] = tables.map(() => null);
+    // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
+    const found: ({ page: number; firstSpace: number } | null)[] = tables.map((table) =>
+      table.startOnFirstPage === null ? null : { page: 1, firstSpace: contentHeight - table.startOnFirstPage },
+    );
+    let prints = 0;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      for (let t = 0; t < tables.length; t++) {
+        if (plans[t] !== null) continue;
+        const at = found[t];
+        if (at === null) break;
+        const planned: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
+        plans[t] = planned;
+        await showBreaks(devTools, tables[t], planned);
       }
-      const misplaced = misplacedPages(table, plan, pages);
-      if (misplaced.length === 0) continue;
-      settled = false;
-      const wrong = misplaced[0].page;
-      if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== plan.page) {
-        // the table starts elsewhere (content above it moved): found again from this print
-        found[t] = null;
-        plans[t] = null;
-        await showBreaks(devTools, table, null);
+      await layout.beforePrint();
+      const printed = await measure();
+      prints++;
+      const document = await PDFDocument.load(printed, { updateMetadata: false });
+      const links = markerLinks(document, MARKER_HOST);
+      const pages = new Map<string, { page: number; top: number }>();
+      for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
+      let settled = true;
+      for (let t = 0; t < tables.length; t++) {
+        const planned = plans[t];
+        const table = tables[t];
+        if (planned === null) {
+          // not found yet: its first row in this print (every table before it is placed and confirmed)
+          const first = pages.get(`r:${table.index}:0`);
+          if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
+          const top = first.top - contentTop - table.markerOffset;
+          // the link's position is rounded to whole pixels: the room is taken half a pixel short
+          found[t] = { page: first.page, firstSpace: contentHeight - top - 0.5 };
+          settled = false;
+          break;
+        }
+        const misplaced = misplacedPages(table, planned, pages);
+        if (misplaced.length === 0) continue;
+        settled = false;
+        const wrong = misplaced[0].page;
+        if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== planned.page) {
+          // the table starts elsewhere (content above it moved): found again from this print
+          found[t] = null;
+          plans[t] = null;
+          await showBreaks(devTools, table, null);
+          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
+          break;
+        }
+        // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
+        // before the first wrong one stay, and the rest of the table is planned again
+        let firstSpace = planned.firstSpace;
+        for (const { page, overflowed } of misplaced) {
+          if (!overflowed) continue;
+          const held = planned.pages[page].used - 1 / 64;
+          if (page === 0) firstSpace = Math.min(firstSpace, held);
+          else pageSpace[t] = Math.min(pageSpace[t], held);
+        }
+        const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
+        plans[t] = { page: planned.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+        await showBreaks(devTools, table, plans[t]);
         if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
         break;
       }
-      // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
-      // before the first wrong one stay, and the rest of the table is planned again
-      let firstSpace = plan.firstSpace;
-      for (const { page, overflowed } of misplaced) {
-        if (!overflowed) continue;
-        const held = plan.pages[page].used - 1 / 64;
-        if (page === 0) firstSpace = Math.min(firstSpace, held);
-        else pageSpace[t] = Math.min(pageSpace[t], held);
+      if (settled) {
+        await evaluate(devTools, `(${removeMarkers.toString()})()`);
+        if (!printIsReal) return { measuringPrints: prints, printed };
+        for (const page of document.getPages()) withoutMarkerLinks(page, [MARKER_HOST]);
+        return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
       }
-      const pagesAgain = planTablePages(table, firstSpace, pageSpace[t], plan.pages.slice(0, wrong).map((page) => page.last));
-      plans[t] = { page: plan.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
-      await showBreaks(devTools, table, plans[t]);
-      if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
-      break;
     }
-    if (settled) {
-      await evaluate(devTools, `(${removeMarkers.toString()})()`);
-      if (!printIsReal) return { measuringPrints: prints, printed };
-      for (const page of document.getPages()) withoutMarkerLinks(page, [MARKER_HOST]);
-      return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
-    }
+    throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
+  } finally {
+    // the print media stays emulated through the prints (their styles are the measure's); the page is left as it was
+    await layout.restore();
   }
-  throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
 }
 
 /** Later tables move when an earlier one changes: their breaks are taken out and they are found again. */
@@ -201,11 +211,87 @@ function misplacedPages(table: MeasuredTable, plan: TablePlan, pages: Map<string
   return misplaced;
 }
 
+/**
+ * The in-page helpers the page functions below are handed (as source text): insertBreakRows with expandBreakRows and
+ * the class of the script elements holding the break rows.
+ */
+const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${expandBreakRows.toString()}, dataClass: ${JSON.stringify(BREAK_ROWS_CLASS)} }`;
+
+/**
+ * The document laid out as printed, for measuring: print media emulated and the root given the width of the `@page`
+ * content area (a style element of its own), so Chromium lays the table out with the same widths, fonts and line
+ * breaks as in the print. Entered before measuring; the width is taken off before printing, the media kept until
+ * the breaks are placed. Entering sets the width before the media, so the document is laid out once, at that width;
+ * measures made one after the other share the layout.
+ */
+class PrintLayout {
+  private sized = false;
+  private printMedia = false;
+
+  constructor(
+    private readonly devTools: CDPSession,
+    private readonly contentWidth: number,
+    private readonly screenMedia: string,
+  ) {}
+
+  async enter(): Promise<void> {
+    if (!this.sized) await evaluate(this.devTools, `(${sizeRoot.toString()})(${this.contentWidth})`);
+    this.sized = true;
+    if (!this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
+    this.printMedia = true;
+  }
+
+  /** The root's own width again; the print media stays, so a print reuses the styles the measures computed. */
+  async beforePrint(): Promise<void> {
+    if (this.sized) await evaluate(this.devTools, `(${sizeRoot.toString()})(null)`);
+    this.sized = false;
+  }
+
+  /** The page as it was: the root's own width and the media it emulated. */
+  async restore(): Promise<void> {
+    await this.beforePrint();
+    if (this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: this.screenMedia });
+    this.printMedia = false;
+  }
+}
+
+/**
+ * A table's pages (planTablePages) from the heights of its break rows, measured only where the plan breaks: the rows
+ * after which a planned page ends and whose break rows were not measured yet are measured (in the print layout), every row not measured yet is taken as tall as the tallest measured, and the table is planned
+ * again, until every planned break is measured. Break rows of one table usually measure alike, so one measuring
+ * round is enough; after MAX_MEASURING_ROUNDS every row left is measured.
+ */
+async function planMeasuringBreaks(
+  devTools: CDPSession,
+  layout: PrintLayout,
+  table: MeasuredTable,
+  measured: Set<number>,
+  firstSpace: number,
+  pageSpace: number,
+  fixed: number[],
+): Promise<PlannedPage[]> {
+  const last = table.rowTops.length - 1;
+  for (let round = 0; ; round++) {
+    const pages = planTablePages(table, firstSpace, pageSpace, fixed);
+    let rows = breaksOf(pages).filter((row) => !measured.has(row));
+    if (rows.length === 0) return pages;
+    if (round >= MAX_MEASURING_ROUNDS) rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
+    await layout.enter();
+    const heights = await evaluateValue<[number, number][]>(devTools, `(${measureBreakRows.toString()})(${IN_PAGE_BREAK_ROWS}, ${table.index}, ${JSON.stringify(rows)})`);
+    rows.forEach((row, k) => {
+      [table.carried[row], table.brought[row]] = heights[k];
+      measured.add(row);
+    });
+    const tallest = [...measured].reduce(([carried, brought], row) => [Math.max(carried, table.carried[row]), Math.max(brought, table.brought[row])], [0, 0]);
+    for (let row = 0; row < last; row++) if (!measured.has(row)) [table.carried[row], table.brought[row]] = tallest;
+  }
+}
+
 /** Shows the break rows of a plan (none for null) and puts the links the confirming print reads. */
 async function showBreaks(devTools: CDPSession, table: MeasuredTable, plan: TablePlan | null): Promise<void> {
   const breaks = plan === null ? [] : breaksOf(plan.pages);
   const rows = plan === null ? [0] : [...new Set(plan.pages.flatMap((page) => [page.first, page.last]))];
-  await evaluate(devTools, `(${applyBreaks.toString()})(${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`);
+  await evaluate(devTools, `(${applyBreaks.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`);
 }
 
 /** Runs an expression in the page through DevTools; `what` names the work in the error when it throws. */
@@ -231,49 +317,75 @@ export type PageBox = { height: number; top: number; bottom: number; contentWidt
 
 /**
  * Runs in the page: the page box from the `@page` rule with the page size and margins (a page background is another
- * `@page` rule), converted to CSS pixels by the page itself.
+ * `@page` rule), converted to CSS pixels with the CSS Typed OM (absolute lengths: nothing is laid out for it).
  */
 export function pageBox(): PageBox {
-  const probe = document.createElement('div');
-  document.documentElement.appendChild(probe);
-  const px = (length: string): number => {
-    probe.style.cssText = `position:absolute;visibility:hidden;width:${length || '0'}`;
-    return probe.getBoundingClientRect().width;
-  };
   let pageRule: CSSPageRule | null = null;
   for (const sheet of Array.from(document.styleSheets)) {
     for (const rule of Array.from(sheet.cssRules)) if (rule instanceof CSSPageRule && rule.selectorText === '' && rule.style.getPropertyValue('size') !== '') pageRule = rule;
   }
-  if (pageRule === null) {
-    probe.remove();
-    throw new Error('the document has no @page rule');
-  }
+  if (pageRule === null) throw new Error('the document has no @page rule');
   const pageStyle = pageRule.style;
+  const px = (length: string): number => (length === '' ? 0 : CSSNumericValue.parse(length).to('px').value);
   const [width, height] = pageStyle.getPropertyValue('size').trim().split(/\s+/).map(px);
   const margin = (side: string): number => px(pageStyle.getPropertyValue(`margin-${side}`));
-  const box = { height, top: margin('top'), bottom: margin('bottom'), contentWidth: width - margin('left') - margin('right') };
-  probe.remove();
-  return box;
+  return { height, top: margin('top'), bottom: margin('bottom'), contentWidth: width - margin('left') - margin('right') };
 }
 
-/** Runs in the page: every break row of every page-aware table hidden again and the marker links taken out (a table placed anew). */
+/** Runs in the page: the root given the width of the page's content area (CSS pixels), or its own width again (null). */
+function sizeRoot(width: number | null): void {
+  const id = 'docrender-print-width';
+  document.getElementById(id)?.remove();
+  if (width === null) return;
+  const sizing = document.createElement('style');
+  sizing.id = id;
+  sizing.textContent = `html{width:${width}px!important}`;
+  document.head.appendChild(sizing);
+}
+
+/** The in-page helpers (IN_PAGE_BREAK_ROWS). */
+type BreakRowsInPage = { insert: typeof insertBreakRows; expand: typeof expandBreakRows; dataClass: string };
+
+/** Runs in the page: every break row of every page-aware table taken out again and the marker links too (a table placed anew). */
 function clearBreaks(): void {
-  for (const row of Array.from(document.querySelectorAll('tr.xon'))) row.classList.remove('xon', 'xbrk');
+  for (const row of Array.from(document.querySelectorAll('tr[data-x]'))) row.remove();
   for (const link of Array.from(document.querySelectorAll('a.docrender-marker'))) link.remove();
 }
 
 /**
- * Lays the document out as printed (the caller emulates print media; the root gets the width of the page's content
- * area from the `@page` rule) and measures every page-aware table: its rows, its header and totals row, and, shown
- * all at once for the purpose, the rows that would follow each row at a break. Puts a link in every table's first row
- * (how far below the row's top it is, is measured too). Leaves the document as it was, but for those links.
+ * Runs in the page: the break rows of table `table` (from its `template.<dataClass>`, expandBreakRows) put after each
+ * of the rows `after`, shown (class `xon`). Returns them by row.
  */
-function measureTables(host: string, box: PageBox): Measured {
+function insertBreakRows(expand: typeof expandBreakRows, dataClass: string, table: number, after: number[]): Map<number, HTMLTableRowElement[]> {
+  const placed = new Map<number, HTMLTableRowElement[]>();
+  if (after.length === 0) return placed;
+  const holder = document.querySelector(`template.${dataClass}[data-t="${table}"]`);
+  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"r":[]}') as BreakRowsData;
+  const wanted = new Set(after);
+  const prefix = `${table}:`;
+  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-r^="${prefix}"]`))) {
+    const index = Number((row.getAttribute('data-r') ?? '').slice(prefix.length));
+    if (!wanted.has(index)) continue;
+    const rows: HTMLTableRowElement[] = [];
+    row.insertAdjacentHTML('afterend', expand(data, table, index));
+    for (let next = row.nextElementSibling; next instanceof HTMLTableRowElement && next.getAttribute('data-x') === `${prefix}${index}`; next = next.nextElementSibling) {
+      next.classList.add('xon');
+      rows.push(next);
+    }
+    placed.set(index, rows);
+  }
+  return placed;
+}
+
+/**
+ * Runs in the page, laid out for print (PrintLayout): measures every page-aware table: its rows, its header and totals row, and the rows
+ * that would follow its first row at a break (put in for the purpose and taken out again: the other rows' break rows
+ * are measured where a plan needs them, measureBreakRows). Puts a link in every table's first row (how far below the
+ * row's top it is, is measured too). Leaves the document as it was, but for those links.
+ */
+function measureTables(host: string, box: PageBox, breakRows: BreakRowsInPage): Measured {
   const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
-  const { top, bottom, contentWidth } = box;
-  const sizing = document.createElement('style');
-  sizing.textContent = `html{width:${contentWidth}px!important}`;
-  document.head.appendChild(sizing);
+  const { top, bottom } = box;
   const contentHeight = box.height - top - bottom;
   const origin = document.documentElement.getBoundingClientRect().top;
 
@@ -320,47 +432,51 @@ function measureTables(host: string, box: PageBox): Measured {
       markerOffset: link.getBoundingClientRect().top - boxes[0].top,
     });
   }
-  // every break row shown: each set's height (from its first row's top to its last row's bottom)
-  const showing = document.createElement('style');
-  showing.textContent = '.xc,.xb{display:table-row!important}';
-  document.head.appendChild(showing);
-  const spans = new Map<string, { top: number; bottom: number }>();
-  for (const row of Array.from(document.querySelectorAll('tr.xc[data-x], tr.xb[data-x]'))) {
-    const key = `${row.classList.contains('xc') ? 'c' : 'b'}:${row.getAttribute('data-x') ?? ''}`;
-    const box = row.getBoundingClientRect();
-    const span = spans.get(key);
-    if (span === undefined) spans.set(key, { top: box.top, bottom: box.bottom });
-    else span.bottom = box.bottom;
-  }
+  // the first row's break rows, taken as the height of every row's until a plan breaks elsewhere (measureBreakRows)
   for (const table of tables) {
-    for (let i = 0; i < table.rowTops.length; i++) {
-      const carried = spans.get(`c:${table.index}:${i}`);
-      const brought = spans.get(`b:${table.index}:${i}`);
-      table.carried[i] = carried === undefined ? 0 : carried.bottom - carried.top;
-      table.brought[i] = brought === undefined ? 0 : brought.bottom - brought.top;
-    }
+    const last = table.rowTops.length - 1;
+    if (last === 0) continue;
+    const placed = breakRows.insert(breakRows.expand, breakRows.dataClass, table.index, [0]).get(0) ?? [];
+    const span = (cls: string): number => {
+      const of = placed.filter((row) => row.classList.contains(cls));
+      return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
+    };
+    const [carried, brought] = [span('xc'), span('xb')];
+    for (const row of placed) row.remove();
+    for (let i = 0; i < last; i++) [table.carried[i], table.brought[i]] = [carried, brought];
   }
-  showing.remove();
-  sizing.remove();
   return { contentTop: top, contentHeight, tables };
 }
 
 /**
- * Shows the rows at the page breaks after the rows `breaks` of table `table` (only those): the first brought-forward
- * row of each starts a page. Links go at the top of the rows `rows` and of the last carried row of every break (the
- * table's links from before are taken out first).
+ * Runs in the page, laid out for print (PrintLayout):
+ * the heights of the rows that would follow each of the rows `after` of table `table` at a break, [at the foot, at
+ * the head of the next page], put in for the purpose (carried and brought-forward rows shown at once, which changes
+ * no row's height in a `table-layout:fixed` table) and taken out again.
  */
-function applyBreaks(host: string, table: number, breaks: number[], rows: number[]): void {
+function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: number[]): [number, number][] {
+  const placed = breakRows.insert(breakRows.expand, breakRows.dataClass, table, after);
+  const heights = after.map((row): [number, number] => {
+    const rows = placed.get(row) ?? [];
+    const span = (cls: string): number => {
+      const of = rows.filter((shown) => shown.classList.contains(cls));
+      return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
+    };
+    return [span('xc'), span('xb')];
+  });
+  for (const rows of placed.values()) for (const row of rows) row.remove();
+  return heights;
+}
+
+/**
+ * Puts the rows at the page breaks after the rows `breaks` of table `table` (only those; the table's from before
+ * are taken out): the first brought-forward row of each starts a page. Links go at the top of the rows `rows` and of
+ * the last carried row of every break (the table's links from before are taken out first).
+ */
+function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, breaks: number[], rows: number[]): void {
   const prefix = `${table}:`;
   for (const link of Array.from(document.querySelectorAll(`a.docrender-marker[data-t="${table}"]`))) link.remove();
-  const breakRows = new Map<string, HTMLTableRowElement[]>();
-  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-x^="${prefix}"]`))) {
-    row.classList.remove('xon', 'xbrk');
-    const key = row.getAttribute('data-x') ?? '';
-    const list = breakRows.get(key) ?? [];
-    list.push(row);
-    breakRows.set(key, list);
-  }
+  for (const row of Array.from(document.querySelectorAll(`tr[data-x^="${prefix}"]`))) row.remove();
   const mark = (row: Element | undefined, key: string): void => {
     const cell = row?.firstElementChild;
     if (!cell) return;
@@ -371,9 +487,7 @@ function applyBreaks(host: string, table: number, breaks: number[], rows: number
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     cell.insertBefore(link, cell.firstChild);
   };
-  for (const after of breaks) {
-    const shown = breakRows.get(`${prefix}${after}`) ?? [];
-    shown.forEach((row) => row.classList.add('xon'));
+  for (const [after, shown] of breakRows.insert(breakRows.expand, breakRows.dataClass, table, breaks)) {
     shown.find((row) => row.classList.contains('xb'))?.classList.add('xbrk');
     const carried = shown.filter((row) => row.classList.contains('xc'));
     mark(carried[carried.length - 1], `c:${prefix}${after}`);

@@ -102,9 +102,10 @@ export interface CompiledDocument {
    */
   pageVariant: ((pageNumber: number, totalPages: number) => PageVariant) | null;
   /**
-   * Tables with lines at page breaks ("continued", carried subtotals): after each row the HTML holds the rows
-   * (`tr.xc` for the foot of a page, `tr.xb` for the head of the next, `data-x="<table>:<row>"`) a printer shows
-   * (class `xon`, and `xbrk` on the first `xb`) where it finds the table breaks; rows are marked `data-r`.
+   * Tables with lines at page breaks ("continued", carried subtotals): rows are marked `data-r="<table>:<row>"`, and
+   * after each such table a `template.xd` (BREAK_ROWS_CLASS, JSON text: BreakRowsData) holds the rows that may follow each
+   * row at a break (`tr.xc` for the foot of a page, `tr.xb` for the head of the next; expandBreakRows). A printer puts
+   * them after the rows where it finds the table breaks, shown (class `xon`, and `xbrk` on the first `xb`).
    */
   pageAwareTables: boolean;
   /**

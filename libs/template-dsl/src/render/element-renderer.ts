@@ -27,6 +27,7 @@ import { chartShareFormatter, chartSvg, chartValueFormatter, formatChartLabel } 
 import { CodeFormat, codeFormatName, CodeOptions, codeSvg, isTwoDimensional } from './codes';
 import { CompileContext, PLACED_ATTRIBUTE } from './compile-context';
 import { BaseDirection, firstStrongDirection, hasRtl, keptUnbroken } from './direction';
+import { BreakRowsEncoder } from './break-rows';
 import { cutText, cutUnbrokenRuns } from './document-caps';
 import { stepsOf } from './element-steps';
 import { escapeHtml } from './html';
@@ -482,9 +483,10 @@ export class ElementRenderer {
     const tableIndex = breaks ? ctx.pageAwareTables++ : -1;
     const sums: Record<string, number> = {};
     const colspan = columns.length;
-    /** The rows that may follow row i at a page break, hidden until the printer shows them (docs/decisions/0011). */
-    const breakRows = (i: number, rowScope: Scope): string => {
-      if (!breaks) return '';
+    const breakRowsData = breaks ? new BreakRowsEncoder() : null;
+    /** The rows that may follow row i at a page break, kept as data until the printer places them (docs/decisions/0029). */
+    const breakRows = (i: number, rowScope: Scope): void => {
+      if (!breaks || !breakRowsData) return;
       for (const [name, text] of Object.entries(breaks.sums ?? {})) {
         // a running sum adds numbers only (issue 31: money is never silently wrong); text amounts need parseNumber()
         const segments = segmentsOf(text);
@@ -494,21 +496,23 @@ export class ElementRenderer {
         if (value !== null && Number.isFinite(value)) sums[name] = (sums[name] ?? 0) + value;
         else ctx.issues.add(RenderIssueType.BindingFailedAtRender, `The running sum "${name}" takes numbers only, and row ${i + 1} gives ${describeValue(found)}, which it leaves out; read text amounts with parseNumber().`, id);
       }
-      if (i === items.length - 1) return '';
+      if (i === items.length - 1) return;
       const sumScope = scope.with('carried', { ...sums });
-      const key = `${tableIndex}:${i}`;
-      const cellsRow = (cls: string, cells: Record<string, string> | undefined): string => {
-        if (!cells) return '';
-        let row = `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)} data-x="${key}">`;
+      const cellsRow = (cls: string, cells: Record<string, string> | undefined): string[] | null => {
+        if (!cells) return null;
+        const row = [`<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`];
         for (const { column, index } of columns) {
           const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
-          row += `<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`;
+          row.push(`<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`);
         }
-        return `${row}</tr>`;
+        return row;
       };
-      const line = (cls: string, text: string | undefined): string =>
-        text === undefined ? '' : `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)} data-x="${key}"><td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td></tr>`;
-      return cellsRow('xc', breaks.carried) + line('xc', breaks.continuedFoot) + line('xb', breaks.continuedHead) + cellsRow('xb', breaks.brought);
+      const line = (cls: string, text: string | undefined): string[] | null =>
+        text === undefined
+          ? null
+          : [`<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`, `<td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td>`];
+      const rows = [cellsRow('xc', breaks.carried), line('xc', breaks.continuedFoot), line('xb', breaks.continuedHead), cellsRow('xb', breaks.brought)];
+      breakRowsData.add(rows.filter((row): row is string[] => row !== null));
     };
     for (let i = 0; i < items.length; i++) {
       if (!mayDraw(ctx, DRAWING_STEPS + columns.length, id)) break;
@@ -523,7 +527,8 @@ export class ElementRenderer {
       for (const { column, index } of columns) {
         html += `<td${attrs(t.cells[index], rowScope, ctx, id)}>${this.hyphenated(textHtml(segmentsOf(column.value), rowScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`;
       }
-      html += `</tr>${breakRows(i, rowScope)}`;
+      html += '</tr>';
+      breakRows(i, rowScope);
     }
     html += '</tbody>';
     if (element.totals) {
@@ -536,7 +541,7 @@ export class ElementRenderer {
       }
       html += '</tr></tbody>';
     }
-    return `${html}</table>`;
+    return `${html}</table>${breakRowsData ? breakRowsData.html(tableIndex) : ''}`;
   }
 
   repeater(element: RepeaterElement, prep: ElementPrep, scope: Scope): string {
