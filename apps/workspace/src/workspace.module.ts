@@ -1,9 +1,24 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ValidationPipe } from '@nestjs/common';
-import { blobStoreCheck, databaseCheck, ProbesModule, renderServiceProviders, type Infrastructure } from '@docrender/platform';
+import { blobStoreCheck, databaseCheck, PersistenceModule, ProbesModule, renderServiceProviders, type Infrastructure } from '@docrender/platform';
 import { Settings, workspaceSettings } from '@docrender/config';
-import { FontRepository, TemplateRepository } from '@docrender/persistence';
+import {
+  ApiKeyRepository,
+  DocumentListingQuery,
+  FontRepository,
+  OrganisationRepository,
+  StoredDocumentRepository,
+  TemplateListingQuery,
+  TemplateRepository,
+  TemplateVersionRepository,
+  UsageRepository,
+  WebhookDeliveryRepository,
+  WebhookSecretRepository,
+  WorkspaceInvitationRepository,
+  WorkspaceSessionRepository,
+  WorkspaceUserRepository,
+} from '@docrender/persistence';
 import { RenderTargetResolver } from '@docrender/rendering';
 import { AssetsController } from './assets/assets.controller';
 import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
@@ -32,6 +47,25 @@ export class WorkspaceModule {
       imports: [
         // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
+        PersistenceModule.forFeature({
+          repositories: [
+            WorkspaceSessionRepository,
+            WorkspaceUserRepository,
+            WorkspaceInvitationRepository,
+            OrganisationRepository,
+            ApiKeyRepository,
+            WebhookSecretRepository,
+            WebhookDeliveryRepository,
+            TemplateRepository,
+            TemplateVersionRepository,
+            TemplateListingQuery,
+            FontRepository,
+            StoredDocumentRepository,
+            DocumentListingQuery,
+            UsageRepository,
+          ],
+          transactions: ['workspaceInvitations', 'workspaceUsers', 'webhookDeliveries', 'templates', 'templateVersions'],
+        }),
       ],
       controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController, DeliveriesController, DocumentsController, FontsController, AssetsController],
       providers: [
