@@ -6,7 +6,8 @@ import path from 'node:path';
 import { loadSettings, messagingSettings, Settings } from '@docrender/config';
 import { InProcessMessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
-import { createServiceApp, type Infrastructure, LOGGER, type ServiceDefinition, serviceSettings } from '@docrender/platform';
+import { Database } from '@docrender/persistence';
+import { createServiceApp, type Infrastructure, LOGGER, PersistenceModule, type ServiceDefinition, serviceSettings } from '@docrender/platform';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { createTestDatabase, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '@docrender/api-gateway';
@@ -67,4 +68,25 @@ describe('issue 19: every app is started by the shared bootstrap on one logger t
       await app.close();
     }
   });
+
+  it.each(DEFINITIONS.filter((d) => d.database).map((d) => [d.name, d] as const))(
+    '%s: issue 37: no module is offered the Database itself, and repositories only by the PersistenceModule.forFeature a module imports',
+    async (_name, definition) => {
+      const logger = new JsonLogger(definition.name, 'error', {}, () => undefined);
+      const app = await createServiceApp(definition, infrastructure, logger, serviceSettings([definition], { BLOB_DIR: blobDir }));
+      try {
+        expect(() => app.get(Database, { strict: false })).toThrow();
+        const repositoryClasses = new Set<unknown>(Object.values(db.database.repositories()).map((repository) => repository.constructor));
+        const declaring: unknown[] = [];
+        for (const module of app.get(ModulesContainer).values()) {
+          const repositoryTokens = [...module.providers.keys()].filter((token) => repositoryClasses.has(token));
+          if (module.metatype !== PersistenceModule) expect({ module: module.metatype.name, repositoryTokens }).toEqual({ module: module.metatype.name, repositoryTokens: [] });
+          else declaring.push(module);
+        }
+        expect(declaring.length).toBeGreaterThan(0);
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });

@@ -1,29 +1,20 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ValidationPipe } from '@nestjs/common';
-import { blobStoreCheck, databaseCheck, ProbesModule, renderServiceProviders, type Infrastructure } from '@docrender/platform';
-import { Settings, workspaceSettings } from '@docrender/config';
-import { FontRepository, TemplateRepository } from '@docrender/persistence';
-import { RenderTargetResolver } from '@docrender/rendering';
+import { blobStoreCheck, databaseCheck, ProbesModule, type Infrastructure } from '@docrender/platform';
 import { AssetsController } from './assets/assets.controller';
-import { SESSION_LIFETIME_MS } from './auth/auth.tokens';
-import { DeliveriesController } from './deliveries/deliveries.controller';
-import { DocumentsController } from './documents/documents.controller';
-import { FontsController } from './fonts/fonts.controller';
-import { InvitationController } from './auth/invitation.controller';
-import { SessionController } from './auth/session.controller';
-import { SessionCookie } from './auth/session-cookie';
-import { SignInLimiter } from './auth/sign-in-limiter';
-import { WorkspaceAuthGuard } from './auth/workspace-auth.guard';
-import { MembersController } from './organisation/members.controller';
-import { OrganisationController } from './organisation/organisation.controller';
-import { PreviewController } from './preview/preview.controller';
-import { PreviewService } from './preview/preview.service';
-import { ExamplesCatalog, findExamplesDir } from './templates/examples.catalog';
-import { TemplatesController } from './templates/templates.controller';
-import { WorkspaceTemplates } from './templates/templates.service';
+import { WorkspaceAuthModule } from './auth/workspace-auth.module';
+import { DeliveriesModule } from './deliveries/deliveries.module';
+import { DocumentsModule } from './documents/documents.module';
+import { FontsModule } from './fonts/fonts.module';
+import { OrganisationModule } from './organisation/organisation.module';
+import { PreviewModule } from './preview/preview.module';
+import { TemplatesModule } from './templates/templates.module';
 
-/** The template workspace's HTTP API (issue 35, docs/workspace.md); its pages are static files (configureWorkspaceHttp). */
+/**
+ * The template workspace's HTTP API (issue 35, docs/workspace.md); its pages are static files (configureWorkspaceHttp).
+ * One module per feature, each declaring the repositories it uses (issue 37 item 1).
+ */
 @Module({})
 export class WorkspaceModule {
   static register(infrastructure: Infrastructure): DynamicModule {
@@ -32,24 +23,16 @@ export class WorkspaceModule {
       imports: [
         // Spec 4.17's probes for the workspace's own app (its port is public: no metrics on it).
         ProbesModule.register({ checks: () => [databaseCheck(infrastructure.database), blobStoreCheck(infrastructure.blobStore)], metricsOnAppPort: false }),
+        WorkspaceAuthModule,
+        TemplatesModule,
+        PreviewModule,
+        OrganisationModule,
+        DeliveriesModule,
+        DocumentsModule,
+        FontsModule,
       ],
-      controllers: [SessionController, InvitationController, TemplatesController, PreviewController, OrganisationController, MembersController, DeliveriesController, DocumentsController, FontsController, AssetsController],
-      providers: [
-        WorkspaceAuthGuard,
-        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) },
-        { provide: SessionCookie, useFactory: (s: Settings) => new SessionCookie(s.get(workspaceSettings).secureCookies), inject: [Settings] },
-        { provide: SignInLimiter, useFactory: (s: Settings) => new SignInLimiter(s.get(workspaceSettings).signInAttempts), inject: [Settings] },
-        { provide: SESSION_LIFETIME_MS, useFactory: (s: Settings) => s.get(workspaceSettings).sessionHours * 3600 * 1000, inject: [Settings] },
-        ...renderServiceProviders,
-        {
-          provide: RenderTargetResolver,
-          useFactory: (templates: TemplateRepository, fonts: FontRepository) => new RenderTargetResolver(templates, fonts),
-          inject: [TemplateRepository, FontRepository],
-        },
-        { provide: ExamplesCatalog, useFactory: () => new ExamplesCatalog(findExamplesDir()) },
-        WorkspaceTemplates,
-        PreviewService,
-      ],
+      controllers: [AssetsController],
+      providers: [{ provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }) }],
     };
   }
 }

@@ -101,7 +101,8 @@ export type OpenDatabaseOptions = DataSourceOptions &
  * pool, one transaction helper that hands out repositories bound to the transaction, one-replica-at-a-time passes,
  * the outbox relay, migrations, a readiness check and close. The TypeORM connection stays inside this library (the
  * lint refuses `typeorm` and `pg` imports in apps). Several repository calls that must succeed or fail together go
- * through `transaction`.
+ * through `transaction`. No Nest module injects it: each declares the repositories it uses with
+ * `PersistenceModule.forFeature` (@docrender/platform), which takes them from this one Database.
  */
 export class Database implements Repositories {
   private readonly bound: Repositories;
@@ -182,7 +183,7 @@ export class Database implements Repositories {
     return new Database(createDataSource('postgres://unconnected@127.0.0.1:1/unconnected'), options);
   }
 
-  /** The repositories and queries over the pool, each once (what the infrastructure module provides by class). */
+  /** The repositories and queries over the pool, each once (what PersistenceModule.forFeature hands a module by class). */
   repositories(): Repositories {
     return this.bound;
   }

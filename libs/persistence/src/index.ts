@@ -2,6 +2,7 @@
 // exported here: apps reach PostgreSQL through Database alone. libs/testing and tests take it from
 // '@docrender/persistence/internal' (the lint refuses that entry elsewhere).
 export { Database, type OpenDatabaseOptions, type Repositories, type RepositoryOptions } from './database';
+export * from './database-access';
 export type { DataSourceOptions } from './data-source';
 export * from './persistence.error';
 export * from './billing-period';

@@ -4,6 +4,7 @@ export * from './meta/meta.controller';
 export * from './meta/probes.module';
 export * from './infrastructure/infrastructure';
 export * from './infrastructure/infrastructure.module';
+export * from './infrastructure/persistence.module';
 export * from './infrastructure/platform.settings';
 export * from './bootstrap';
 export * from './metrics/metrics.controller';

@@ -1,9 +1,9 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, ErrorCode, RateLimitCategory } from '@docrender/contracts';
-import { ApiKeyRepository } from '@docrender/persistence';
 import { RATE_LIMIT_CATEGORY } from '../http/route-category';
 import { ApiKeyUseRecorder } from './api-key-use.recorder';
+import { API_KEYS, type ApiKeyAuthenticator } from './auth.tokens';
 import type { AuthenticatedRequest } from './caller';
 import { bearerToken } from './bearer-token';
 
@@ -23,7 +23,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly apiKeys: ApiKeyRepository,
+    @Inject(API_KEYS) private readonly apiKeys: ApiKeyAuthenticator,
     private readonly reflector: Reflector,
     private readonly uses: ApiKeyUseRecorder,
   ) {}

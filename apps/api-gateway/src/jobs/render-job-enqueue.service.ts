@@ -12,7 +12,7 @@ import type { JobsSettings } from '@docrender/config';
 import type { EgressPolicy } from '@docrender/egress';
 import { MESSAGE_BUS, QueueFullError, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database, type RunJobOutbox } from '@docrender/persistence';
+import { Transactions, type RunJobOutbox } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { nestingTooDeepIssue } from '@docrender/template-dsl/checks';
 import { jobInputKey, jobInputPrefix, mapWithConcurrency, RenderTargetResolver, tooDeep } from '@docrender/rendering';
@@ -60,7 +60,7 @@ type AnnounceOutcome = 'accepted' | 'queue-full';
 export class RenderJobEnqueueService {
   constructor(
     private readonly targets: RenderTargetResolver,
-    private readonly database: Database,
+    private readonly transactions: Transactions<'renderJobs' | 'runJobOutbox'>,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(JOBS_SETTINGS) private readonly settings: JobsSettings,
@@ -84,7 +84,7 @@ export class RenderJobEnqueueService {
     const stored: string[] = [];
     try {
       await this.storeInputs(inputBlobKey, texts, stored);
-      await this.database.transaction(async ({ renderJobs: jobs }) => {
+      await this.transactions.run(async ({ renderJobs: jobs }) => {
         await jobs.createQueued({
           id: jobId,
           organisationId: caller.organisationId,
@@ -152,7 +152,7 @@ export class RenderJobEnqueueService {
       this.deferToRelay(jobId, error);
       return 'accepted';
     }
-    const outboxId = await this.database.transaction(({ runJobOutbox }) => runJobOutbox.lockUnpublished(jobId));
+    const outboxId = await this.transactions.run(({ runJobOutbox }) => runJobOutbox.lockUnpublished(jobId));
     if (outboxId === null) return 'accepted';
     return new Promise<AnnounceOutcome>((resolve) => {
       let decided = false;
@@ -190,7 +190,7 @@ export class RenderJobEnqueueService {
 
   /** Runs `change` on the job's unpublished job.run row unless it is gone or a relay holds it; undefined then. */
   private settleOutbox<T>(jobId: string, change: (outbox: RunJobOutbox, outboxId: string) => Promise<T>): Promise<T | undefined> {
-    return this.database.transaction(async ({ runJobOutbox: outbox }) => {
+    return this.transactions.run(async ({ runJobOutbox: outbox }) => {
       const outboxId = await outbox.lockUnpublished(jobId);
       return outboxId === null ? undefined : change(outbox, outboxId);
     });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, jobsSettings, Settings } from '@docrender/config';
-import { RunJobOutboxRelay } from '@docrender/platform';
+import { FontRepository, RenderJobRepository, TemplateRepository } from '@docrender/persistence';
+import { PersistenceModule, RunJobOutboxRelay } from '@docrender/platform';
 import { RequestBodyModule } from '../request-body/request-body.module';
 import { renderTargetProvider } from '../render/render-target.provider';
 import { CALLBACK_EGRESS_POLICY, JOBS_SETTINGS } from './jobs.tokens';
@@ -14,7 +15,14 @@ import { RenderJobsController } from './render-jobs.controller';
  * read at start.
  */
 @Module({
-  imports: [RequestBodyModule],
+  imports: [
+    RequestBodyModule,
+    PersistenceModule.forFeature({
+      repositories: [TemplateRepository, FontRepository, RenderJobRepository],
+      transactions: ['renderJobs', 'runJobOutbox'],
+      outboxStore: true,
+    }),
+  ],
   controllers: [RenderJobsController],
   providers: [
     { provide: JOBS_SETTINGS, useFactory: (settings: Settings) => settings.get(jobsSettings), inject: [Settings] },

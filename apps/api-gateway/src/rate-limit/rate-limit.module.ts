@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { rateLimitSettings, Settings } from '@docrender/config';
 import { RateLimitRepository } from '@docrender/persistence';
+import { PersistenceModule } from '@docrender/platform';
 import { RateLimitPermitPruner } from './rate-limit-permit.pruner';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
@@ -9,10 +10,12 @@ import { RATE_LIMIT_POLICY, RATE_LIMIT_STORE } from './rate-limit.store';
 
 /**
  * The per-organisation rate limits (spec part 8), with RATE_LIMIT_* settings read at start. Global, so that any
- * feature module's `@UseGuards(ApiKeyGuard, RateLimitGuard)` resolves the guard's dependencies.
+ * feature module's `@UseGuards(ApiKeyGuard, RateLimitGuard)` resolves the guard's dependencies (the store as
+ * RATE_LIMIT_STORE, not the RateLimitRepository this module declares).
  */
 @Global()
 @Module({
+  imports: [PersistenceModule.forFeature({ repositories: [RateLimitRepository] })],
   providers: [
     RateLimitGuard,
     RateLimiter,

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { egressSettings, Settings, type RenderApiSettings } from '@docrender/config';
-import { RenderedDocumentLedger, UndeliveredRenderRepository, UsageRepository } from '@docrender/persistence';
+import { FontRepository, RenderedDocumentLedger, TemplateRepository, UndeliveredRenderRepository, UsageRepository } from '@docrender/persistence';
 import { RenderBatch, UndeliveredAnswers } from '@docrender/rendering';
-import { renderServiceProviders } from '@docrender/platform';
+import { PersistenceModule, renderServiceProviders } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { RequestBodyModule } from '../request-body/request-body.module';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
@@ -21,7 +21,10 @@ import { StatelessRenderController } from './stateless-render.controller';
  * Bodies are read by RequestBodyModule; the documents are rendered by the use case in libs/rendering (RenderBatch).
  */
 @Module({
-  imports: [RequestBodyModule],
+  imports: [
+    RequestBodyModule,
+    PersistenceModule.forFeature({ repositories: [TemplateRepository, FontRepository, RenderedDocumentLedger, UsageRepository, UndeliveredRenderRepository] }),
+  ],
   controllers: [RenderController, StatelessRenderController],
   providers: [
     renderTargetProvider,

@@ -1,6 +1,6 @@
 import { MessageBusUnavailableError, RequestTimeoutError, type MessageBus } from '@docrender/messaging';
 import { blobStoreCheck, checkReadiness, databaseCheck, messageBusCheck } from '@docrender/platform';
-import type { Database } from '@docrender/persistence';
+import type { DatabaseHealth } from '@docrender/persistence';
 import type { BlobStore } from '@docrender/storage';
 
 /**
@@ -10,7 +10,7 @@ import type { BlobStore } from '@docrender/storage';
  * the readiness probe's own checks (libs/platform), so an outage here is what /ready reports.
  */
 export class OutageDetector {
-  constructor(private readonly deps: { database: Pick<Database, 'ping'>; bus: MessageBus; blobStore: BlobStore }) {}
+  constructor(private readonly deps: { database: Pick<DatabaseHealth, 'ping'>; bus: MessageBus; blobStore: BlobStore }) {}
 
   /** What is unreachable, judging by `error` and by checking every dependency; null when all of them answer. */
   async describe(error: unknown): Promise<string | null> {

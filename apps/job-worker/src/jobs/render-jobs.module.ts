@@ -3,8 +3,16 @@ import { MessageName, WebhookEvent } from '@docrender/contracts';
 import { jobsSettings, Settings } from '@docrender/config';
 import { MESSAGE_BUS, outboxRelayTo, type MessageBus, type OutboxRelay } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database } from '@docrender/persistence';
-import { LOGGER, renderServiceProviders, RunJobOutboxRelay, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
+import {
+  DatabaseHealth,
+  FontRepository,
+  OutboxSqlStore,
+  RenderJobLedger,
+  RenderJobRepository,
+  TemplateRepository,
+  UsageRepository,
+} from '@docrender/persistence';
+import { LOGGER, PersistenceModule, renderServiceProviders, RunJobOutboxRelay, signedLinkConfig, ViewUrlSigner } from '@docrender/platform';
 import { JobDocumentRecorder, RenderJobHandler, RenderServiceClient, RenderTargetResolver } from '@docrender/rendering';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { CALLBACK_RELAY, JobWorkerShutdown } from './render-jobs.tokens';
@@ -19,11 +27,11 @@ import { jobMetrics } from './job-metrics';
 const CALLBACK_HEAD_START_MS = 5_000;
 
 /** The outbox relay of the callbacks the jobs store (webhook.deliver). */
-function callbackRelay(database: Database, bus: MessageBus, logger: Logger, settings: Settings): OutboxRelay {
+function callbackRelay(outbox: OutboxSqlStore, bus: MessageBus, logger: Logger, settings: Settings): OutboxRelay {
   const jobs = settings.get(jobsSettings);
   return outboxRelayTo(
     bus,
-    database.outboxStore(),
+    outbox,
     {
       messageNames: [MessageName.DeliverWebhook],
       pollIntervalMs: jobs.outboxPollMs,
@@ -37,7 +45,11 @@ function callbackRelay(database: Database, bus: MessageBus, logger: Logger, sett
 
 /** The render use case as a job runs it: the job's repositories, the one render-service client, the recording. */
 function renderJobHandler(
-  database: Database,
+  jobs: RenderJobRepository,
+  ledger: RenderJobLedger,
+  credit: UsageRepository,
+  templates: TemplateRepository,
+  fonts: FontRepository,
   blobStore: BlobStore,
   renderService: RenderServiceClient,
   logger: Logger,
@@ -47,11 +59,11 @@ function renderJobHandler(
 ): RenderJobHandler {
   return new RenderJobHandler(
     {
-      jobs: database.renderJobs,
-      ledger: database.renderJobLedger,
-      credit: database.usage,
-      targets: new RenderTargetResolver(database.templates, database.fonts),
-      documents: new JobDocumentRecorder(database.renderJobLedger),
+      jobs,
+      ledger,
+      credit,
+      targets: new RenderTargetResolver(templates, fonts),
+      documents: new JobDocumentRecorder(ledger),
       blobStore,
       renderService,
       logger,
@@ -78,19 +90,26 @@ function renderJobHandler(
  * Wired as every app is, through this module's providers; the consumer only subscribes and waits out outages.
  */
 @Module({
+  imports: [
+    PersistenceModule.forFeature({
+      repositories: [RenderJobRepository, RenderJobLedger, UsageRepository, TemplateRepository, FontRepository],
+      outboxStore: true,
+      health: true,
+    }),
+  ],
   providers: [
     JobWorkerShutdown,
     ...renderServiceProviders,
-    { provide: CALLBACK_RELAY, useFactory: callbackRelay, inject: [Database, MESSAGE_BUS, LOGGER, Settings] },
+    { provide: CALLBACK_RELAY, useFactory: callbackRelay, inject: [OutboxSqlStore, MESSAGE_BUS, LOGGER, Settings] },
     {
       provide: OutageDetector,
-      useFactory: (database: Database, bus: MessageBus, blobStore: BlobStore) => new OutageDetector({ database, bus, blobStore }),
-      inject: [Database, MESSAGE_BUS, BLOB_STORE],
+      useFactory: (database: DatabaseHealth, bus: MessageBus, blobStore: BlobStore) => new OutageDetector({ database, bus, blobStore }),
+      inject: [DatabaseHealth, MESSAGE_BUS, BLOB_STORE],
     },
     {
       provide: RenderJobHandler,
       useFactory: renderJobHandler,
-      inject: [Database, BLOB_STORE, RenderServiceClient, LOGGER, Settings, CALLBACK_RELAY, JobWorkerShutdown],
+      inject: [RenderJobRepository, RenderJobLedger, UsageRepository, TemplateRepository, FontRepository, BLOB_STORE, RenderServiceClient, LOGGER, Settings, CALLBACK_RELAY, JobWorkerShutdown],
     },
     RenderJobConsumer,
     RunJobOutboxRelay,

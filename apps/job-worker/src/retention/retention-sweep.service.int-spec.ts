@@ -2,6 +2,7 @@ import { jobsSettings, Settings } from '@docrender/config';
 import { DocumentType, Environment } from '@docrender/contracts';
 import { createTestDatabase, type TestDatabase, testLogger, provisionTenant } from '@docrender/testing';
 import { FilesystemBlobStore } from '@docrender/storage';
+import { ExclusivePasses } from '@docrender/persistence';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +44,7 @@ describe('retention sweep (spec 3.3) against PostgreSQL', () => {
     });
   }
 
-  const sweepService = () => new RetentionSweepService(db.database, blobs, testLogger('job-worker'), Settings.load([jobsSettings], {}));
+  const sweepService = () => new RetentionSweepService(new ExclusivePasses(db.database), db.database.documents, blobs, testLogger('job-worker'), Settings.load([jobsSettings], {}));
 
   it('3.3: the sweep purges PDFs past the organisation retention period, keeping metadata with isPdfDeleted', async () => {
     const tenant = await provisionTenant(db.database, { pages: 0, retentionDays: 7 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { jobsSettings, Settings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
-import { Database, RetentionPurge, type PurgeReport } from '@docrender/persistence';
+import { ExclusivePasses, RetentionPurge, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { jobMetrics } from '../jobs/job-metrics';
@@ -22,7 +22,8 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
   private sweeping: Promise<unknown> | null = null;
 
   constructor(
-    private readonly database: Database,
+    private readonly passes: ExclusivePasses,
+    private readonly documents: StoredDocumentRepository,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
@@ -57,7 +58,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
    */
   async sweep(now: Date = new Date()): Promise<PurgeReport | null> {
     try {
-      const pass = await this.database.exclusivePass(RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
+      const pass = await this.passes.run(RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
       if (pass === null) this.logger.debug('retention sweep skipped: another replica is sweeping');
       return pass?.value ?? null;
     } catch (error) {
@@ -67,7 +68,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async purge(now: Date): Promise<PurgeReport> {
-    const report = await new RetentionPurge(this.database.documents, this.blobStore).purgeByRetentionPolicy(now);
+    const report = await new RetentionPurge(this.documents, this.blobStore).purgeByRetentionPolicy(now);
     jobMetrics.pdfsPurged.inc(report.purged);
     if (report.purged > 0 || report.failures.length > 0) {
       this.logger.info('retention sweep purged stored PDFs', { purged: report.purged, failures: report.failures.length });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { loadSettings, messagingSettings, Settings, webhookSettings } from '@docrender/config';
 import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
 import { createMessageBus, type MessageBus } from '@docrender/messaging';
-import { OutboxRepository, WebhookDeliveryRepository } from '@docrender/persistence';
+import { ExclusivePasses, OutboxRepository, WebhookDeliveryRepository } from '@docrender/persistence';
 import { createRabbitVhost, createTestDatabase, testLogger, waitFor, type RabbitVhost, type TestDatabase } from '@docrender/testing';
 import { Client } from 'pg';
 import { attemptToResend, CALLBACK_REAPER_LOCK_KEY, CallbackReaperService } from './callback-reaper.service';
@@ -26,7 +26,7 @@ describe('callback reaper (issue 18: no callback stays pending forever) against 
       resent.push(command);
     });
     const settings = Settings.load([webhookSettings], { WEBHOOK_REAPER_STALE_MS: String(STALE_MS) });
-    reaper = new CallbackReaperService(db.database, bus, testLogger('webhook-dispatcher'), settings);
+    reaper = new CallbackReaperService(new ExclusivePasses(db.database), db.database.webhookDeliveries, bus, testLogger('webhook-dispatcher'), settings);
   });
   afterAll(async () => {
     await bus?.close();

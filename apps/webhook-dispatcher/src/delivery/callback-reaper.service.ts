@@ -3,7 +3,7 @@ import { type ConfigOf, Settings, webhookSettings } from '@docrender/config';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database, type StaleDelivery } from '@docrender/persistence';
+import { ExclusivePasses, WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
 import { dispatcherMetrics } from './dispatcher-metrics';
@@ -43,7 +43,8 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   private reaping: Promise<unknown> | null = null;
 
   constructor(
-    private readonly database: Database,
+    private readonly passes: ExclusivePasses,
+    private readonly deliveries: WebhookDeliveryRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
@@ -74,7 +75,7 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
   async reap(now: Date = new Date()): Promise<ReaperReport | null> {
     try {
-      const pass = await this.database.exclusivePass(CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
+      const pass = await this.passes.run(CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
       if (pass === null) this.logger.debug('callback reaper pass skipped: another replica is reaping');
       return pass?.value ?? null;
     } catch (error) {
@@ -84,7 +85,7 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
   }
 
   private async resendStale(now: Date): Promise<ReaperReport> {
-    const deliveries = this.database.webhookDeliveries;
+    const { deliveries } = this;
     const report: ReaperReport = { resent: 0, abandoned: 0 };
     for (const stale of await deliveries.findStale(new Date(now.getTime() - this.settings.reaperStaleMs), BATCH)) {
       const attempt = attemptToResend(stale.lastAttempt);

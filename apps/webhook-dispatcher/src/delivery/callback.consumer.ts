@@ -4,7 +4,7 @@ import { type ConfigOf, egressSettings, Settings, webhookSettings } from '@docre
 import { guardedFetch, PinnedConnections } from '@docrender/egress';
 import { MESSAGE_BUS, type MessageBus, type Subscription } from '@docrender/messaging';
 import { withLogFields, type Logger } from '@docrender/observability';
-import { Database } from '@docrender/persistence';
+import { WebhookDeliveryRepository, WebhookSecretRepository } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { signingSecretsAt } from '@docrender/webhooks';
 import { CallbackDeliveryService } from './callback-delivery.service';
@@ -29,19 +29,19 @@ export class CallbackConsumer implements OnApplicationBootstrap, OnModuleDestroy
   private subscriptions: Subscription[] = [];
 
   constructor(
-    database: Database,
+    secrets: WebhookSecretRepository,
+    deliveries: WebhookDeliveryRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) logger: Logger,
     settings: Settings,
   ) {
     this.settings = settings.get(webhookSettings);
-    const secrets = database.webhookSecrets;
     this.connections = new PinnedConnections({ idleTimeoutMs: CONNECTION_IDLE_MS, maxIdlePerDestination: this.settings.inFlight });
     const connections = this.connections;
     this.delivery = new CallbackDeliveryService(
       {
         bus,
-        deliveries: database.webhookDeliveries,
+        deliveries,
         firstSecrets: async (organisationId, now) => signingSecretsAt(await secrets.ensure(organisationId, now), now),
         send: (url, options) => guardedFetch(url, { ...options, connections }),
         logger,

@@ -1,7 +1,7 @@
 import { Body, ConflictException, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Database, hashPassword, RecordConflictError, WorkspaceInvitationRepository, WorkspaceSessionRepository } from '@docrender/persistence';
+import { hashPassword, RecordConflictError, WorkspaceInvitationRepository, WorkspaceSessionRepository, Transactions } from '@docrender/persistence';
 import { AcceptInvitationDto } from '../organisation/members.dto';
 import { SESSION_LIFETIME_MS } from './auth.tokens';
 import { SessionCookie } from './session-cookie';
@@ -20,7 +20,7 @@ const GONE = 'this invitation is unknown, used, revoked or expired: ask an owner
 @Controller('workspace/api/invitations')
 export class InvitationController {
   constructor(
-    private readonly database: Database,
+    private readonly transactions: Transactions<'workspaceInvitations' | 'workspaceUsers'>,
     private readonly invitations: WorkspaceInvitationRepository,
     private readonly sessions: WorkspaceSessionRepository,
     private readonly cookie: SessionCookie,
@@ -49,7 +49,7 @@ export class InvitationController {
     const passwordHash = await hashPassword(body.password);
     let user;
     try {
-      user = await this.database.transaction(async (r) => {
+      user = await this.transactions.run(async (r) => {
         const invitation = await r.workspaceInvitations.claim(token);
         if (invitation === null) return null;
         return r.workspaceUsers.create({ organisationId: invitation.organisationId, email: invitation.email, name: body.name.trim(), role: invitation.role, passwordHash });

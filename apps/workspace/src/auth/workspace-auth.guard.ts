@@ -1,8 +1,9 @@
-import { CanActivate, createParamDecorator, ExecutionContext, ForbiddenException, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, ForbiddenException, Inject, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { roleAllows, WorkspaceSessionRepository, type WorkspaceRole, type WorkspaceSession } from '@docrender/persistence';
+import { roleAllows, type WorkspaceRole, type WorkspaceSession } from '@docrender/persistence';
+import { WORKSPACE_SESSIONS, type SessionLookup } from './auth.tokens';
 import { SessionCookie } from './session-cookie';
 
 const PUBLIC = 'workspace:public';
@@ -30,7 +31,7 @@ function sameToken(a: string, b: string): boolean {
 export class WorkspaceAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly sessions: WorkspaceSessionRepository,
+    @Inject(WORKSPACE_SESSIONS) private readonly sessions: SessionLookup,
     private readonly cookie: SessionCookie,
   ) {}
 

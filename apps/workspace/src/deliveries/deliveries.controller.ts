@@ -3,7 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
-import { Database, WebhookDeliveryRepository, type WebhookAttemptRecord, type WebhookDeliveryRecord, type WorkspaceSession } from '@docrender/persistence';
+import { Transactions, WebhookDeliveryRepository, type WebhookAttemptRecord, type WebhookDeliveryRecord, type WorkspaceSession } from '@docrender/persistence';
 import { LOGGER } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
 import { CurrentSession, Requires, WorkspaceAuthGuard } from '../auth/workspace-auth.guard';
@@ -57,7 +57,7 @@ const attemptJson = (a: WebhookAttemptRecord) => ({
 @Controller('workspace/api/webhook-deliveries')
 export class DeliveriesController {
   constructor(
-    private readonly database: Database,
+    private readonly transactions: Transactions<'webhookDeliveries'>,
     private readonly deliveries: WebhookDeliveryRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -88,7 +88,7 @@ export class DeliveriesController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a failed or abandoned callback again: a new attempt under the same delivery id', operationId: 'redeliverWebhook' })
   async redeliver(@CurrentSession() s: WorkspaceSession, @Param('deliveryId', ParseUUIDPipe) deliveryId: string) {
-    const outcome = await this.database.transaction((r) => r.webhookDeliveries.reopenForRedelivery(s.user.organisationId, deliveryId));
+    const outcome = await this.transactions.run((r) => r.webhookDeliveries.reopenForRedelivery(s.user.organisationId, deliveryId));
     switch (outcome.kind) {
       case 'not-found':
         throw new NotFoundException(`delivery ${deliveryId} not found`);

@@ -1,6 +1,6 @@
 import { Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Database, RecordConflictError, WorkspaceInvitationRepository, WorkspaceUserRepository, type WorkspaceInvitationRecord, type WorkspaceSession, type WorkspaceUserRecord } from '@docrender/persistence';
+import { RecordConflictError, Transactions, WorkspaceInvitationRepository, WorkspaceUserRepository, type WorkspaceInvitationRecord, type WorkspaceSession, type WorkspaceUserRecord } from '@docrender/persistence';
 import { CurrentSession, Requires, WorkspaceAuthGuard } from '../auth/workspace-auth.guard';
 import { ChangeRoleDto, InviteDto } from './members.dto';
 
@@ -23,7 +23,7 @@ const invitationJson = (i: WorkspaceInvitationRecord) => ({
 @Controller('workspace/api/organisation')
 export class MembersController {
   constructor(
-    private readonly database: Database,
+    private readonly transactions: Transactions<'workspaceUsers'>,
     private readonly users: WorkspaceUserRepository,
     private readonly invitations: WorkspaceInvitationRepository,
   ) {}
@@ -39,7 +39,7 @@ export class MembersController {
   @Requires('owner')
   @ApiOperation({ summary: "Change a member's role (409 when it would leave no owner)", operationId: 'changeMemberRole' })
   async changeRole(@CurrentSession() s: WorkspaceSession, @Param('userId', ParseUUIDPipe) userId: string, @Body() body: ChangeRoleDto) {
-    const result = await this.database.transaction((r) => r.workspaceUsers.changeRole(s.user.organisationId, userId, body.role));
+    const result = await this.transactions.run((r) => r.workspaceUsers.changeRole(s.user.organisationId, userId, body.role));
     if (result === 'not-found') throw new NotFoundException(`member ${userId} not found`);
     if (result === 'last-owner') throw new ConflictException('the organisation needs an owner: make someone else owner first');
     return memberJson(result);
@@ -50,7 +50,7 @@ export class MembersController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove a member and end its sessions (409 for the last owner)', operationId: 'removeMember' })
   async remove(@CurrentSession() s: WorkspaceSession, @Param('userId', ParseUUIDPipe) userId: string): Promise<void> {
-    const result = await this.database.transaction((r) => r.workspaceUsers.remove(s.user.organisationId, userId));
+    const result = await this.transactions.run((r) => r.workspaceUsers.remove(s.user.organisationId, userId));
     if (result === 'not-found') throw new NotFoundException(`member ${userId} not found`);
     if (result === 'last-owner') throw new ConflictException('the organisation needs an owner: make someone else owner first');
   }

@@ -1,11 +1,11 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { SortDirection } from '@docrender/contracts';
 import {
-  Database,
   RecordConflictError,
   TemplateListingQuery,
   TemplateRepository,
   TemplateVersionRepository,
+  Transactions,
   type TemplateRecord,
   type TemplateVersionRecord,
   type VersionContent,
@@ -28,7 +28,7 @@ export const authorOf = (user: WorkspaceUserRecord): string => user.email;
 @Injectable()
 export class WorkspaceTemplates {
   constructor(
-    private readonly database: Database,
+    private readonly transactions: Transactions<'templates' | 'templateVersions'>,
     private readonly templates: TemplateRepository,
     private readonly versions: TemplateVersionRepository,
     private readonly listing: TemplateListingQuery,
@@ -44,7 +44,7 @@ export class WorkspaceTemplates {
     const example = exampleKey === undefined ? blankTemplate(name) : this.examples.find(exampleKey);
     if (example === null) throw new BadRequestException(`no example ${JSON.stringify(exampleKey)}`);
     const content: VersionContent = { templateJson: example.templateJson, sampleData: example.sampleData, translations: example.translations, documentNameTemplate: null };
-    const created = await this.database.transaction(async (r) => {
+    const created = await this.transactions.run(async (r) => {
       const template = await r.templates.create({ organisationId: user.organisationId, projectId: null, name, documentNameTemplate: null, updatedBy: authorOf(user) });
       const version = await r.templateVersions.addVersion(template.id, content, { author: authorOf(user), publish: false });
       return { id: template.id, version };

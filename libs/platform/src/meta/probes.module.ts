@@ -7,7 +7,7 @@ import { registerQueueDepthGauge } from '../metrics/queue-depth.metrics';
 import { MetaController } from './meta.controller';
 import { READINESS_CHECKS, ReadinessCheck } from './readiness';
 
-/** PostgreSQL answers a query, asked through the persistence `Database` (what apps hold). */
+/** PostgreSQL answers a query, asked through the persistence `Database` (what each app's root module is given). */
 export const databaseCheck = (database: Pick<Database, 'ping'>): ReadinessCheck => ({ name: 'database', check: () => database.ping() });
 
 export const blobStoreCheck = (blobStore: BlobStore): ReadinessCheck => ({ name: 'blob storage', check: () => blobStore.ping() });
