@@ -20,8 +20,8 @@ export class UploadAssetDto {
 const ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /**
- * The most assets a page lists (bounded cost): the page reads only its own names, sizes and types, so an organisation
- * with 100,000 assets answers as fast as one with 200.
+ * The most assets a page lists (bounded cost): a page reads the sizes and types of its own assets only (on S3 one
+ * listing request and a stat per asset of the page), whatever the organisation holds.
  */
 const MAX_TAKE = 200;
 
