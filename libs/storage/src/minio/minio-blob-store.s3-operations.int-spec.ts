@@ -106,12 +106,13 @@ describe('MinioBlobStore: the S3 operations it issues (decision record 0017)', (
     expect(await store.stat(key)).toBeNull();
     await expect(store.get(key)).rejects.toBeInstanceOf(BlobNotFoundError);
     await store.delete(key);
+    expect(await store.list('organisations/o', { limit: 10 })).toEqual({ blobs: [], truncated: false });
     await store.ping();
 
     const operations = proxy.requests.map(operation);
     expect([...new Set(operations)].filter((name) => !SEAWEEDFS_DOCUMENTED.has(name))).toEqual([]);
     // Each BlobStore method reached the server as the operation it should be.
-    expect(new Set(operations)).toEqual(new Set(['HeadBucket', 'CreateBucket', 'PutObject', 'GetObject', 'HeadObject', 'DeleteObject']));
+    expect(new Set(operations)).toEqual(new Set(['HeadBucket', 'CreateBucket', 'PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'ListObjectsV2']));
     // One PUT per blob, whatever its size: the adapter hands the client a Buffer, so no multipart upload.
     expect(operations.filter((name) => name === 'PutObject')).toHaveLength(1);
     expect(operations.filter((name) => name === 'CreateBucket')).toHaveLength(1);
