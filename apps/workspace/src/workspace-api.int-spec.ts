@@ -479,7 +479,7 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
     it('lists, uploads through the shared registration (images and PDFs), opens, downloads and deletes assets; only owners write', async () => {
       const owner = users['owner@a.test'];
       const viewer = users['viewer@a.test'];
-      expect((await as(viewer, 'get', '/workspace/api/assets').expect(200)).body).toEqual({ items: [] });
+      expect((await as(viewer, 'get', '/workspace/api/assets').expect(200)).body).toEqual({ items: [], after: null, take: 200, next: null });
 
       const logo = { name: 'brand/logo.png', contentBase64: png.toString('base64') };
       for (const email of ['editor@a.test', 'viewer@a.test']) await as(users[email], 'post', '/workspace/api/assets').send(logo).expect(403);
@@ -517,6 +517,29 @@ describe('workspace API (issue 35: users, templates, preview, organisation setti
       await as(owner, 'delete', '/workspace/api/assets?name=brand/logo.png').expect(204);
       await as(owner, 'delete', '/workspace/api/assets?name=brand/logo.png').expect(404);
       expect((await as(viewer, 'get', '/workspace/api/assets').expect(200)).body.items.map((a: { name: string }) => a.name)).toEqual(['legal/terms.pdf']);
+    });
+
+    it('bounded cost: an organisation with more assets than a page (201) lists the first 200 by name and says more follow; the next page continues after the last', async () => {
+      const organisationId = await organisation('Org with many assets');
+      await user('many@assets.test', organisationId, 'viewer');
+      const viewer = await signIn('many@assets.test');
+      const names = Array.from({ length: 201 }, (_, i) => `logos/${String(i).padStart(3, '0')}.png`);
+      for (const name of names) await blobStore.put(`orgs/${organisationId}/assets/${name}`, png, 'image/png');
+
+      const first = (await as(viewer, 'get', '/workspace/api/assets').expect(200)).body;
+      expect(first.items).toHaveLength(200);
+      expect(first.items.map((a: { name: string }) => a.name)).toEqual(names.slice(0, 200));
+      expect(first.items[0]).toEqual({ name: 'logos/000.png', reference: 'asset:logos/000.png', contentType: 'image/png', bytes: png.length });
+      expect({ after: first.after, take: first.take, next: first.next }).toEqual({ after: null, take: 200, next: 'logos/199.png' });
+
+      const second = (await as(viewer, 'get', `/workspace/api/assets?after=${encodeURIComponent(first.next)}`).expect(200)).body;
+      expect(second).toEqual({ items: [{ name: 'logos/200.png', reference: 'asset:logos/200.png', contentType: 'image/png', bytes: png.length }], after: 'logos/199.png', take: 200, next: null });
+
+      // a smaller page on request, never a larger one; `after` is an asset name
+      const two = (await as(viewer, 'get', '/workspace/api/assets?take=2&after=logos/050.png').expect(200)).body;
+      expect({ names: two.items.map((a: { name: string }) => a.name), next: two.next }).toEqual({ names: ['logos/051.png', 'logos/052.png'], next: 'logos/052.png' });
+      expect((await as(viewer, 'get', '/workspace/api/assets?take=100000').expect(200)).body.items).toHaveLength(200);
+      await as(viewer, 'get', '/workspace/api/assets?after=../x').expect(400);
     });
   });
 

@@ -16,6 +16,7 @@ import {
   type CallbackReceiver,
   type TestDatabase,
 } from '@docrender/testing';
+import { FilesystemBlobStore } from '@docrender/storage';
 
 const run = promisify(execFile);
 
@@ -98,6 +99,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
   let page: Page;
   let base: string;
   let credentials: { email: string; password: string };
+  let organisationId: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -120,6 +122,7 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     const user = await admin<{ email: string; password: string }>(db.url, 'create-user', '--org', organisation.id, '--email', 'owner@acme.test', '--name', 'Olivia Owner', '--role', 'owner');
     expect(user.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     credentials = { email: user.email, password: user.password };
+    organisationId = organisation.id;
     browser = await puppeteer.launch({
       executablePath: '/usr/bin/chromium',
       headless: true,
@@ -389,6 +392,37 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     expect(await page.$$eval('[data-test=template-link]', (links) => links.map((a) => a.textContent))).toEqual(['Invoice <img src=x onerror=alert(1)>']);
     await page.click('[data-test=sign-out]');
     await page.waitForSelector('[data-test=email]');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('bounded cost: with more assets than a page (201 stored), the assets page shows the first 200 by name, says more follow, and its next link shows the rest', async () => {
+    // stored beside the running app, as the admin CLI would (one-process mode keeps blobs in BLOB_DIR)
+    const blobs = await FilesystemBlobStore.open(path.join(dir, 'blobs'));
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    for (let i = 0; i <= 200; i++) await blobs.put(`orgs/${organisationId}/assets/gallery/${String(i).padStart(3, '0')}.png`, png, 'image/png');
+
+    await page.goto(`${base}/workspace/#/assets`);
+    await page.waitForSelector('[data-test=email]');
+    await page.type('[data-test=email]', credentials.email);
+    await page.type('[data-test=password]', credentials.password);
+    await page.click('[data-test=sign-in]');
+    await page.waitForSelector('[data-test=assets-pager]');
+    const names = () => page.$$eval('[data-test=asset] td:first-child', (cells) => cells.map((td) => td.textContent ?? ''));
+    const first = await names();
+    expect(first).toHaveLength(200);
+    expect(first).toEqual([...first].sort());
+    expect(await page.$eval('[data-test=assets-range]', (el) => el.textContent)).toBe('The first 200 assets by name; more follow');
+    expect(await page.$('[data-test=first-assets]')).toBeNull();
+
+    const last = first[199];
+    await page.click('[data-test=next-assets]');
+    await page.waitForFunction((after: string) => document.querySelector('[data-test=assets-range]')?.textContent?.endsWith(`assets after ${after}`) === true, {}, last);
+    const rest = await names();
+    expect(rest).toContain('gallery/200.png');
+    expect(rest.every((name) => name > last)).toBe(true);
+    expect(await page.$('[data-test=next-assets]')).toBeNull();
+    await page.click('[data-test=first-assets]');
+    await page.waitForFunction(() => document.querySelector('[data-test=assets-range]')?.textContent === 'The first 200 assets by name; more follow');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -19,6 +19,12 @@ export class UploadAssetDto {
  */
 const ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
+/**
+ * The most assets a page lists (bounded cost): a page reads the sizes and types of its own assets only (on S3 one
+ * listing request and a stat per asset of the page), whatever the organisation holds.
+ */
+const MAX_TAKE = 200;
+
 /** A valid asset name, or 400 (a name that cannot exist cannot be another organisation's either). */
 function assetName(name: unknown): string {
   if (typeof name !== 'string') throw new BadRequestException('name is required');
@@ -40,9 +46,17 @@ export class AssetsController {
   constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore) {}
 
   @Get()
-  @ApiOperation({ summary: "The organisation's assets by name, with their type and size", operationId: 'listAssets' })
-  async list(@CurrentSession() s: WorkspaceSession) {
-    return { items: await listOrganisationAssets(this.blobs, s.user.organisationId) };
+  @ApiOperation({
+    summary: "The organisation's assets by name, with their type and size, a page at a time (`next`: the page after this one's `after`, null on the last)",
+    operationId: 'listAssets',
+  })
+  @ApiQuery({ name: 'after', required: false, description: 'the page starts after this asset name (the previous answer’s next)' })
+  @ApiQuery({ name: 'take', required: false, description: `assets per page, 1 to ${MAX_TAKE} (default ${MAX_TAKE})` })
+  async list(@CurrentSession() s: WorkspaceSession, @Query('after') after: unknown, @Query('take') take?: string) {
+    const from = after === undefined || after === '' ? undefined : assetName(after);
+    const count = Math.min(MAX_TAKE, Math.max(1, Number.parseInt(take ?? String(MAX_TAKE), 10) || MAX_TAKE));
+    const page = await listOrganisationAssets(this.blobs, s.user.organisationId, { limit: count, after: from });
+    return { items: page.items, after: from ?? null, take: count, next: page.truncated ? (page.items.at(-1)?.name ?? null) : null };
   }
 
   @Post()

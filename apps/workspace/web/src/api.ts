@@ -146,7 +146,8 @@ export const api = {
   documents: (query: URLSearchParams) => call<{ items: StoredDocument[]; total: number }>('GET', `documents?${query.toString()}`),
   fonts: () => call<{ items: FontFamily[] }>('GET', 'fonts'),
   uploadFont: (font: { family: string; weight: number; style: 'normal' | 'italic'; fileName: string; contentBase64: string }) => call<FontFamily>('POST', 'fonts', font),
-  assets: () => call<{ items: Asset[] }>('GET', 'assets'),
+  /** A page of assets by name: those after `after` (from the first when null); `next` is the following page's `after`. */
+  assets: (after: string | null) => call<{ items: Asset[]; next: string | null }>('GET', after === null ? 'assets' : `assets?after=${encodeURIComponent(after)}`),
   uploadAsset: (name: string, contentBase64: string) => call<Asset>('POST', 'assets', { name, contentBase64 }),
   deleteAsset: (name: string) => call<void>('DELETE', `assets?name=${encodeURIComponent(name)}`),
   /** Where an asset's file is served: shown in the page, or saved (download). */

@@ -22,9 +22,21 @@ async function show(asset: Asset, target: HTMLElement): Promise<void> {
 /**
  * Assets (issue 35 item 4): the organisation's images (`asset:<name>` in an image's source) and PDFs (an attachment's
  * `asset`). Every role lists, shows and downloads them; owners upload (a name given again replaces the file) and delete.
+ * The list is a page by name (200, the API's page): the names after `after`, from the first when null, with a link to
+ * the next page when more follow and back to the first.
  */
-export async function assetsPage(main: HTMLElement, session: Session): Promise<void> {
-  const { items } = await api.assets();
+export async function assetsPage(main: HTMLElement, session: Session, after: string | null = null): Promise<void> {
+  const { items, next } = await api.assets(after);
+  const pager =
+    after === null && next === null
+      ? null
+      : h(
+          'p',
+          { class: 'toolbar', 'data-test': 'assets-pager' },
+          after === null ? null : h('a', { href: '#/assets', 'data-test': 'first-assets' }, '← first'),
+          h('span', { class: 'status', 'data-test': 'assets-range' }, `${after === null ? `The first ${items.length} assets by name` : `${items.length} assets after ${after}`}${next === null ? '' : '; more follow'}`),
+          next === null ? null : h('a', { href: `#/assets?after=${encodeURIComponent(next)}`, 'data-test': 'next-assets' }, 'next →'),
+        );
   const problem = h('p', { class: 'problem', role: 'alert' });
   const shown = h('section', { class: 'asset-shown', 'data-test': 'asset-shown' });
   const owner = session.user.role === 'owner';
@@ -43,7 +55,7 @@ export async function assetsPage(main: HTMLElement, session: Session): Promise<v
       readBase64(chosen)
         .then((contentBase64) => api.uploadAsset(name.value.trim(), contentBase64))
         .then(
-          () => void assetsPage(main, session),
+          () => void assetsPage(main, session, after),
           (error: unknown) => (problem.textContent = message(error)),
         );
     });
@@ -58,7 +70,7 @@ export async function assetsPage(main: HTMLElement, session: Session): Promise<v
       remove.addEventListener('click', () => {
         if (!window.confirm(`Delete ${asset.name}? Templates that use it will show an unresolved image.`)) return;
         api.deleteAsset(asset.name).then(
-          () => void assetsPage(main, session),
+          () => void assetsPage(main, session, after),
           (error: unknown) => (problem.textContent = message(error)),
         );
       });
@@ -82,8 +94,9 @@ export async function assetsPage(main: HTMLElement, session: Session): Promise<v
       h('p', {}, 'Images are used in an image element\u2019s source as asset:<name>; PDFs are attached with an attachment\u2019s asset.'),
       upload,
       problem,
+      pager,
       items.length === 0
-        ? h('p', { 'data-test': 'no-assets' }, 'No assets yet.')
+        ? h('p', { 'data-test': 'no-assets' }, after === null ? 'No assets yet.' : `No assets after ${after}.`)
         : h(
             'table',
             { class: 'list', 'data-test': 'assets' },

@@ -71,10 +71,11 @@ async function route(): Promise<void> {
   const deliveries = /^\/deliveries(?:\?skip=(\d+))?$/.exec(path);
   const delivery = /^\/deliveries\/([0-9a-f-]{36})$/.exec(path);
   const documents = /^\/documents(?:\?(.*))?$/.exec(path);
+  const assets = /^\/assets(?:\?(.*))?$/.exec(path);
   if (documents) await documentsPage(main, new URLSearchParams(documents[1] ?? ''));
   else if (path === '/usage') await usagePage(main);
   else if (path === '/fonts') await fontsPage(main, session);
-  else if (path === '/assets') await assetsPage(main, session);
+  else if (assets) await assetsPage(main, session, new URLSearchParams(assets[1] ?? '').get('after'));
   else if (deliveries) await deliveriesPage(main, Number(deliveries[1] ?? '0'));
   else if (delivery) await deliveryPage(main, session, delivery[1]);
   else if (compare) await comparePage(main, compare[1], Number(compare[2]), Number(compare[3]));

@@ -31,14 +31,26 @@ describe('organisation assets (issue 21 item 6)', () => {
     await storeOrganisationAsset(store, 'org-1', 'brand/logo', PNG);
     await storeOrganisationAsset(store, 'org-1', 'legal/terms.pdf', Buffer.from('%PDF-1.7'));
     await storeOrganisationAsset(store, 'org-2', 'other', PNG);
-    expect(await listOrganisationAssets(store, 'org-1')).toEqual([
-      { name: 'brand/logo', reference: 'asset:brand/logo', contentType: 'image/png', bytes: PNG.length },
-      { name: 'legal/terms.pdf', reference: 'asset:legal/terms.pdf', contentType: 'application/pdf', bytes: 8 },
-    ]);
+    expect(await listOrganisationAssets(store, 'org-1', { limit: 10 })).toEqual({
+      items: [
+        { name: 'brand/logo', reference: 'asset:brand/logo', contentType: 'image/png', bytes: PNG.length },
+        { name: 'legal/terms.pdf', reference: 'asset:legal/terms.pdf', contentType: 'application/pdf', bytes: 8 },
+      ],
+      truncated: false,
+    });
     expect(await removeOrganisationAsset(store, 'org-1', 'other')).toBe(false);
     expect(await removeOrganisationAsset(store, 'org-1', 'brand/logo')).toBe(true);
-    expect((await listOrganisationAssets(store, 'org-1')).map((a) => a.name)).toEqual(['legal/terms.pdf']);
-    expect((await listOrganisationAssets(store, 'org-2')).map((a) => a.name)).toEqual(['other']);
+    expect((await listOrganisationAssets(store, 'org-1', { limit: 10 })).items.map((a) => a.name)).toEqual(['legal/terms.pdf']);
+    expect((await listOrganisationAssets(store, 'org-2', { limit: 10 })).items.map((a) => a.name)).toEqual(['other']);
     await expect(removeOrganisationAsset(store, 'org-1', '../x')).rejects.toThrow(InvalidAssetError);
+  });
+
+  it('bounded cost: lists a page of assets by name after a given name, and says when more follow', async () => {
+    const store = new MemoryBlobStore();
+    for (const name of ['c.png', 'a.png', 'b/logo.png', 'd.png']) await storeOrganisationAsset(store, 'org-1', name, PNG);
+    await storeOrganisationAsset(store, 'org-2', 'b0.png', PNG);
+    const first = await listOrganisationAssets(store, 'org-1', { limit: 2 });
+    expect(first).toMatchObject({ items: [{ name: 'a.png' }, { name: 'b/logo.png' }], truncated: true });
+    expect(await listOrganisationAssets(store, 'org-1', { limit: 2, after: 'b/logo.png' })).toMatchObject({ items: [{ name: 'c.png' }, { name: 'd.png' }], truncated: false });
   });
 });

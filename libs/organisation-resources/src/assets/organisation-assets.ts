@@ -71,13 +71,21 @@ export async function storeOrganisationAsset(store: BlobStore, organisationId: s
 
 export type OrganisationAsset = { name: string; reference: string; contentType: string; bytes: number };
 
-/** The organisation's assets, by name. */
-export async function listOrganisationAssets(store: BlobStore, organisationId: string): Promise<OrganisationAsset[]> {
+/** A page of an organisation's assets by name; `truncated` when more follow the last one (the next page's `after`). */
+export type OrganisationAssetPage = { items: OrganisationAsset[]; truncated: boolean };
+
+/**
+ * The organisation's assets by name, a page at a time: the first `limit` (1 to MAX_BLOB_LIST_LIMIT) whose names sort
+ * after `after` (any string; from the first when absent). A page costs its own assets, whatever the organisation holds.
+ */
+export async function listOrganisationAssets(store: BlobStore, organisationId: string, page: { limit: number; after?: string }): Promise<OrganisationAssetPage> {
   const prefix = assetsPrefix(organisationId);
-  return (await store.list(prefix)).map((blob) => {
+  const listing = await store.list(prefix, { limit: page.limit, after: page.after === undefined ? undefined : `${prefix}/${page.after}` });
+  const items = listing.blobs.map((blob) => {
     const name = blob.key.slice(prefix.length + 1);
     return { name, reference: `asset:${name}`, contentType: blob.contentType, bytes: blob.sizeBytes };
   });
+  return { items, truncated: listing.truncated };
 }
 
 /** Deletes an organisation asset; whether there was one. Templates that still use it get an UnresolvedImage issue. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidBlobKeyError, assertValidBlobKey } from '../blob-key';
-import { BlobNotFoundError, type BlobInfo, type BlobStore } from '../blob-store';
+import { assertListLimit, BlobNotFoundError, type BlobInfo, type BlobListing, type BlobListPage, type BlobStore } from '../blob-store';
 
 /** Directory under the root where writes are prepared before their atomic rename (same filesystem). */
 const INCOMING_DIR = '.incoming';
@@ -158,22 +158,46 @@ export class FilesystemBlobStore implements BlobStore {
     await rm(`${file}${CONTENT_TYPE_SUFFIX}`, { force: true });
   }
 
-  /** Walks the prefix's directory; a blob's content-type file beside it is not a blob. */
-  async list(prefix: string): Promise<BlobInfo[]> {
-    const directory = this.fileOf(prefix);
-    let entries;
-    try {
-      entries = await readdir(directory, { recursive: true, withFileTypes: true });
-    } catch (error) {
-      if (isMissing(error)) return [];
-      throw error;
-    }
-    const keys = entries
-      .filter((entry) => entry.isFile() && !entry.name.endsWith(CONTENT_TYPE_SUFFIX))
-      .map((entry) => `${prefix}/${path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
-      .sort();
-    const blobs = await Promise.all(keys.map((key) => this.stat(key)));
-    return blobs.filter((blob): blob is BlobInfo => blob !== null);
+  /**
+   * Walks the prefix's directories in key order (a directory `d` sorts as `d/`, as its keys do), skipping those
+   * whose keys all sort up to `after`, and stops at the first blob past the page: the cost is one directory read per
+   * directory on the way (their names, not their files) and a stat per blob of the page. A blob's content-type file
+   * beside it is not a blob.
+   */
+  async list(prefix: string, { limit, after }: BlobListPage): Promise<BlobListing> {
+    assertListLimit(limit);
+    const keys: string[] = [];
+    /** Adds the keys under `directory` (whose keys start with `keyPrefix/`) to `keys`; whether the page is past full. */
+    const walk = async (directory: string, keyPrefix: string): Promise<boolean> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(directory, { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      const children = entries
+        .flatMap((entry) => {
+          const key = `${keyPrefix}/${entry.name}`;
+          if (entry.isDirectory()) return [{ key, order: `${key}/`, directory: true }];
+          return entry.isFile() && !entry.name.endsWith(CONTENT_TYPE_SUFFIX) ? [{ key, order: key, directory: false }] : [];
+        })
+        .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+      for (const child of children) {
+        if (child.directory) {
+          // every key under it sorts before `after` unless `after` falls inside it
+          if (after !== undefined && after > child.order && !after.startsWith(child.order)) continue;
+          if (await walk(path.join(directory, child.key.slice(keyPrefix.length + 1)), child.key)) return true;
+        } else if (after === undefined || child.key > after) {
+          keys.push(child.key);
+          if (keys.length > limit) return true;
+        }
+      }
+      return false;
+    };
+    await walk(this.fileOf(prefix), prefix);
+    const blobs = await Promise.all(keys.slice(0, limit).map((key) => this.stat(key)));
+    return { blobs: blobs.filter((blob): blob is BlobInfo => blob !== null), truncated: keys.length > limit };
   }
 
   async ping(): Promise<void> {

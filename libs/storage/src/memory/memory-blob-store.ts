@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { assertValidBlobKey } from '../blob-key';
-import { BlobNotFoundError, type BlobInfo, type BlobStore } from '../blob-store';
+import { assertListLimit, BlobNotFoundError, type BlobInfo, type BlobListing, type BlobListPage, type BlobStore } from '../blob-store';
 
 /**
  * A BlobStore in memory, for unit tests (never configured by an app): it passes the same contract as the filesystem
@@ -46,10 +46,12 @@ export class MemoryBlobStore implements BlobStore {
     this.contentTypes.delete(key);
   }
 
-  async list(prefix: string): Promise<BlobInfo[]> {
+  async list(prefix: string, { limit, after }: BlobListPage): Promise<BlobListing> {
     assertValidBlobKey(prefix);
-    const keys = [...this.blobs.keys()].filter((key) => key.startsWith(`${prefix}/`)).sort();
-    return keys.map((key) => ({ key, sizeBytes: this.blobs.get(key)?.length ?? 0, contentType: this.contentTypes.get(key) ?? 'application/octet-stream' }));
+    assertListLimit(limit);
+    const keys = [...this.blobs.keys()].filter((key) => key.startsWith(`${prefix}/`) && (after === undefined || key > after)).sort();
+    const blobs = keys.slice(0, limit).map((key) => ({ key, sizeBytes: this.blobs.get(key)?.length ?? 0, contentType: this.contentTypes.get(key) ?? 'application/octet-stream' }));
+    return { blobs, truncated: keys.length > limit };
   }
 
   async ping(): Promise<void> {}

@@ -106,12 +106,13 @@ describe('MinioBlobStore: the S3 operations it issues (decision record 0017)', (
     expect(await store.stat(key)).toBeNull();
     await expect(store.get(key)).rejects.toBeInstanceOf(BlobNotFoundError);
     await store.delete(key);
+    expect(await store.list('organisations/o', { limit: 10 })).toEqual({ blobs: [], truncated: false });
     await store.ping();
 
     const operations = proxy.requests.map(operation);
     expect([...new Set(operations)].filter((name) => !SEAWEEDFS_DOCUMENTED.has(name))).toEqual([]);
     // Each BlobStore method reached the server as the operation it should be.
-    expect(new Set(operations)).toEqual(new Set(['HeadBucket', 'CreateBucket', 'PutObject', 'GetObject', 'HeadObject', 'DeleteObject']));
+    expect(new Set(operations)).toEqual(new Set(['HeadBucket', 'CreateBucket', 'PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'ListObjectsV2']));
     // One PUT per blob, whatever its size: the adapter hands the client a Buffer, so no multipart upload.
     expect(operations.filter((name) => name === 'PutObject')).toHaveLength(1);
     expect(operations.filter((name) => name === 'CreateBucket')).toHaveLength(1);
@@ -121,5 +122,22 @@ describe('MinioBlobStore: the S3 operations it issues (decision record 0017)', (
       expect({ host: recorded.headers.host, bucket: recorded.path.split('/')[1] }).toEqual({ host: endpointHost, bucket });
       expect(recorded.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=/);
     }
+  });
+
+  it('bounded listing: a page of 3 from a prefix of 40 blobs is one ListObjectsV2 starting after `after` (its 1,000 keys at most), then one HeadObject per blob of the page', async () => {
+    const bucket = `list-${randomBytes(4).toString('hex')}`;
+    const env = { S3_ENDPOINT: proxy.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket };
+    const store = await createBlobStore(loadSettings(storageSettings, env));
+    const names = Array.from({ length: 40 }, (_, i) => `orgs/o/assets/${String(i).padStart(2, '0')}.png`);
+    for (const name of names) await store.put(name, Buffer.from(name), 'image/png');
+    const before = proxy.requests.length;
+
+    const page = await store.list('orgs/o/assets', { limit: 3, after: names[9] });
+
+    expect(page).toEqual({ blobs: names.slice(10, 13).map((key) => ({ key, sizeBytes: key.length, contentType: 'image/png' })), truncated: true });
+    const issued = proxy.requests.slice(before);
+    expect(issued.map(operation).sort()).toEqual(['HeadObject', 'HeadObject', 'HeadObject', 'ListObjectsV2']);
+    const listing = new URLSearchParams(issued.find((r) => operation(r) === 'ListObjectsV2')?.query);
+    expect({ prefix: listing.get('prefix'), maxKeys: listing.get('max-keys'), startAfter: listing.get('start-after') }).toEqual({ prefix: 'orgs/o/assets/', maxKeys: '1000', startAfter: names[9] });
   });
 });

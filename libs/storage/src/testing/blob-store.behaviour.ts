@@ -74,14 +74,47 @@ export function describeBlobStoreBehaviour(store: () => BlobStore): void {
     await store().put(`${base}/legal/terms.pdf`, Buffer.from('%PDF-1.7'), 'application/pdf');
     await store().put(`${base}/legal/b.svg`, Buffer.from('<svg/>'), 'image/svg+xml');
     await store().put(`${base}-other/x.png`, Buffer.from('x'), 'image/png');
-    expect(await store().list(base)).toEqual([
-      { key: `${base}/legal/b.svg`, sizeBytes: 6, contentType: 'image/svg+xml' },
-      { key: `${base}/legal/terms.pdf`, sizeBytes: 8, contentType: 'application/pdf' },
-      { key: `${base}/logo.png`, sizeBytes: 3, contentType: 'image/png' },
-    ]);
-    expect(await store().list(`${base}/legal`)).toHaveLength(2);
-    expect(await store().list(`organisations/${randomUUID()}`)).toEqual([]);
-    await expect(store().list('../escape')).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    expect(await store().list(base, { limit: 10 })).toEqual({
+      blobs: [
+        { key: `${base}/legal/b.svg`, sizeBytes: 6, contentType: 'image/svg+xml' },
+        { key: `${base}/legal/terms.pdf`, sizeBytes: 8, contentType: 'application/pdf' },
+        { key: `${base}/logo.png`, sizeBytes: 3, contentType: 'image/png' },
+      ],
+      truncated: false,
+    });
+    expect((await store().list(`${base}/legal`, { limit: 10 })).blobs).toHaveLength(2);
+    expect(await store().list(`organisations/${randomUUID()}`, { limit: 10 })).toEqual({ blobs: [], truncated: false });
+    await expect(store().list('../escape', { limit: 10 })).rejects.toBeInstanceOf(InvalidBlobKeyError);
+  });
+
+  it('bounded listing: more blobs than the limit answers the first `limit` in key order, truncated, and the page after its last key continues where it stopped', async () => {
+    const base = `organisations/${randomUUID()}/assets`;
+    // key order is by character, a directory among files where its keys fall: `a-c.png` < `a.png` < `a/…` < `b.png` < `c/…` < `c0.png`
+    const names = ['c0.png', 'a/z.png', 'b.png', 'a-c.png', 'c/d/e.png', 'a.png', 'a/b.png'];
+    for (const name of names) await store().put(`${base}/${name}`, Buffer.from(name), 'image/png');
+    const keys = (listing: { blobs: Array<{ key: string }> }) => listing.blobs.map((b) => b.key.slice(base.length + 1));
+
+    const first = await store().list(base, { limit: 3 });
+    expect(keys(first)).toEqual(['a-c.png', 'a.png', 'a/b.png']);
+    expect(first.truncated).toBe(true);
+    expect(first.blobs[2]).toEqual({ key: `${base}/a/b.png`, sizeBytes: 'a/b.png'.length, contentType: 'image/png' });
+    const second = await store().list(base, { limit: 3, after: first.blobs[2].key });
+    expect(keys(second)).toEqual(['a/z.png', 'b.png', 'c/d/e.png']);
+    expect(second.truncated).toBe(true);
+    const last = await store().list(base, { limit: 3, after: second.blobs[2].key });
+    expect(keys(last)).toEqual(['c0.png']);
+    expect(last.truncated).toBe(false);
+
+    // exactly the limit is not truncated; `after` need not be a stored key
+    const whole = await store().list(base, { limit: 7 });
+    expect(keys(whole)).toEqual(['a-c.png', 'a.png', 'a/b.png', 'a/z.png', 'b.png', 'c/d/e.png', 'c0.png']);
+    expect(whole.truncated).toBe(false);
+    expect(keys(await store().list(base, { limit: 2, after: `${base}/a/m` }))).toEqual(['a/z.png', 'b.png']);
+    expect(await store().list(base, { limit: 2, after: `${base}/c1` })).toEqual({ blobs: [], truncated: false });
+  });
+
+  it.each([0, -1, 1.5, 1001])('bounded listing: refuses the limit %p (1 to 1000: no listing reads a prefix whole)', async (limit) => {
+    await expect(store().list('organisations/x', { limit })).rejects.toBeInstanceOf(RangeError);
   });
 
   it.each(['../escape', 'a/../../escape', '/etc/passwd', 'a\\..\\b', 'a//b', 'a/./b', '', 'a/\u0000b'])(

@@ -11,8 +11,23 @@ declare module 's3rver' {
     configureBuckets?: Array<{ name: string }>;
   }
 
+  interface S3rverListOptions {
+    delimiter?: string;
+    startAfter?: string;
+    prefix?: string;
+    maxKeys?: number;
+  }
+
+  interface S3rverListing {
+    objects: Array<{ key: string }>;
+    commonPrefixes: string[];
+    isTruncated: boolean;
+  }
+
   class S3rver {
     constructor(options?: S3rverOptions);
+    /** Its filesystem store (the one its request handlers use). */
+    store: { listObjects(bucket: string, options: S3rverListOptions): Promise<S3rverListing> };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
