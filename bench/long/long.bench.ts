@@ -16,7 +16,7 @@
  * render duration, compile and storage included), measuring prints per document (the service's
  * docrender_render_measuring_prints_total, read from its GET /metrics before and after), and the peak RSS of the
  * render service process and the peak PSS of its Chromium processes (shared pages divided among them), sampled
- * every 100 ms while the document renders.
+ * every 100 ms while the document renders in one more round after the timed ones (sampling slows Chromium down).
  *
  * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROWS "100,1000,3000,10000" ["100,1000"], BENCH_ROUNDS 3 [1],
  * BENCH_BUDGET_MS 900000.
@@ -48,7 +48,8 @@ const quiet = new JsonLogger('bench-long', 'error', {}, () => undefined);
 
 type Way = 'raw' | 'plain' | 'pageBreaks';
 const WAYS: Way[] = ['raw', 'plain', 'pageBreaks'];
-type Measure = { ms: number; pages: number; measuringPrints: number | null; serviceRssMb: number | null; chromiumPssMb: number };
+/** One render: its memory only from the sampled round (null in the timed ones). */
+type Measure = { ms: number; pages: number; measuringPrints: number | null; serviceRssMb: number | null; chromiumPssMb: number | null; sampled: boolean };
 type Statement = { rows: number; plain: Template; pageBreaks: Template; data: unknown; rawCompiled: CompiledDocument };
 
 function statement(root: string, rows: number): Statement {
@@ -94,10 +95,18 @@ function pssMb(pid: number): number {
 }
 
 /**
- * Runs `work` while sampling the peak RSS of `servicePid` (null: none) and the PSS of Chromium: the processes under
- * `treePid`, and `treePid` itself when `withRoot` (a raw browser's own process).
+ * Runs `work`, when `sampling` while sampling the peak RSS of `servicePid` (null: none) and the PSS of Chromium: the
+ * processes under `treePid`, and `treePid` itself when `withRoot` (a raw browser's own process). Not sampling, the
+ * memory is null: reading the memory map of every process every 100 ms slows a Chromium of gigabytes down.
  */
-async function sampled<T>(servicePid: number | null, treePid: number, withRoot: boolean, work: () => Promise<T>): Promise<{ value: T; serviceRssMb: number | null; chromiumPssMb: number }> {
+async function sampled<T>(
+  sampling: boolean,
+  servicePid: number | null,
+  treePid: number,
+  withRoot: boolean,
+  work: () => Promise<T>,
+): Promise<{ value: T; serviceRssMb: number | null; chromiumPssMb: number | null }> {
+  if (!sampling) return { value: await work(), serviceRssMb: null, chromiumPssMb: null };
   let serviceRss = 0;
   let chromiumPss = 0;
   const sample = (): void => {
@@ -123,12 +132,14 @@ function printTable(results: Map<number, Record<Way, Measure[]>>): void {
     for (const way of WAYS) {
       const runs = byWay[way];
       if (runs.length === 0) continue;
-      const ms = median(runs.map((r) => r.ms));
+      const timed = runs.filter((r) => !r.sampled);
+      const memory = runs.find((r) => r.sampled);
+      const ms = median((timed.length > 0 ? timed : runs).map((r) => r.ms));
       const pages = runs[0].pages;
       const prints = runs[0].measuringPrints;
-      const rss = runs[0].serviceRssMb;
+      const mb = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : f(value));
       console.log(
-        `| ${rows} | ${names[way]} | ${pages} | ${f(ms / 1000, 1)} | ${f(ms / pages, 1)} | ${prints === null ? '–' : prints} | ${rss === null ? '–' : f(Math.max(...runs.map((r) => r.serviceRssMb ?? 0)))} | ${f(Math.max(...runs.map((r) => r.chromiumPssMb)))} | ${way === 'raw' ? '–' : ms <= DEFAULT_BUDGET_MS ? 'yes' : 'no'} |`,
+        `| ${rows} | ${names[way]} | ${pages} | ${f(ms / 1000, 1)} | ${f(ms / pages, 1)} | ${prints === null ? '–' : prints} | ${mb(memory?.serviceRssMb)} | ${mb(memory?.chromiumPssMb)} | ${way === 'raw' ? '–' : ms <= DEFAULT_BUDGET_MS ? 'yes' : 'no'} |`,
       );
     }
   }
@@ -155,17 +166,19 @@ async function main(): Promise<void> {
       const doc = statement(root, rows);
       const byWay: Record<Way, Measure[]> = { raw: [], plain: [], pageBreaks: [] };
       results.set(rows, byWay);
-      for (let round = 0; round < ROUNDS; round++) {
+      // the timed rounds, then one round whose memory is sampled
+      for (let round = 0; round <= ROUNDS; round++) {
+        const sampling = round === ROUNDS;
         // raw puppeteer: its browser and the processes under it
-        const rawRun = await sampled(null, rawPid, true, async () => {
+        const rawRun = await sampled(sampling, null, rawPid, true, async () => {
           const started = process.hrtime.bigint();
           const pdf = await rawPrint(raw.pages[0], doc.rawCompiled);
           return { ms: Number(process.hrtime.bigint() - started) / 1e6, pages: (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount() };
         });
-        byWay.raw.push({ ...rawRun.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: rawRun.chromiumPssMb });
+        byWay.raw.push({ ...rawRun.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: rawRun.chromiumPssMb, sampled: sampling });
         for (const way of ['plain', 'pageBreaks'] as const) {
           const before = await measuringPrints(service.port);
-          const run = await sampled(servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(doc[way], doc.data), { timeoutMs: BUDGET_MS + 60_000 }));
+          const run = await sampled(sampling, servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(doc[way], doc.data), { timeoutMs: BUDGET_MS + 60_000 }));
           const result = run.value;
           if (result.outcome !== 'rendered' || result.pdf === null) {
             console.error(`${rows} rows, ${way}: ${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`);
@@ -177,6 +190,7 @@ async function main(): Promise<void> {
             measuringPrints: (await measuringPrints(service.port)) - before,
             serviceRssMb: run.serviceRssMb,
             chromiumPssMb: run.chromiumPssMb,
+            sampled: sampling,
           });
         }
       }
@@ -192,7 +206,7 @@ async function main(): Promise<void> {
   console.log('');
   printTable(results);
   console.log('');
-  console.log('Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c); peak while the document printed.');
+  console.log('Times: median of the timed rounds. Memory: peak while the document printed in one more round, sampled every 100 ms (not in the timed rounds). Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c).');
 }
 
 runBench(main);
