@@ -18,21 +18,38 @@ let built: Promise<void> | undefined;
 
 /** Compiles the workspace to dist/ once per test file (incremental: only changed files are compiled). */
 export function ensureBuilt(): Promise<void> {
-  built ??= promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'tools/build.mjs'), '--quiet'], { cwd: REPO_ROOT, timeout: 180_000 }).then(
+  built ??= promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'tools/build.mjs'), '--quiet'], { cwd: REPO_ROOT }).then(
     () => undefined,
   );
   return built;
 }
 
-/** A TCP port nobody listens on right now. */
+/**
+ * Where test ports come from: below Linux's ephemeral range (32768–60999), where the kernel takes the local ports of
+ * outgoing connections. A port the kernel found free there (listen on port 0) can be taken by a connection to
+ * PostgreSQL or RabbitMQ before the app binds it, which a busy machine made happen (EADDRINUSE at an app's start).
+ * Each jest worker hands out ports from a block of its own, going round from a random place, so two workers never
+ * hand out the same port and test files in one worker rarely reuse one at once.
+ */
+const PORT_BLOCKS = { from: 20_000, size: 760, count: 16 };
+const portBlock = PORT_BLOCKS.from + (Number(process.env.JEST_WORKER_ID ?? process.pid) % PORT_BLOCKS.count) * PORT_BLOCKS.size;
+let nextPort = Math.floor(Math.random() * PORT_BLOCKS.size);
+
+/** A TCP port nobody listens on right now, on any address, from this worker's block. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let tried = 0; tried < PORT_BLOCKS.size; tried++) {
+    const port = portBlock + nextPort;
+    nextPort = (nextPort + 1) % PORT_BLOCKS.size;
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${portBlock}–${portBlock + PORT_BLOCKS.size - 1}`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
