@@ -7,6 +7,7 @@ import type { InProcessMessageBus } from '@docrender/messaging';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { pdfInfo, pdfText } from '../../test/pdf-tools';
 import { readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
+import { BatchingDocumentPrinter } from './batching-document-printer';
 import { BrowserPool } from './browser-pool';
 
 describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (real Chromium, in-process bus, filesystem blob store)', () => {
@@ -46,10 +47,20 @@ describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (re
   }
 
   it('render.document requests arriving together share prints; each stored PDF has its own text, page count, "Page N of M", TEST watermark and title, as rendered one at a time', async () => {
+    // "together" whatever the machine's speed: each document, compiled, is handed to the printer once all are
+    // (on a busy machine compiles finish one by one, and each would find the page free and print alone)
+    const printPdf = BatchingDocumentPrinter.prototype.printPdf;
+    const held: (() => void)[] = [];
+    const arriving = jest.spyOn(BatchingDocumentPrinter.prototype, 'printPdf').mockImplementation(function (this: BatchingDocumentPrinter, request) {
+      const all = new Promise<void>((resolve) => held.push(resolve));
+      if (held.length === invoices.length) for (const go of held) go();
+      return all.then(() => printPdf.call(this, request));
+    });
     const runs = jest.spyOn(app.get(BrowserPool), 'run');
     const together = await Promise.all(invoices.map(render));
     expect(runs.mock.calls.length).toBeLessThan(invoices.length);
     runs.mockRestore();
+    arriving.mockRestore();
 
     for (const [index, invoice] of invoices.entries()) {
       // one at a time, each finds the page free and is printed alone
