@@ -18,4 +18,6 @@ process.on('exit', stopHogs);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 console.log(`[tests] under load: ${hogs.length} busy processes beside the suite`);
 const result = spawnSync(process.execPath, [path.join(root, 'tools', 'run-tests.mjs'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// the hogs' handles keep this process alive: stopped here, it ends with the suite
+stopHogs();
 process.exitCode = result.status ?? 1;
