@@ -65,12 +65,12 @@ type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: P
  * Tables with lines at page breaks (the DSL's `pageBreaks`: "continued" lines, carried and brought-forward subtotals):
  * the compiled HTML holds, after each such table, the rows that would follow each of its rows at a page break, as
  * data (BreakRowsData). The table is laid out once for print in the page (print media, the page's content width) and
- * every row, header and totals row measured, with the break rows of its first row; the breaks are then placed by
+ * every row, header and totals row measured, and the break rows of its first row; the breaks are then placed by
  * arithmetic (planTablePages) — each page as many rows as fit with the carried rows at its foot and the header and
  * brought-forward rows at its head — the break rows measured where the plan breaks (planMeasuringBreaks), and made
  * explicit: the carried rows put after the last row of a page, the brought-forward rows before the next one with a
- * forced page break. One print with a link at the first and last row of every page and after its carried rows (a PDF link
- * annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
+ * forced page break. One print with a link at the first and last row of every page and after its carried rows (a PDF
+ * link annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
  * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
  * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
  * by that print first. The links are removed before the real print. Costs one measuring print for a document whose
@@ -86,9 +86,9 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
   const layout = new PrintLayout(devTools, box.contentWidth, screenMedia);
   try {
     await layout.enter();
-    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, ${IN_PAGE_BREAK_ROWS})`);
-    // the rows whose break rows were measured (the first row's, by measureTables), per table
-    const breaksMeasured = tables.map((table) => new Set(table.rowTops.length > 1 ? [0] : []));
+    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)})`);
+    // the rows whose break rows were measured, per table
+    const breaksMeasured = tables.map(() => new Set<number>());
     // the room on a page, learnt lower when a page overflows
     const pageSpace = tables.map(() => contentHeight);
     const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
@@ -213,7 +213,7 @@ function misplacedPages(table: MeasuredTable, plan: TablePlan, pages: Map<string
 
 /**
  * The in-page helpers the page functions below are handed (as source text): insertBreakRows with expandBreakRows and
- * the class of the script elements holding the break rows.
+ * the class of the template elements holding the break rows.
  */
 const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${expandBreakRows.toString()}, dataClass: ${JSON.stringify(BREAK_ROWS_CLASS)} }`;
 
@@ -256,10 +256,12 @@ class PrintLayout {
 }
 
 /**
- * A table's pages (planTablePages) from the heights of its break rows, measured only where the plan breaks: the rows
- * after which a planned page ends and whose break rows were not measured yet are measured (in the print layout), every row not measured yet is taken as tall as the tallest measured, and the table is planned
- * again, until every planned break is measured. Break rows of one table usually measure alike, so one measuring
- * round is enough; after MAX_MEASURING_ROUNDS every row left is measured.
+ * A table's pages (planTablePages) from the heights of its break rows, measured only where the plan breaks (in the
+ * print layout). The first row's are measured first and taken for every row's; then the rows after which a planned
+ * page ends and whose break rows were not measured yet are measured, every row not measured yet is taken as tall as
+ * the tallest measured, and the table is planned again, until every planned break is measured. Break rows of one
+ * table usually measure alike, so one round after the first is enough; after MAX_MEASURING_ROUNDS every row left is
+ * measured.
  */
 async function planMeasuringBreaks(
   devTools: CDPSession,
@@ -272,10 +274,13 @@ async function planMeasuringBreaks(
 ): Promise<PlannedPage[]> {
   const last = table.rowTops.length - 1;
   for (let round = 0; ; round++) {
-    const pages = planTablePages(table, firstSpace, pageSpace, fixed);
-    let rows = breaksOf(pages).filter((row) => !measured.has(row));
-    if (rows.length === 0) return pages;
-    if (round >= MAX_MEASURING_ROUNDS) rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
+    let rows = [0];
+    if (measured.size > 0 || last === 0) {
+      const pages = planTablePages(table, firstSpace, pageSpace, fixed);
+      rows = breaksOf(pages).filter((row) => !measured.has(row));
+      if (rows.length === 0) return pages;
+      if (round >= MAX_MEASURING_ROUNDS) rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
+    }
     await layout.enter();
     const heights = await evaluateValue<[number, number][]>(devTools, `(${measureBreakRows.toString()})(${IN_PAGE_BREAK_ROWS}, ${table.index}, ${JSON.stringify(rows)})`);
     rows.forEach((row, k) => {
@@ -378,12 +383,12 @@ function insertBreakRows(expand: typeof expandBreakRows, dataClass: string, tabl
 }
 
 /**
- * Runs in the page, laid out for print (PrintLayout): measures every page-aware table: its rows, its header and totals row, and the rows
- * that would follow its first row at a break (put in for the purpose and taken out again: the other rows' break rows
- * are measured where a plan needs them, measureBreakRows). Puts a link in every table's first row (how far below the
- * row's top it is, is measured too). Leaves the document as it was, but for those links.
+ * Runs in the page, laid out for print (PrintLayout): measures every page-aware table: its rows, its header and
+ * totals row (its break rows are measured where a plan needs them: measureBreakRows; 0 until then). Puts a link in
+ * every table's first row (how far below the row's top it is, is measured too). Leaves the document as it was, but
+ * for those links.
  */
-function measureTables(host: string, box: PageBox, breakRows: BreakRowsInPage): Measured {
+function measureTables(host: string, box: PageBox): Measured {
   const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
   const { top, bottom } = box;
   const contentHeight = box.height - top - bottom;
@@ -432,26 +437,12 @@ function measureTables(host: string, box: PageBox, breakRows: BreakRowsInPage): 
       markerOffset: link.getBoundingClientRect().top - boxes[0].top,
     });
   }
-  // the first row's break rows, taken as the height of every row's until a plan breaks elsewhere (measureBreakRows)
-  for (const table of tables) {
-    const last = table.rowTops.length - 1;
-    if (last === 0) continue;
-    const placed = breakRows.insert(breakRows.expand, breakRows.dataClass, table.index, [0]).get(0) ?? [];
-    const span = (cls: string): number => {
-      const of = placed.filter((row) => row.classList.contains(cls));
-      return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
-    };
-    const [carried, brought] = [span('xc'), span('xb')];
-    for (const row of placed) row.remove();
-    for (let i = 0; i < last; i++) [table.carried[i], table.brought[i]] = [carried, brought];
-  }
   return { contentTop: top, contentHeight, tables };
 }
 
 /**
- * Runs in the page, laid out for print (PrintLayout):
- * the heights of the rows that would follow each of the rows `after` of table `table` at a break, [at the foot, at
- * the head of the next page], put in for the purpose (carried and brought-forward rows shown at once, which changes
+ * Runs in the page, laid out for print (PrintLayout): the heights of the rows that would follow each of the rows
+ * `after` of table `table` at a break, [at the foot, at the head of the next page], put in for the purpose (carried and brought-forward rows shown at once, which changes
  * no row's height in a `table-layout:fixed` table) and taken out again.
  */
 function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: number[]): [number, number][] {

@@ -104,7 +104,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     measuringPrints++;
   }
   const outline = options.outline ?? false;
-  if (options.pageAwareTables && measuringPrints === 0 && !options.pageReferences && !options.pageVariant && !options.tagged && !outline) {
+  if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant && !options.tagged && !outline) {
     // the document's own print confirms the breaks (its marker links taken out): only prints that did not are measuring ones
     const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options), { printIsReal: true });
     countMeasuringPrints(placed.measuringPrints);
