@@ -1,6 +1,7 @@
 import type { Logger } from '@docrender/observability';
 import { batchPrintKey, printBatchOnPage } from './batch-page-printer';
 import type { BrowserPool } from './browser-pool';
+import { releasesPage } from './printed-size';
 import type { ChromiumDocumentPrinter, DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
 
 type Waiting = { request: PrintPdfRequest; resolve(printed: PrintedPdf): void; reject(error: unknown): void };
@@ -64,6 +65,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
           javaScript: false,
           deadline: Math.min(...requests.map((r) => r.deadline)),
           budgetMs: Math.max(...requests.map((r) => r.budgetMs)),
+          releasePage: releasesPage(requests),
           work: (page) => printBatchOnPage(page, requests),
         });
         batch.forEach((w, i) => w.resolve({ pdf: this.alone.withMetadata(pdfs[i], w.request.title), placedBeyondPage: [] }));

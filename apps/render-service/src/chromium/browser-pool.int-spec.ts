@@ -1,6 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JsonLogger } from '@docrender/observability';
+import { treeMemoryMb } from '@docrender/testing';
+import type { Page } from 'puppeteer-core';
 import { eventually, processesInGroups, rendererProcesses, zombieChildren } from '../../test/chromium-processes';
 import { pdfText } from '../../test/pdf-tools';
 import { BrowserCrashedError } from './browser-crashed.error';
@@ -8,6 +10,7 @@ import { BrowserPool, BrowserPoolOptions } from './browser-pool';
 import { locateChromium } from './chromium-executable';
 import { printPdfOnPage } from './page-printer';
 import type { PageWork } from './pooled-browser';
+import { releasesPage } from './printed-size';
 import { RenderTimeoutError } from './render-timeout.error';
 
 const quietLogger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
@@ -316,6 +319,45 @@ describe('render-service Chromium pool (real Chromium)', () => {
     }
     expect(documentsSeen).toEqual([1, 2, 3, 1, 2, 3, 1]);
     expect(pages.size).toBe(1);
+  });
+
+  it('pool: a reused page that printed a long document is closed and replaced, and its renderer gives the memory back (RELEASE_PAGE_AFTER_CHARS)', async () => {
+    const releasing = await BrowserPool.start(await poolOptions({ pagesPerBrowser: 1 }));
+    const [leader] = releasing.browserProcessIds;
+    const chromiumMb = (): number => treeMemoryMb(leader).privateMb;
+    const rows = Array.from({ length: 10_000 }, (_, i) => `<tr><td>${i + 1}</td><td>2026-11-${String((i % 28) + 1).padStart(2, '0')}</td><td>Payment received, reference RF18 5390 0754 7034 ${i}</td><td>1.234,56 EUR</td></tr>`);
+    const long = `<!doctype html><html><head><meta charset="utf-8"><style>@page { size: A4; margin: 15mm }</style></head><body><table>${rows.join('')}</table></body></html>`;
+    const parts = { html: long, headerHtml: null, footerHtml: null };
+    expect(releasesPage([parts])).toBe(true);
+    expect(releasesPage([{ html: INVOICE, headerHtml: null, footerHtml: null }])).toBe(false);
+    const pagesUsed: Page[] = [];
+    try {
+      const before = chromiumMb();
+      const afterPrint = await releasing.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 120_000,
+        budgetMs: 120_000,
+        releasePage: releasesPage([parts]),
+        work: async (page) => {
+          pagesUsed.push(page);
+          await printPdfOnPage(page, { ...parts, tagged: false });
+          return chromiumMb();
+        },
+      });
+      const grew = afterPrint - before;
+      expect(grew).toBeGreaterThan(100);
+      await onReusedPage(releasing, async (page) => {
+        pagesUsed.push(page);
+        await page.setContent(INVOICE);
+      });
+      expect(pagesUsed[1]).not.toBe(pagesUsed[0]);
+      expect(pagesUsed[0].isClosed()).toBe(true);
+      // the renderer that printed it has ended: at most half of what the print took is still held
+      expect(await eventually(() => chromiumMb() - before < grew / 2, 30_000)).toBe(true);
+    } finally {
+      await releasing.close();
+    }
   });
 
   it('pool: close leaves no Chromium process and no zombie behind', async () => {

@@ -3,7 +3,7 @@ import { counter, gauge } from '@docrender/observability';
 import { BrowserCrashedError, BrowserPoolClosedError } from './browser-crashed.error';
 import { chromiumFlags } from './chromium-flags';
 import { assertChromiumSupported } from './chromium-version';
-import { PageIsolation, PageWork, PooledBrowser, BrowserLaunchConfig, BrowserEvents } from './pooled-browser';
+import { PageIsolation, PageTask, PooledBrowser, BrowserLaunchConfig, BrowserEvents } from './pooled-browser';
 import { RefusingProxy } from './refusing-proxy';
 import { RenderTimeoutError } from './render-timeout.error';
 
@@ -23,14 +23,8 @@ export type BrowserPoolOptions = {
   logger: Logger;
 };
 
-export type PoolRender<T> = {
-  isolation: PageIsolation;
-  javaScript: boolean;
-  /** Epoch milliseconds; the render fails with RenderTimeoutError past it, waiting time included. */
-  deadline: number;
-  budgetMs: number;
-  work: PageWork<T>;
-};
+/** A render for the pool: its deadline counts the wait for a page too (the render fails with RenderTimeoutError past it). */
+export type PoolRender<T> = PageTask<T>;
 
 type QueuedRender = {
   render: PoolRender<unknown>;

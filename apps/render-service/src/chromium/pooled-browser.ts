@@ -1,4 +1,4 @@
-import type { Logger } from '@docrender/observability';
+import { counter, type Logger } from '@docrender/observability';
 import { builtinFontFile } from '@docrender/template-dsl';
 import puppeteer, { Browser, BrowserContext, type CDPSession, HTTPRequest, Page, ProtocolError } from 'puppeteer-core';
 import { BrowserCrashedError } from './browser-crashed.error';
@@ -28,6 +28,11 @@ export type PageTask<T> = {
   deadline: number;
   /** The budget the deadline was derived from, for the error message. */
   budgetMs: number;
+  /**
+   * A reused page is closed after this render and a new one opened in its place, so its renderer process ends and
+   * gives back the memory a long document took (printed-size.ts, RELEASE_PAGE_AFTER_CHARS). Absent: kept.
+   */
+  releasePage?: boolean;
   work: PageWork<T>;
 };
 
@@ -81,6 +86,8 @@ type ReusablePage = {
   broken(error: Error): void;
   rendersOnDocument: number;
 };
+
+const pagesReleased = counter('docrender_render_pages_released_total', 'Reused pages closed after a long document, so their renderer gave its memory back.');
 
 let nextBrowserNumber = 1;
 
@@ -332,7 +339,10 @@ export class PooledBrowser {
       throw error;
     }
     reusable.rendersOnDocument++;
-    if (reusable.page.url() === 'about:blank') {
+    if (task.releasePage === true) {
+      pagesReleased.inc();
+      this.replacePage(reusable.page);
+    } else if (reusable.page.url() === 'about:blank') {
       this.returnWhenClean(reusable);
     } else {
       this.replacePage(reusable.page);

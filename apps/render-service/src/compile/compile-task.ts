@@ -12,6 +12,7 @@ import {
   type PageVariant,
   type Template,
 } from '@docrender/template-dsl';
+import { printedHtmlChars } from '../chromium/printed-size';
 import { TemplateCache } from '../document/template-cache';
 import { archiveDocument, type ArchivalStageOutcome } from '../pdf/archival-stage';
 import type { EInvoiceFile } from '../pdf/factur-x-attachment';
@@ -156,7 +157,7 @@ export class CompileTask {
         return { kind: 'variants', variants: Array.from({ length: totalPages }, (_, i) => pageVariant(i + 1, totalPages)) };
       }
       if (hasBlockingIssue(document.issues, request.environment)) return { kind: 'blocked', issues: document.issues, documentName: document.documentName };
-      const printed = document.html.length + (document.headerHtml?.length ?? 0) + (document.footerHtml?.length ?? 0);
+      const printed = printedHtmlChars(document);
       if (printed > DocumentCaps.maxPrintedHtmlChars) {
         return { kind: 'blocked', issues: [...document.issues, tooLargeToPrint(printed)], documentName: document.documentName };
       }
