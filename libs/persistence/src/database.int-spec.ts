@@ -1,18 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../test/suite-database';
 import { provisionOrganisation } from './provisioning/organisation-provisioning';
 import { Database, type Repositories } from './database';
 
 /** Issue 19: apps reach PostgreSQL through repositories and one transaction helper, Database.transaction. */
 describe('Database.transaction (the one transaction helper)', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   const now = new Date('2026-11-24T12:00:00Z');
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
 
   /** Two writes that must succeed or fail together: an organisation and a project of it. */
   const organisationWithProject = async (r: Repositories, name: string) => {
@@ -71,15 +64,8 @@ describe('Database.transaction (the one transaction helper)', () => {
 });
 
 describe('Database.exclusivePass', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase({ migrate: false });
   const KEY = 7_441_902_199;
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
 
   it('runs one pass at a time: a pass tried while another holds the lock is skipped (null), and the lock is free again after', async () => {
     let release!: () => void;

@@ -5,6 +5,7 @@ export * from './meta/probes.module';
 export * from './infrastructure/infrastructure';
 export * from './infrastructure/infrastructure.module';
 export * from './infrastructure/persistence.module';
+export * from './infrastructure/periodic-exclusive-pass';
 export * from './infrastructure/platform.settings';
 export * from './bootstrap';
 export * from './metrics/metrics.controller';

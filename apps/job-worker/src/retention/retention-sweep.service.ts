@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { jobsSettings, Settings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
 import { ExclusivePasses, RetentionPurge, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
-import { LOGGER } from '@docrender/platform';
+import { LOGGER, PeriodicExclusivePass } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { jobMetrics } from '../jobs/job-metrics';
 
@@ -17,38 +17,33 @@ export const RETENTION_SWEEP_LOCK_KEY = 7_441_902_114;
  */
 @Injectable()
 export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> | null = null;
+  private readonly pass: PeriodicExclusivePass<PurgeReport>;
 
   constructor(
-    private readonly passes: ExclusivePasses,
+    passes: ExclusivePasses,
     private readonly documents: StoredDocumentRepository,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
   ) {
-    this.intervalMs = settings.get(jobsSettings).retentionSweepIntervalMs;
+    this.pass = new PeriodicExclusivePass(passes, logger, {
+      lockKey: RETENTION_SWEEP_LOCK_KEY,
+      intervalMs: settings.get(jobsSettings).retentionSweepIntervalMs,
+      messages: {
+        disabled: 'retention sweep disabled (JOBS_RETENTION_SWEEP_INTERVAL_MS=0)',
+        skipped: 'retention sweep skipped: another replica is sweeping',
+        failed: 'retention sweep failed; it runs again next round',
+      },
+      work: (now) => this.purge(now),
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs === 0) {
-      this.logger.info('retention sweep disabled (JOBS_RETENTION_SWEEP_INTERVAL_MS=0)');
-      return;
-    }
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep().finally(() => {
-        this.sweeping = null;
-      });
-    }, this.intervalMs);
-    this.timer.unref();
+    this.pass.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+  onModuleDestroy(): Promise<void> {
+    return this.pass.stop();
   }
 
   /**
@@ -56,15 +51,8 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
    * Returns the report, or null when another replica is sweeping (or the sweep failed; it is logged and retried
    * on the next round).
    */
-  async sweep(now: Date = new Date()): Promise<PurgeReport | null> {
-    try {
-      const pass = await this.passes.run(RETENTION_SWEEP_LOCK_KEY, () => this.purge(now));
-      if (pass === null) this.logger.debug('retention sweep skipped: another replica is sweeping');
-      return pass?.value ?? null;
-    } catch (error) {
-      this.logger.error('retention sweep failed; it runs again next round', { err: error });
-      return null;
-    }
+  sweep(now: Date = new Date()): Promise<PurgeReport | null> {
+    return this.pass.run(now);
   }
 
   private async purge(now: Date): Promise<PurgeReport> {

@@ -4,7 +4,7 @@ import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { ExclusivePasses, WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
-import { LOGGER } from '@docrender/platform';
+import { LOGGER, PeriodicExclusivePass } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
 import { dispatcherMetrics } from './dispatcher-metrics';
 
@@ -39,49 +39,39 @@ export function attemptToResend(last: StaleDelivery['lastAttempt']): number | nu
 @Injectable()
 export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly settings: ConfigOf<typeof webhookSettings>;
-  private timer: NodeJS.Timeout | null = null;
-  private reaping: Promise<unknown> | null = null;
+  private readonly pass: PeriodicExclusivePass<ReaperReport>;
 
   constructor(
-    private readonly passes: ExclusivePasses,
+    passes: ExclusivePasses,
     private readonly deliveries: WebhookDeliveryRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
   ) {
     this.settings = settings.get(webhookSettings);
+    this.pass = new PeriodicExclusivePass(passes, logger, {
+      lockKey: CALLBACK_REAPER_LOCK_KEY,
+      intervalMs: this.settings.reaperIntervalMs,
+      messages: {
+        disabled: 'callback reaper disabled (WEBHOOK_REAPER_INTERVAL_MS=0)',
+        skipped: 'callback reaper pass skipped: another replica is reaping',
+        failed: 'callback reaper pass failed; it runs again next round',
+      },
+      work: (now) => this.resendStale(now),
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (this.settings.reaperIntervalMs === 0) {
-      this.logger.info('callback reaper disabled (WEBHOOK_REAPER_INTERVAL_MS=0)');
-      return;
-    }
-    this.timer = setInterval(() => {
-      if (this.reaping) return;
-      this.reaping = this.reap().finally(() => {
-        this.reaping = null;
-      });
-    }, this.settings.reaperIntervalMs);
-    this.timer.unref();
+    this.pass.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.reaping;
+  onModuleDestroy(): Promise<void> {
+    return this.pass.stop();
   }
 
   /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
-  async reap(now: Date = new Date()): Promise<ReaperReport | null> {
-    try {
-      const pass = await this.passes.run(CALLBACK_REAPER_LOCK_KEY, () => this.resendStale(now));
-      if (pass === null) this.logger.debug('callback reaper pass skipped: another replica is reaping');
-      return pass?.value ?? null;
-    } catch (error) {
-      this.logger.error('callback reaper pass failed; it runs again next round', { err: error });
-      return null;
-    }
+  reap(now: Date = new Date()): Promise<ReaperReport | null> {
+    return this.pass.run(now);
   }
 
   private async resendStale(now: Date): Promise<ReaperReport> {

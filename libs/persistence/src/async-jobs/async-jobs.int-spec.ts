@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DocumentType, Environment, MessageName, WebhookEvent } from '@docrender/contracts';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { inSpan, startTracing, traceCarrier, type Logger } from '@docrender/observability';
-import { createTestDatabase, logSqlStatements, type TestDatabase } from '@docrender/testing';
+import { logSqlStatements } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { RenderJobRepository } from '../repositories/render-job.repository';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
@@ -13,20 +14,16 @@ import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('async job persistence against PostgreSQL', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
   let templateId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     const provisioned = await db.database.transaction((r) =>
       provisionOrganisation(r, { name: 'Jobs', tier: 'pro', includedPagesPerMonth: 100, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
     );
     organisationId = provisioned.organisation.id;
     templateId = (await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   async function queuedJob(): Promise<string> {

@@ -1,14 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { Environment, JobState, RenderStatus } from '@docrender/contracts';
+import type { JobState, RenderStatus } from '@docrender/contracts';
+import { TemplateRenderColumns } from './template-render.columns';
 
 @Entity({ name: 'render_jobs' })
-export class RenderJobEntity {
+export class RenderJobEntity extends TemplateRenderColumns {
   @PrimaryColumn({ type: 'uuid' }) id!: string;
-  @Column({ name: 'organisation_id', type: 'uuid' }) organisationId!: string;
-  @Column({ name: 'template_id', type: 'uuid' }) templateId!: string;
-  @Column({ name: 'version_number', type: 'integer' }) versionNumber!: number;
-  @Column({ type: 'text' }) environment!: Environment;
-  @Column({ type: 'text', nullable: true }) language!: string | null;
   @Column({ type: 'boolean' }) persist!: boolean;
   @Column({ name: 'include_document', type: 'boolean' }) includeDocument!: boolean;
   @Column({ name: 'callback_url', type: 'text' }) callbackUrl!: string;

@@ -1,14 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { DocumentConformance, DocumentType, Environment } from '@docrender/contracts';
+import type { DocumentConformance, DocumentType } from '@docrender/contracts';
+import { TemplateRenderColumns } from './template-render.columns';
 
 @Entity({ name: 'documents' })
-export class StoredDocumentEntity {
+export class StoredDocumentEntity extends TemplateRenderColumns {
   @PrimaryColumn({ type: 'uuid' }) id!: string;
-  @Column({ name: 'organisation_id', type: 'uuid' }) organisationId!: string;
-  @Column({ name: 'template_id', type: 'uuid' }) templateId!: string;
-  @Column({ name: 'version_number', type: 'integer' }) versionNumber!: number;
-  @Column({ type: 'text' }) environment!: Environment;
-  @Column({ type: 'text', nullable: true }) language!: string | null;
   @Column({ name: 'document_name', type: 'text' }) documentName!: string;
   @Column({ name: 'document_type', type: 'text' }) documentType!: DocumentType;
   @Column({ name: 'pdf_blob_key', type: 'text' }) pdfBlobKey!: string;

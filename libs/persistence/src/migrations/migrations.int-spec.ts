@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { MIGRATIONS_TABLE, pendingMigrations, revertMigrations, runMigrations } from '../data-source';
 import { MIGRATIONS } from './index';
@@ -29,14 +29,7 @@ const EXPECTED_TABLES = [
 ];
 
 describe('migrations', () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = suiteDatabase({ migrate: false });
 
   async function tables(): Promise<string[]> {
     const rows = (await db.dataSource.query(

@@ -1,11 +1,12 @@
 import { Environment } from '@docrender/contracts';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { hashApiKey } from '../api-keys/api-key-secret';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { ApiKeyRepository } from './api-key.repository';
 
 describe('ApiKeyRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
 
   const newOrganisation = (name: string) =>
@@ -15,11 +16,7 @@ describe('ApiKeyRepository', () => {
     );
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     organisationId = await newOrganisation('Keys Ltd');
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   it('5.2: a created key authenticates to its organisation, in the environment of its prefix', async () => {

@@ -1,20 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 
 describe('FontRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     organisationId = (
       await db.database.transaction((r) =>
         provisionOrganisation(r, { name: 'Fonts Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
       )
     ).organisation.id;
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   it('7.3 UnresolvedFont: a family gathers variants, a repeated variant replaces the old file, deletion hides the family', async () => {

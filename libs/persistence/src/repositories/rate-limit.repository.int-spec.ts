@@ -1,16 +1,9 @@
 import { RateLimitCategory } from '@docrender/contracts';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 
 describe('RateLimitRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   const org = '00000000-0000-4000-8000-0000000000aa';
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
 
   it('8: concurrent requests never get more permits than the limit in the window', async () => {
     const now = new Date('2026-11-21T12:00:00Z');

@@ -1,5 +1,5 @@
 import { DocumentType, Environment, JobState, MessageName, RenderIssueType, RenderStatus, renderIssue } from '@docrender/contracts';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { Logger } from '@docrender/observability';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
@@ -8,21 +8,17 @@ import { OutboxSqlStore } from '../async-jobs/outbox-sql.store';
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('RenderJobRepository and its outbox message', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
   let templateId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     organisationId = (
       await db.database.transaction((r) =>
         provisionOrganisation(r, { name: 'Jobs Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
       )
     ).organisation.id;
     templateId = (await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   const newJob = (requestedCount = 3) =>

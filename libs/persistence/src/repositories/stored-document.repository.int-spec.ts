@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentType, Environment } from '@docrender/contracts';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import type { NewStoredDocument } from './stored-document.repository';
 
 describe('StoredDocumentRepository.createPaid (real PostgreSQL)', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   const now = new Date('2026-11-21T12:00:00Z');
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
 
   /** An organisation with an allowance and a template to render, optionally with its billing period started long ago. */
   const organisationWith = async (includedPagesPerMonth: number, billingPeriodStart?: Date) => {

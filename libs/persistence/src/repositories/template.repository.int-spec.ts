@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { RecordConflictError } from '../persistence.error';
 
@@ -10,21 +10,17 @@ const content = (n: number) => ({
 });
 
 describe('TemplateRepository and TemplateVersionRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
   let otherOrganisationId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     const make = (name: string) =>
       db.database.transaction(async (r) =>
         (await provisionOrganisation(r, { name, tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 })).organisation.id,
       );
     organisationId = await make('Templates Ltd');
     otherOrganisationId = await make('Elsewhere Ltd');
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   it('2.2: a template reports its project, latest published version, version count and master template', async () => {

@@ -1,12 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 
 describe('UndeliveredRenderRepository: documents paid for whose answer was lost, kept for the same request (issue 31 item 6, decision 0041)', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     organisationId = (
       await db.database.transaction((r) =>
         provisionOrganisation(
@@ -16,9 +15,6 @@ describe('UndeliveredRenderRepository: documents paid for whose answer was lost,
         ),
       )
     ).organisation.id;
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   const HOUR = 3_600_000;

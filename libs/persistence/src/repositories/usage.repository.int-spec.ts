@@ -1,16 +1,9 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 
 describe('UsageRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   const now = new Date('2026-11-21T12:00:00Z');
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
 
   const organisationWith = async (includedPagesPerMonth: number, billingPeriodStart?: Date) =>
     (

@@ -1,24 +1,20 @@
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 
 const HOUR = 60 * 60 * 1000;
 
 describe('WebhookSecretRepository', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let organisationId: string;
   let firstSecret: string;
   const t0 = new Date('2026-11-01T10:00:00Z');
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     const created = await db.database.transaction((r) =>
       provisionOrganisation(r, { name: 'Hooks Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }, t0),
     );
     organisationId = created.organisation.id;
     firstSecret = created.webhookSecret;
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   it('an organisation is provisioned with one random whsec_ secret and no previous one', async () => {

@@ -3,24 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { DocumentType, Environment } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { provisionOrganisation } from '../provisioning/organisation-provisioning';
 import { RetentionPurge } from './retention-purge.service';
 
 describe('RetentionPurge against PostgreSQL and the filesystem blob store', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let blobDir: string;
   let blobs: FilesystemBlobStore;
   const now = new Date('2026-11-21T00:00:00Z');
   const daysAgo = (n: number) => new Date(now.getTime() - n * 86_400_000);
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     blobDir = await mkdtemp(path.join(os.tmpdir(), 'docrender-retention-'));
     blobs = await FilesystemBlobStore.open(blobDir);
   });
   afterAll(async () => {
-    await db.drop();
     await rm(blobDir, { recursive: true, force: true });
   });
 

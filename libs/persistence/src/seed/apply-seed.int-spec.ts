@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Environment } from '@docrender/contracts';
-import { createTestDatabase, type TestDatabase } from '@docrender/testing';
+import { suiteDatabase, type SuiteDatabase } from '../../test/suite-database';
 import { applySeed, type SeedResult } from './apply-seed';
 import { SeedFileError } from './seed-file';
 
@@ -13,7 +13,7 @@ const seedKeys = (seed: unknown): string[] =>
   (seed as { organisations: { apiKeys?: string[] }[] }).organisations.flatMap((o) => o.apiKeys ?? []);
 
 /** Every row of every table of the schema, as JSON text, in a stable order. */
-async function dumpAllTables(db: TestDatabase): Promise<Record<string, string[]>> {
+async function dumpAllTables(db: SuiteDatabase): Promise<Record<string, string[]>> {
   const tables = (await db.dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)) as { tablename: string }[];
   const dump: Record<string, string[]> = {};
   for (const { tablename } of tables) {
@@ -24,15 +24,11 @@ async function dumpAllTables(db: TestDatabase): Promise<Record<string, string[]>
 }
 
 describe('applySeed', () => {
-  let db: TestDatabase;
+  const db = suiteDatabase();
   let first: SeedResult;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     first = await applySeed(db.database, acmeSeed(), OK_DIR, { now: new Date('2026-11-21T10:00:00Z') });
-  });
-  afterAll(async () => {
-    await db.drop();
   });
 
   it('creates what the file describes and returns its ids', async () => {

@@ -1,0 +1,66 @@
+import type { Logger } from '@docrender/observability';
+import type { ExclusivePasses } from '@docrender/persistence';
+
+/** What a periodic pass logs when its timer is off, when another replica holds its lock, and when it fails. */
+export type PeriodicPassMessages = { disabled: string; skipped: string; failed: string };
+
+export type PeriodicPassOptions<T> = {
+  /** The pg_advisory_lock key meaning "this pass is running" (any constant, distinct from other locks). */
+  lockKey: number;
+  /** Time between passes; 0 turns the timer off (the pass still runs when called). */
+  intervalMs: number;
+  messages: PeriodicPassMessages;
+  /** One pass at `now`, run while this process holds the lock. */
+  work: (now: Date) => Promise<T>;
+};
+
+/**
+ * A pass that one replica at a time runs every `intervalMs` (the retention sweep, the callback reaper). The timer does
+ * not keep the process alive and skips a round while the previous pass still runs. A pass runs only while it holds a
+ * PostgreSQL advisory lock (tried, never waited for), so the other replicas skip that round; a pass that fails is
+ * logged and runs again next round.
+ */
+export class PeriodicExclusivePass<T> {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly passes: ExclusivePasses,
+    private readonly logger: Logger,
+    private readonly options: PeriodicPassOptions<T>,
+  ) {}
+
+  /** Starts the timer, or logs that the pass is disabled when `intervalMs` is 0. */
+  start(): void {
+    if (this.options.intervalMs === 0) {
+      this.logger.info(this.options.messages.disabled);
+      return;
+    }
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.run().finally(() => {
+        this.running = null;
+      });
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for the pass in flight, if any. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One pass at `now`: what the work returned, or null when another replica holds the lock or the pass failed (logged). */
+  async run(now: Date = new Date()): Promise<T | null> {
+    try {
+      const pass = await this.passes.run(this.options.lockKey, () => this.options.work(now));
+      if (pass === null) this.logger.debug(this.options.messages.skipped);
+      return pass?.value ?? null;
+    } catch (error) {
+      this.logger.error(this.options.messages.failed, { err: error });
+      return null;
+    }
+  }
+}
