@@ -3,7 +3,7 @@ import type { RequestOptions } from '../http/http-transport';
 import { readJson } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { waitForJob, type WaitOptions } from '../jobs/job-waiter';
-import { segment, timeoutOf, type ClientContext } from './client-context';
+import { getJson, segment, timeoutOf, type ClientContext } from './client-context';
 import { renderPath, renderQuery, type DocumentData, type RenderOptions } from './renders.resource';
 
 export type EnqueueOptions = RenderOptions & {
@@ -41,17 +41,7 @@ export class JobsResource {
 
   /** The job's state, outcome, exact counts and (at most 100) issues. */
   get(jobId: string, options: RequestOptions = {}): Promise<JobStatusDto> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: `/v1/render/jobs/${segment(jobId)}`,
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readJson<JobStatusDto>(response, request, SHAPES.jobStatus),
-    );
+    return getJson(this.context, { path: `/v1/render/jobs/${segment(jobId)}` }, options, (response, request) => readJson<JobStatusDto>(response, request, SHAPES.jobStatus));
   }
 
   /**
