@@ -38,6 +38,20 @@ export const setting = {
     return { env, description, defaultText: defaultValue === '' ? '(empty)' : defaultValue, parse: (raw) => (present(raw) ? raw.trim() : defaultValue) };
   },
 
+  /** A string setting whose value, the default included, `problem` accepts (null) or refuses (why, for the message). */
+  checkedString(env: string, description: string, defaultValue: string, problem: (value: string) => string | null): Setting<string> {
+    const base = setting.string(env, description, defaultValue);
+    return {
+      ...base,
+      parse(raw) {
+        const value = base.parse(raw);
+        const refused = problem(value);
+        if (refused !== null) throw new ConfigError(env, refused);
+        return value;
+      },
+    };
+  },
+
   optionalString(env: string, description: string): Setting<string | undefined> {
     return { env, description, defaultText: '(unset)', parse: (raw) => (present(raw) ? raw.trim() : undefined) };
   },

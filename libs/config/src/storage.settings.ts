@@ -1,20 +1,9 @@
-import { ConfigError, ConfigOf, Setting, setting } from './setting';
+import { ConfigOf, setting } from './setting';
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
-function bucketName(env: string, description: string, defaultValue: string): Setting<string> {
-  const base = setting.string(env, description, defaultValue);
-  return {
-    ...base,
-    parse(raw) {
-      const value = base.parse(raw);
-      if (!BUCKET_NAME.test(value) || value.includes('..')) {
-        throw new ConfigError(env, `must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens), got '${value}'`);
-      }
-      return value;
-    },
-  };
-}
+const bucketNameProblem = (value: string): string | null =>
+  BUCKET_NAME.test(value) && !value.includes('..') ? null : `must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens), got '${value}'`;
 
 /** Blob storage settings (PDFs, preview images, font files, large job inputs). */
 export const storageSettings = {
@@ -25,7 +14,7 @@ export const storageSettings = {
   ),
   s3AccessKey: setting.optionalString('S3_ACCESS_KEY', 'Access key for S3_ENDPOINT.'),
   s3SecretKey: setting.optionalString('S3_SECRET_KEY', 'Secret key for S3_ENDPOINT.'),
-  s3Bucket: bucketName('S3_BUCKET', 'Bucket holding every blob; created at start when missing.', 'documents'),
+  s3Bucket: setting.checkedString('S3_BUCKET', 'Bucket holding every blob; created at start when missing.', 'documents', bucketNameProblem),
   s3Region: setting.string('S3_REGION', 'Region of the bucket.', 'us-east-1'),
   s3IdleTimeoutMs: setting.int(
     'S3_IDLE_TIMEOUT_MS',

@@ -1,19 +1,7 @@
-import { ConfigError, ConfigOf, Setting, setting } from './setting';
+import { ConfigOf, setting } from './setting';
 
 /** The publicly known development key. Every real deployment sets its own VIEW_URL_SECRET. */
 export const DEV_VIEW_URL_SECRET = 'dev-only-view-url-secret-NOT-SECRET-set-VIEW_URL_SECRET';
-
-function secret(env: string, description: string, defaultValue: string): Setting<string> {
-  const base = setting.string(env, description, defaultValue);
-  return {
-    ...base,
-    parse(raw) {
-      const value = base.parse(raw);
-      if (value.length < 16) throw new ConfigError(env, 'must be at least 16 characters long');
-      return value;
-    },
-  };
-}
 
 /**
  * Signed links (docs/api.md: viewUrl under Documents and PDFs, Preview images): where clients reach the gateway, and the HMAC key that makes a
@@ -25,10 +13,11 @@ export const viewUrlSettings = {
     'Base address clients use to reach the API gateway (scheme, host, optional port and path prefix), used in signed links and as the server of the OpenAPI document the gateway serves (Swagger UI\'s Try it out). Unset: links use http://localhost:<PORT>; the served document names the relative server /, the host Swagger UI was loaded from.',
     ['http', 'https'],
   ),
-  secret: secret(
+  secret: setting.checkedString(
     'VIEW_URL_SECRET',
     'HMAC-SHA256 key signing viewUrl and preview-image links (at least 16 characters). Changing it invalidates links already handed out. The default is public and for development only.',
     DEV_VIEW_URL_SECRET,
+    (value) => (value.length < 16 ? 'must be at least 16 characters long' : null),
   ),
 };
 

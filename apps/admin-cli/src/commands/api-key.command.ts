@@ -1,15 +1,14 @@
 import { Environment } from '@docrender/contracts';
 import { apiKeySummary } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineCommand, defineOrganisationCommand, option, ORG_OPTION } from '../cli/command';
 
-export const createApiKeyCommand = defineCommand({
+export const createApiKeyCommand = defineOrganisationCommand({
   name: 'create-key',
   summary: 'Create an API key and print it once (only its HMAC is stored).',
   options: {
-    ...ORG_OPTION,
-    env: { type: 'string', valueName: 'test|production', description: 'environment of the key (required)' },
-    label: { type: 'string', valueName: '<text>', description: 'a note to recognise the key by' },
+    env: option.value('test|production', 'environment of the key (required)'),
+    label: option.text('a note to recognise the key by'),
   },
   prepare: (args) => ({
     organisationId: args.uuid('org'),
@@ -17,7 +16,6 @@ export const createApiKeyCommand = defineCommand({
     label: args.optionalString('label') ?? null,
   }),
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     const { record, plaintextKey } = await context.database.apiKeys.create(input.organisationId, input.environment, { label: input.label, now: context.now() });
     return {
       id: record.id,
@@ -48,7 +46,7 @@ export const listApiKeysCommand = defineCommand({
 export const revokeApiKeyCommand = defineCommand({
   name: 'revoke-key',
   summary: 'Revoke an API key (it answers 401 from then on).',
-  options: { 'key-id': { type: 'string', valueName: '<uuid>', description: 'id printed by create-key or list-keys (required)' } },
+  options: { 'key-id': option.uuid('id printed by create-key or list-keys (required)') },
   prepare: (args) => ({ apiKeyId: args.uuid('key-id') }),
   async run({ apiKeyId }, context) {
     const now = context.now();

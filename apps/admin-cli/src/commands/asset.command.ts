@@ -1,6 +1,6 @@
 import { assetNameProblem, InvalidAssetError, removeOrganisationAsset, storeOrganisationAsset } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineOrganisationCommand, option } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 
 function assetName(name: string): string {
@@ -9,13 +9,12 @@ function assetName(name: string): string {
   return name;
 }
 
-export const addAssetCommand = defineCommand({
+export const addAssetCommand = defineOrganisationCommand({
   name: 'add-asset',
   summary: 'Store an image (logo, background) or a PDF as an organisation asset that templates use as asset:<name> (images) or attach (PDFs); replaces one of the same name.',
   options: {
-    ...ORG_OPTION,
-    name: { type: 'string', valueName: '<name>', description: 'the asset name, e.g. logo or backgrounds/a4.png (required)' },
-    file: { type: 'string', valueName: '<path>', description: 'a PNG, JPEG, GIF, WebP, AVIF, SVG or PDF file (required)' },
+    name: option.value('<name>', 'the asset name, e.g. logo or backgrounds/a4.png (required)'),
+    file: option.value('<path>', 'a PNG, JPEG, GIF, WebP, AVIF, SVG or PDF file (required)'),
   },
   async prepare(args, baseDir) {
     const organisationId = args.uuid('org');
@@ -24,7 +23,6 @@ export const addAssetCommand = defineCommand({
     return { organisationId, name, file };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     try {
       return await storeOrganisationAsset(await context.blobStore(), input.organisationId, input.name, input.file);
     } catch (error) {
@@ -34,18 +32,14 @@ export const addAssetCommand = defineCommand({
   },
 });
 
-export const removeAssetCommand = defineCommand({
+export const removeAssetCommand = defineOrganisationCommand({
   name: 'remove-asset',
   summary: 'Delete an organisation asset; templates that still use it get an UnresolvedImage issue.',
-  options: {
-    ...ORG_OPTION,
-    name: { type: 'string', valueName: '<name>', description: 'the asset name (required)' },
-  },
+  options: { name: option.value('<name>', 'the asset name (required)') },
   prepare(args) {
     return { organisationId: args.uuid('org'), name: assetName(args.string('name')) };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     const removed = await removeOrganisationAsset(await context.blobStore(), input.organisationId, input.name);
     return { organisationId: input.organisationId, name: input.name, removed };
   },

@@ -1,6 +1,6 @@
 import { FONT_FORMATS, fontFormatOf, matchesFontFormat, registerFontFamily, type FontFileUpload, type FontStyle } from '@docrender/organisation-resources';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineOrganisationCommand, option } from '../cli/command';
 import { readArgumentFile } from '../cli/read-file';
 
 /** `<weight>:<style>:<path>`, e.g. `700:italic:fonts/Acme-BoldItalic.woff2`. */
@@ -17,18 +17,12 @@ async function parseFileArgument(value: string, baseDir: string): Promise<FontFi
   return { weight, style: match[2] as FontStyle, format, bytes };
 }
 
-export const addFontCommand = defineCommand({
+export const addFontCommand = defineOrganisationCommand({
   name: 'add-font',
   summary: 'Add a custom font family (or more variants of one) from font files; the files go to the blob store.',
   options: {
-    ...ORG_OPTION,
-    family: { type: 'string', valueName: '<name>', description: 'the fontFamily templates will use (required)' },
-    file: {
-      type: 'string',
-      multiple: true,
-      valueName: '<weight>:<normal|italic>:<path>',
-      description: 'a woff2/woff/ttf/otf file; repeat for each variant (at least one)',
-    },
+    family: option.value('<name>', 'the fontFamily templates will use (required)'),
+    file: { ...option.value('<weight>:<normal|italic>:<path>', 'a woff2/woff/ttf/otf file; repeat for each variant (at least one)'), multiple: true },
   },
   async prepare(args, baseDir) {
     const organisationId = args.uuid('org');
@@ -42,7 +36,6 @@ export const addFontCommand = defineCommand({
     return { organisationId, family, files };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     const family = await registerFontFamily(context.database.fonts, await context.blobStore(), input, context.now());
     return { id: family.id, organisationId: family.organisationId, family: family.family, files: family.files.map(({ id: _id, ...file }) => file) };
   },

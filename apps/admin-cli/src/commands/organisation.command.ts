@@ -1,19 +1,19 @@
 import { provisionOrganisation } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineCommand, defineOrganisationCommand, option } from '../cli/command';
 
 export const createOrganisationCommand = defineCommand({
   name: 'create-org',
   summary: 'Create an organisation (with its webhook signing secret and current billing period).',
   options: {
-    name: { type: 'string', valueName: '<text>', description: 'display name (required)' },
-    tier: { type: 'string', valueName: '<text>', description: 'plan tier (default free)' },
-    'included-pages': { type: 'string', valueName: '<n>', description: 'pages per month (default 100)' },
-    'included-tokens': { type: 'string', valueName: '<n>', description: 'AI tokens per month (default 0)' },
-    'retention-days': { type: 'string', valueName: '<n>', description: 'purge stored PDFs older than n days (default: keep)' },
-    'user-count': { type: 'string', valueName: '<n>', description: 'users in the organisation (default 1)' },
-    'period-start': { type: 'string', valueName: '<ISO date>', description: 'start of the first monthly billing period (default: 1st of this month)' },
-    id: { type: 'string', valueName: '<uuid>', description: 'use this id (default: a new one)' },
+    name: option.text('display name (required)'),
+    tier: option.text('plan tier (default free)'),
+    'included-pages': option.count('pages per month (default 100)'),
+    'included-tokens': option.count('AI tokens per month (default 0)'),
+    'retention-days': option.count('purge stored PDFs older than n days (default: keep)'),
+    'user-count': option.count('users in the organisation (default 1)'),
+    'period-start': option.value('<ISO date>', 'start of the first monthly billing period (default: 1st of this month)'),
+    id: option.uuid('use this id (default: a new one)'),
   },
   prepare(args) {
     const periodStart = args.optionalString('period-start');
@@ -52,13 +52,10 @@ export const createOrganisationCommand = defineCommand({
   },
 });
 
-export const deleteOrganisationCommand = defineCommand({
+export const deleteOrganisationCommand = defineOrganisationCommand({
   name: 'delete-org',
   summary: 'Delete an organisation: its API keys then answer 401 NotAuthenticated; its data stays.',
-  options: ORG_OPTION,
-  prepare: (args) => ({ organisationId: args.uuid('org') }),
   async run({ organisationId }, context) {
-    await liveOrganisation(context, organisationId);
     const now = context.now();
     await context.database.organisations.markDeleted(organisationId, now);
     return { id: organisationId, deletedAt: now.toISOString() };
@@ -66,13 +63,10 @@ export const deleteOrganisationCommand = defineCommand({
 });
 
 const suspension = (name: string, suspended: boolean, summary: string) =>
-  defineCommand({
+  defineOrganisationCommand({
     name,
     summary,
-    options: ORG_OPTION,
-    prepare: (args) => ({ organisationId: args.uuid('org') }),
-    async run({ organisationId }, context) {
-      await liveOrganisation(context, organisationId);
+      async run({ organisationId }, context) {
       const now = context.now();
       await context.database.organisations.setSuspended(organisationId, suspended, now);
       return { id: organisationId, suspended, at: now.toISOString() };

@@ -1,6 +1,6 @@
 import { RetentionPurge } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand } from '../cli/command';
+import { defineCommand, option } from '../cli/command';
 
 const DURATION = /^(\d+)([dh])$/;
 
@@ -17,9 +17,9 @@ export const purgePdfsCommand = defineCommand({
   name: 'purge-pdfs',
   summary: 'Delete stored PDFs past retention; their metadata stays (isPdfDeleted, download 410 PdfDeleted).',
   options: {
-    'older-than': { type: 'string', valueName: '<ISO time | 30d | 12h>', description: 'purge PDFs rendered before this time, or' },
-    'by-policy': { type: 'boolean', description: "purge by each organisation's retentionDays" },
-    org: { type: 'string', valueName: '<uuid>', description: 'only this organisation (with --older-than)' },
+    'older-than': option.value('<ISO time | 30d | 12h>', 'purge PDFs rendered before this time, or'),
+    'by-policy': option.flag("purge by each organisation's retentionDays"),
+    org: option.uuid('only this organisation (with --older-than)'),
   },
   prepare(args) {
     const olderThan = args.optionalString('older-than');

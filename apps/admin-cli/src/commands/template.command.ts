@@ -1,7 +1,7 @@
 import { RecordNotFoundError } from '@docrender/persistence';
 import { checkTemplateVersion, templateErrorLines, type TemplateVersionContent } from '@docrender/template-dsl/checks';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineOrganisationCommand, option } from '../cli/command';
 import { readJsonObject } from '../cli/read-file';
 
 /**
@@ -16,28 +16,19 @@ function refuseInvalidVersion(argument: string, version: TemplateVersionContent)
 /** Recorded as updatedBy / publishedBy unless --author is given. */
 const DEFAULT_AUTHOR = 'admin-cli';
 
-export const importTemplateCommand = defineCommand({
+export const importTemplateCommand = defineOrganisationCommand({
   name: 'import-template',
   summary: 'Import a template version from a DSL file, as a draft or published (--publish); a version a render would refuse is refused.',
   options: {
-    ...ORG_OPTION,
-    dsl: { type: 'string', valueName: '<file.json>', description: 'the template DSL (required)' },
-    template: { type: 'string', valueName: '<uuid>', description: 'add a version to this template, or' },
-    name: { type: 'string', valueName: '<text>', description: 'create a new template with this name' },
-    project: { type: 'string', valueName: '<uuid>', description: 'project of the new template (with --name)' },
-    'sample-data': {
-      type: 'string',
-      valueName: '<file.json>',
-      description: 'sample data: { "data": …, "i18n": … }, or plain data (wrapped as data); default {}',
-    },
-    translations: { type: 'string', valueName: '<file.json>', description: 'translation strings (default none)' },
-    'document-name-template': {
-      type: 'string',
-      valueName: '<text>',
-      description: "the version's document-name template (also the new template's, with --name)",
-    },
-    publish: { type: 'boolean', description: 'publish the version (default: draft)' },
-    author: { type: 'string', valueName: '<text>', description: `recorded as updatedBy/publishedBy (default ${DEFAULT_AUTHOR})` },
+    dsl: option.value('<file.json>', 'the template DSL (required)'),
+    template: option.uuid('add a version to this template, or'),
+    name: option.text('create a new template with this name'),
+    project: option.uuid('project of the new template (with --name)'),
+    'sample-data': option.value('<file.json>', 'sample data: { "data": …, "i18n": … }, or plain data (wrapped as data); default {}'),
+    translations: option.value('<file.json>', 'translation strings (default none)'),
+    'document-name-template': option.text("the version's document-name template (also the new template's, with --name)"),
+    publish: option.flag('publish the version (default: draft)'),
+    author: option.text(`recorded as updatedBy/publishedBy (default ${DEFAULT_AUTHOR})`),
   },
   async prepare(args, baseDir) {
     const templateId = args.optionalUuid('template');
@@ -70,7 +61,6 @@ export const importTemplateCommand = defineCommand({
     };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     const now = context.now();
     return context.database.transaction(async (r) => {
       let templateId: string;
@@ -110,14 +100,13 @@ export const importTemplateCommand = defineCommand({
   },
 });
 
-export const publishVersionCommand = defineCommand({
+export const publishVersionCommand = defineOrganisationCommand({
   name: 'publish-version',
   summary: 'Publish a draft version (publishing a published version changes nothing).',
   options: {
-    ...ORG_OPTION,
-    template: { type: 'string', valueName: '<uuid>', description: 'the template (required)' },
-    version: { type: 'string', valueName: '<n>', description: 'the version number (required)' },
-    author: { type: 'string', valueName: '<text>', description: `recorded as publishedBy (default ${DEFAULT_AUTHOR})` },
+    template: option.uuid('the template (required)'),
+    version: option.count('the version number (required)'),
+    author: option.text(`recorded as publishedBy (default ${DEFAULT_AUTHOR})`),
   },
   prepare: (args) => {
     const version = args.optionalInt('version', { min: 1 });
@@ -125,7 +114,6 @@ export const publishVersionCommand = defineCommand({
     return { organisationId: args.uuid('org'), templateId: args.uuid('template'), versionNumber: version, author: args.optionalString('author') ?? DEFAULT_AUTHOR };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     if (!(await context.database.templates.findById(input.organisationId, input.templateId))) {
       throw new UsageError('--template', `no template ${input.templateId} in organisation ${input.organisationId}`);
     }

@@ -1,16 +1,15 @@
 import { generatePassword, hashPassword, RecordConflictError, WORKSPACE_ROLES } from '@docrender/persistence';
 import { UsageError } from '../cli/cli-arguments';
-import { defineCommand, liveOrganisation, ORG_OPTION } from '../cli/command';
+import { defineOrganisationCommand, option } from '../cli/command';
 
 /** Issue 35: workspace users are created by the operator; the password is generated and printed once. */
-export const createWorkspaceUserCommand = defineCommand({
+export const createWorkspaceUserCommand = defineOrganisationCommand({
   name: 'create-user',
   summary: 'Create a workspace user of an organisation with a role, and print its generated password once (only a scrypt hash is stored).',
   options: {
-    ...ORG_OPTION,
-    email: { type: 'string', valueName: '<address>', description: 'the e-mail address the user signs in with (required)' },
-    name: { type: 'string', valueName: '<text>', description: 'the name shown in the workspace and recorded on writes (required)' },
-    role: { type: 'string', valueName: 'owner|editor|viewer', description: 'owner: everything; editor: templates; viewer: reads (required)' },
+    email: option.value('<address>', 'the e-mail address the user signs in with (required)'),
+    name: option.text('the name shown in the workspace and recorded on writes (required)'),
+    role: option.value('owner|editor|viewer', 'owner: everything; editor: templates; viewer: reads (required)'),
   },
   prepare: (args) => {
     const email = args.string('email');
@@ -20,7 +19,6 @@ export const createWorkspaceUserCommand = defineCommand({
     return { organisationId: args.uuid('org'), email, name, role: args.oneOf('role', WORKSPACE_ROLES) };
   },
   async run(input, context) {
-    await liveOrganisation(context, input.organisationId);
     const password = generatePassword();
     try {
       const user = await context.database.workspaceUsers.create({ ...input, passwordHash: await hashPassword(password) }, context.now());

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { NotFoundError, type DocrenderClient, type ListFilter, type StoredDocumentDto } from '@docrender/client';
 import type { CommandDefinition } from '../cli/command';
 import { EXIT_OK } from '../cli/cli-io';
-import { choiceOption, dateOption, flag, stringOption } from '../cli/option-values';
+import { choiceOption, dateOption, stringOption } from '../cli/option-values';
 import { UsageError } from '../cli/usage.error';
 import { table } from '../output/table';
 import { PdfFileNames } from '../render/pdf-file-names';
-import { LIST_HELP, LIST_OPTIONS, listParams, nextPageHint, pageLine, shortTime } from './list-options';
+import { LIST_HELP, LIST_OPTIONS, listItems, listParams, shortTime } from './list-options';
 
 export const documentsListCommand: CommandDefinition = {
   words: ['documents', 'list'],
@@ -21,7 +21,8 @@ export const documentsListCommand: CommandDefinition = {
     ...LIST_HELP,
   ],
   options: { ...LIST_OPTIONS, template: { type: 'string' }, environment: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } },
-  async run({ output, argv, values, client }) {
+  async run(context) {
+    const { output, values, client } = context;
     const common = listParams(values, 'documents');
     const filters: ListFilter<'documents'>[] = [...(common.filters ?? [])];
     const template = stringOption(values, 'template');
@@ -34,21 +35,10 @@ export const documentsListCommand: CommandDefinition = {
     if (until !== undefined) filters.push({ field: 'renderedAt', op: 'lte', value: until });
     const params = { ...common, filters };
 
-    let items: StoredDocumentDto[];
-    let summary: string;
-    let next: string | null = null;
-    if (flag(values, 'all')) {
-      items = [];
-      for await (const document of client().documents.listAll(params, { pin: until === undefined })) items.push(document);
-      output.result({ items, total: items.length });
-      summary = `${items.length} document(s)`;
-    } else {
-      const page = await client().documents.list(params);
-      items = page.items;
-      output.result(page);
-      summary = pageLine(page.skip, page.items.length, page.total);
-      next = nextPageHint(argv, page.skip, page.items.length, page.total);
-    }
+    const { items, summary, next } = await listItems(context, 'document', {
+      page: () => client().documents.list(params),
+      all: () => client().documents.listAll(params, { pin: until === undefined }),
+    });
     if (!output.json) {
       const names = await templateNames(client(), items);
       output.line(

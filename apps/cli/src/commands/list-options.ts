@@ -1,5 +1,5 @@
-import { FilterOperator, LISTING_FIELDS, type FilterField, type ListFilter, type ListParams, type ListingName, type SortField } from '@docrender/client';
-import type { OptionSpec, OptionValues } from '../cli/command';
+import { FilterOperator, LISTING_FIELDS, type FilterField, type ListFilter, type ListParams, type ListingName, type PagedResult, type SortField } from '@docrender/client';
+import type { CommandContext, OptionSpec, OptionValues } from '../cli/command';
 import { flag, integerOption, stringOption } from '../cli/option-values';
 import { UsageError } from '../cli/usage.error';
 
@@ -79,6 +79,33 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/** What a `… list` command shows: the items, the summary line, and the command for the next page (null on the last). */
+export type Listed<T> = { items: T[]; summary: string; next: string | null };
+
+/**
+ * With `--all` every item (`all`, page after page), else one page; writes the JSON result (`{ items, total }` for
+ * `--all`, the page otherwise). `noun` names an item in the summary (`42 template(s)`).
+ */
+export async function listItems<T>(
+  { output, argv, values }: Pick<CommandContext, 'output' | 'argv' | 'values'>,
+  noun: string,
+  source: { page(): Promise<PagedResult<T>>; all(): AsyncIterable<T> },
+): Promise<Listed<T>> {
+  if (flag(values, 'all')) {
+    const items: T[] = [];
+    for await (const item of source.all()) items.push(item);
+    output.result({ items, total: items.length });
+    return { items, summary: `${items.length} ${noun}(s)`, next: null };
+  }
+  const page = await source.page();
+  output.result(page);
+  return {
+    items: page.items,
+    summary: pageLine(page.skip, page.items.length, page.total),
+    next: nextPageHint(argv, page.skip, page.items.length, page.total),
+  };
 }
 
 /** The page as `1-25 of 42`. */

@@ -95,3 +95,28 @@ export class ServerError extends ApiError {
     super(details);
   }
 }
+
+/**
+ * The exception for an HTTP error answer, by its status (spec 7.2): a 422 that carried a render envelope is a
+ * RenderBlockedError; a 429 or 5xx carries the seconds of its Retry-After header.
+ */
+export function apiErrorForStatus(details: ApiErrorDetails, renderEnvelope: RenderEnvelopeDto | null, retryAfterSeconds: number | null): ApiError {
+  switch (details.status) {
+    case 400:
+      return new BadRequestError(details);
+    case 401:
+      return new AuthenticationError(details);
+    case 403:
+      return new PermissionDeniedError(details);
+    case 404:
+      return new NotFoundError(details);
+    case 413:
+      return new PayloadTooLargeError(details);
+    case 422:
+      return renderEnvelope ? new RenderBlockedError(details, renderEnvelope) : new UnprocessableEntityError(details);
+    case 429:
+      return new RateLimitError(details, retryAfterSeconds);
+    default:
+      return details.status >= 500 ? new ServerError(details, retryAfterSeconds) : new ApiError(details);
+  }
+}

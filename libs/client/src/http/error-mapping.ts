@@ -1,17 +1,5 @@
 import type { RenderEnvelopeDto } from '@docrender/contracts';
-import {
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  NotFoundError,
-  PayloadTooLargeError,
-  PermissionDeniedError,
-  RateLimitError,
-  RenderBlockedError,
-  ServerError,
-  UnprocessableEntityError,
-  type ApiErrorDetails,
-} from '../errors/api.error';
+import { apiErrorForStatus, type ApiError, type ApiErrorDetails } from '../errors/api.error';
 import { parseRetryAfter } from './retry-policy';
 
 const MESSAGE_SNIPPET = 300;
@@ -38,26 +26,7 @@ export async function apiErrorOf(response: Response, request: string): Promise<A
     request,
     body,
   };
-  switch (response.status) {
-    case 400:
-      return new BadRequestError(details);
-    case 401:
-      return new AuthenticationError(details);
-    case 403:
-      return new PermissionDeniedError(details);
-    case 404:
-      return new NotFoundError(details);
-    case 413:
-      return new PayloadTooLargeError(details);
-    case 422: {
-      const renderEnvelope = isRenderEnvelope(body) ? body : null;
-      return renderEnvelope ? new RenderBlockedError(details, renderEnvelope) : new UnprocessableEntityError(details);
-    }
-    case 429:
-      return new RateLimitError(details, parseRetryAfter(response.headers.get('retry-after')));
-    default:
-      return response.status >= 500 ? new ServerError(details, parseRetryAfter(response.headers.get('retry-after'))) : new ApiError(details);
-  }
+  return apiErrorForStatus(details, isRenderEnvelope(body) ? body : null, parseRetryAfter(response.headers.get('retry-after')));
 }
 
 function errorEnvelope(body: unknown): { code: string; message: string; errorId: string | null } | null {

@@ -12,7 +12,7 @@ import { assertPdfContentType, readJson, readPaged, readPdf } from '../http/resp
 import { SHAPES } from '../http/response-shapes';
 import { listQuery, type ListParams } from '../listing/list-params';
 import { paginate, pinned, type IterateOptions } from '../listing/paginate';
-import { segment, timeoutOf, type ClientContext } from './client-context';
+import { getJson, segment, timeoutOf, type ClientContext } from './client-context';
 
 /** A streamed PDF download. */
 export type DocumentDownload = {
@@ -30,17 +30,8 @@ export class DocumentsResource {
 
   /** One page of stored documents (only renders made with persist=true). */
   list(params: ListParams<'documents'> = {}, options: RequestOptions = {}): Promise<PagedResult<StoredDocumentDto>> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: '/v1/documents',
-        query: listQuery(params),
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readPaged<StoredDocumentDto>(response, request, SHAPES.storedDocument),
+    return getJson(this.context, { path: '/v1/documents', query: listQuery(params) }, options, (response, request) =>
+      readPaged<StoredDocumentDto>(response, request, SHAPES.storedDocument),
     );
   }
 
@@ -55,16 +46,8 @@ export class DocumentsResource {
 
   /** One document's metadata. */
   get(documentId: string, options: RequestOptions = {}): Promise<StoredDocumentDto> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: `/v1/documents/${segment(documentId)}`,
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readJson<StoredDocumentDto>(response, request, SHAPES.storedDocument),
+    return getJson(this.context, { path: `/v1/documents/${segment(documentId)}` }, options, (response, request) =>
+      readJson<StoredDocumentDto>(response, request, SHAPES.storedDocument),
     );
   }
 

@@ -4,17 +4,14 @@ import { readPaged } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { listQuery, type ListParams } from '../listing/list-params';
 import { paginate } from '../listing/paginate';
-import { timeoutOf, type ClientContext } from './client-context';
+import { getJson, type ClientContext } from './client-context';
 
 /** Font families available to templates (spec 4.18; the record is this service's, docs/api.md). */
 export class FontsResource {
   constructor(private readonly context: ClientContext) {}
 
   list(params: ListParams<'fonts'> = {}, options: RequestOptions = {}): Promise<PagedResult<FontFamilyDto>> {
-    return this.context.transport.send(
-      { method: 'GET', path: '/v1/fonts', query: listQuery(params), accept: 'application/json', retryable: true, timeoutMs: timeoutOf(options, this.context.readTimeoutMs), signal: options.signal },
-      (response, request) => readPaged<FontFamilyDto>(response, request, SHAPES.fontFamily),
-    );
+    return getJson(this.context, { path: '/v1/fonts', query: listQuery(params) }, options, (response, request) => readPaged<FontFamilyDto>(response, request, SHAPES.fontFamily));
   }
 
   /** Every font family matching `params`, page after page. */

@@ -3,8 +3,8 @@ import type { RequestOptions } from '../http/http-transport';
 import { readJson } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { waitForJob, type WaitOptions } from '../jobs/job-waiter';
-import { segment, timeoutOf, type ClientContext } from './client-context';
-import { renderPath, renderQuery, type DocumentData, type RenderOptions } from './renders.resource';
+import { getJson, segment, type ClientContext } from './client-context';
+import { renderCall, renderPath, renderQuery, type DocumentData, type RenderOptions } from './renders.resource';
 
 export type EnqueueOptions = RenderOptions & {
   /** The URL that receives the progress and completion callbacks (spec part 6); required by the service. */
@@ -21,37 +21,27 @@ export class JobsResource {
    */
   enqueue(templateId: string, documents: readonly DocumentData[], options: EnqueueOptions): Promise<JobAcceptedDto> {
     return this.context.transport.send(
-      {
-        method: 'POST',
-        path: `${renderPath(templateId, options.version)}/async`,
-        query: renderQuery(options),
-        json: {
-          documents,
-          callbackUrl: options.callbackUrl,
-          ...(options.includeDocument === undefined ? {} : { includeDocument: options.includeDocument }),
+      renderCall(
+        this.context,
+        {
+          path: `${renderPath(templateId, options.version)}/async`,
+          query: renderQuery(options),
+          json: {
+            documents,
+            callbackUrl: options.callbackUrl,
+            ...(options.includeDocument === undefined ? {} : { includeDocument: options.includeDocument }),
+          },
+          accept: 'application/json',
         },
-        accept: 'application/json',
-        retryable: false,
-        timeoutMs: timeoutOf(options, this.context.renderTimeoutMs),
-        signal: options.signal,
-      },
+        options,
+      ),
       (response, request) => readJson<JobAcceptedDto>(response, request, SHAPES.jobAccepted),
     );
   }
 
   /** The job's state, outcome, exact counts and (at most 100) issues. */
   get(jobId: string, options: RequestOptions = {}): Promise<JobStatusDto> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: `/v1/render/jobs/${segment(jobId)}`,
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readJson<JobStatusDto>(response, request, SHAPES.jobStatus),
-    );
+    return getJson(this.context, { path: `/v1/render/jobs/${segment(jobId)}` }, options, (response, request) => readJson<JobStatusDto>(response, request, SHAPES.jobStatus));
   }
 
   /**

@@ -2,7 +2,7 @@ import type { VersionProbeDto } from '@docrender/contracts';
 import type { RequestOptions } from '../http/http-transport';
 import { readJson } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
-import { timeoutOf, type ClientContext } from './client-context';
+import { getJson, type ClientContext } from './client-context';
 
 /** The readiness probe's answer: ready (200), or not, with the service's plain-text reason (503). */
 export type ServiceStatus = { ready: true } | { ready: false; reason: string };
@@ -16,34 +16,18 @@ export class MetaResource {
    * not an exception, and is not retried: a probe reports the state of the moment.
    */
   status(options: RequestOptions = {}): Promise<ServiceStatus> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: '/v1/meta/status',
-        accept: 'application/json',
-        anonymous: true,
-        retryable: true,
-        passStatuses: [503],
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
+    return getJson(
+      this.context,
+      { path: '/v1/meta/status', anonymous: true, passStatuses: [503] },
+      options,
       async (response): Promise<ServiceStatus> => (response.ok ? (await response.arrayBuffer(), { ready: true }) : { ready: false, reason: (await response.text()).trim() }),
     );
   }
 
   /** The deployed build version, or `unknown`. */
   version(options: RequestOptions = {}): Promise<VersionProbeDto> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: '/v1/meta/version',
-        accept: 'application/json',
-        anonymous: true,
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readJson<VersionProbeDto>(response, request, SHAPES.versionProbe),
+    return getJson(this.context, { path: '/v1/meta/version', anonymous: true }, options, (response, request) =>
+      readJson<VersionProbeDto>(response, request, SHAPES.versionProbe),
     );
   }
 }

@@ -2,7 +2,7 @@ import type { OrganisationStatsDto } from '@docrender/contracts';
 import type { RequestOptions } from '../http/http-transport';
 import { readJson } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
-import { timeoutOf, type ClientContext } from './client-context';
+import { getJson, type ClientContext } from './client-context';
 
 /** Organisation usage and credit (spec 4.16). */
 export class OrganisationResource {
@@ -10,9 +10,8 @@ export class OrganisationResource {
 
   /** The key's organisation: billing period, page and token allowance and use. 401 NotAuthenticated without one. */
   stats(options: RequestOptions = {}): Promise<OrganisationStatsDto> {
-    return this.context.transport.send(
-      { method: 'GET', path: '/v1/organisation/stats', accept: 'application/json', retryable: true, timeoutMs: timeoutOf(options, this.context.readTimeoutMs), signal: options.signal },
-      (response, request) => readJson<OrganisationStatsDto>(response, request, SHAPES.organisationStats),
+    return getJson(this.context, { path: '/v1/organisation/stats' }, options, (response, request) =>
+      readJson<OrganisationStatsDto>(response, request, SHAPES.organisationStats),
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { RenderedDocumentDto, RenderEnvelopeDto, ValidateResponseDto } from '@docrender/contracts';
 import { fileNameOf } from '../http/content-disposition';
-import type { RequestOptions } from '../http/http-transport';
+import type { HttpCall, RequestOptions } from '../http/http-transport';
 import { readJson, readPdf } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { segment, timeoutOf, type ClientContext } from './client-context';
@@ -56,16 +56,16 @@ export class RendersResource {
    */
   render(templateId: string, documents: readonly DocumentData[], options: RenderOptions = {}): Promise<RenderEnvelopeDto> {
     return this.context.transport.send(
-      {
-        method: 'POST',
-        path: renderPath(templateId, options.version),
-        query: renderQuery(options),
-        json: { documents, ...(options.includeDocument === undefined ? {} : { includeDocument: options.includeDocument }) },
-        accept: 'application/json',
-        retryable: false,
-        timeoutMs: timeoutOf(options, this.context.renderTimeoutMs),
-        signal: options.signal,
-      },
+      renderCall(
+        this.context,
+        {
+          path: renderPath(templateId, options.version),
+          query: renderQuery(options),
+          json: { documents, ...(options.includeDocument === undefined ? {} : { includeDocument: options.includeDocument }) },
+          accept: 'application/json',
+        },
+        options,
+      ),
       (response, request) => readJson<RenderEnvelopeDto>(response, request, SHAPES.renderEnvelope),
     );
   }
@@ -76,16 +76,7 @@ export class RendersResource {
    */
   renderPdf(templateId: string, document: DocumentData, options: RenderPdfOptions = {}): Promise<RenderedPdf> {
     return this.context.transport.send(
-      {
-        method: 'POST',
-        path: renderPath(templateId, options.version),
-        query: renderQuery(options),
-        json: { documents: [document] },
-        accept: 'application/pdf',
-        retryable: false,
-        timeoutMs: timeoutOf(options, this.context.renderTimeoutMs),
-        signal: options.signal,
-      },
+      renderCall(this.context, { path: renderPath(templateId, options.version), query: renderQuery(options), json: { documents: [document] }, accept: 'application/pdf' }, options),
       async (response, request) => {
         const pdf = await readPdf(response, request);
         const fileName = fileNameOf(response.headers.get('content-disposition'));
@@ -109,19 +100,7 @@ export class RendersResource {
   renderStateless(request: StatelessRenderRequest, options: RequestOptions & { language?: string } = {}): Promise<Buffer> {
     const query = new URLSearchParams();
     if (options.language !== undefined) query.set('language', options.language);
-    return this.context.transport.send(
-      {
-        method: 'POST',
-        path: '/v1/render',
-        query,
-        json: request,
-        accept: 'application/pdf',
-        retryable: false,
-        timeoutMs: timeoutOf(options, this.context.renderTimeoutMs),
-        signal: options.signal,
-      },
-      readPdf,
-    );
+    return this.context.transport.send(renderCall(this.context, { path: '/v1/render', query, json: request, accept: 'application/pdf' }, options), readPdf);
   }
 
   /**
@@ -130,18 +109,22 @@ export class RendersResource {
    */
   validate(templateId: string, documents: readonly DocumentData[], options: RequestOptions & VersionOption = {}): Promise<ValidateResponseDto> {
     return this.context.transport.send(
-      {
-        method: 'POST',
-        path: `${renderPath(templateId, options.version)}/validate`,
-        json: { documents },
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.renderTimeoutMs),
-        signal: options.signal,
-      },
+      renderCall(this.context, { path: `${renderPath(templateId, options.version)}/validate`, json: { documents }, accept: 'application/json', retryable: true }, options),
       (response, request) => readJson<ValidateResponseDto>(response, request, SHAPES.validateResponse),
     );
   }
+}
+
+/**
+ * A call to a render endpoint: a POST under the client's render time limit unless the call sets its own, never retried
+ * (a render is a write, and the service has no idempotency keys) unless `retryable` says it changes nothing.
+ */
+export function renderCall(
+  context: ClientContext,
+  call: Pick<HttpCall, 'path' | 'query' | 'json' | 'accept'> & { retryable?: boolean },
+  options: RequestOptions,
+): HttpCall {
+  return { method: 'POST', retryable: false, ...call, timeoutMs: timeoutOf(options, context.renderTimeoutMs), signal: options.signal };
 }
 
 /** `/v1/render/{templateId}` or `/v1/render/{templateId}/versions/{version}`. */

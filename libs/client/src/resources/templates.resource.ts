@@ -4,7 +4,7 @@ import { readJson, readPaged } from '../http/response-body';
 import { SHAPES } from '../http/response-shapes';
 import { listQuery, type ListParams } from '../listing/list-params';
 import { paginate, pinned, type IterateOptions } from '../listing/paginate';
-import { segment, timeoutOf, type ClientContext } from './client-context';
+import { getJson, segment, timeoutOf, type ClientContext } from './client-context';
 
 export type TemplateListParams = ListParams<'templates'> & {
   /** Only the templates of this project (`/v1/projects/{projectId}/templates`; 404 EntityNotFound for another's). */
@@ -19,10 +19,7 @@ export class TemplatesResource {
   list(params: TemplateListParams = {}, options: RequestOptions = {}): Promise<PagedResult<TemplateDto>> {
     const { projectId, ...listing } = params;
     const path = projectId === undefined ? '/v1/templates' : `/v1/projects/${segment(projectId)}/templates`;
-    return this.context.transport.send(
-      { method: 'GET', path, query: listQuery(listing), accept: 'application/json', retryable: true, timeoutMs: timeoutOf(options, this.context.readTimeoutMs), signal: options.signal },
-      (response, request) => readPaged<TemplateDto>(response, request, SHAPES.template),
-    );
+    return getJson(this.context, { path, query: listQuery(listing) }, options, (response, request) => readPaged<TemplateDto>(response, request, SHAPES.template));
   }
 
   /** Every template matching `params`, page after page (spec 4.1 paging; `pin` keeps the set stable). */
@@ -33,22 +30,13 @@ export class TemplatesResource {
   }
 
   get(templateId: string, options: RequestOptions = {}): Promise<TemplateDto> {
-    return this.read(`/v1/templates/${segment(templateId)}`, options, (response, request) => readJson<TemplateDto>(response, request, SHAPES.template));
+    return getJson(this.context, { path: `/v1/templates/${segment(templateId)}` }, options, (response, request) => readJson<TemplateDto>(response, request, SHAPES.template));
   }
 
   /** One page of a template's version summaries (no templateJson, no sampleData). */
   listVersions(templateId: string, params: ListParams<'templateVersions'> = {}, options: RequestOptions = {}): Promise<PagedResult<TemplateVersionSummaryDto>> {
-    return this.context.transport.send(
-      {
-        method: 'GET',
-        path: `/v1/templates/${segment(templateId)}/versions`,
-        query: listQuery(params),
-        accept: 'application/json',
-        retryable: true,
-        timeoutMs: timeoutOf(options, this.context.readTimeoutMs),
-        signal: options.signal,
-      },
-      (response, request) => readPaged<TemplateVersionSummaryDto>(response, request, SHAPES.versionSummary),
+    return getJson(this.context, { path: `/v1/templates/${segment(templateId)}/versions`, query: listQuery(params) }, options, (response, request) =>
+      readPaged<TemplateVersionSummaryDto>(response, request, SHAPES.versionSummary),
     );
   }
 
@@ -67,7 +55,7 @@ export class TemplatesResource {
    * published one (404 NoPublishedVersion when there is none); a number addresses any version, drafts included.
    */
   getVersion(templateId: string, versionNumber: number | 'latest', options: RequestOptions = {}): Promise<TemplateVersionDto> {
-    return this.read(`/v1/templates/${segment(templateId)}/versions/${segment(versionNumber)}`, options, (response, request) =>
+    return getJson(this.context, { path: `/v1/templates/${segment(templateId)}/versions/${segment(versionNumber)}` }, options, (response, request) =>
       readJson<TemplateVersionDto>(response, request, SHAPES.version),
     );
   }
@@ -93,17 +81,11 @@ export class TemplatesResource {
    * take up to the render budget; 404 ImageNotFound when no preview can be made.
    */
   getPreviewImage(templateId: string, versionNumber: number, options: RequestOptions = {}): Promise<PreviewImageDto> {
-    return this.read(
-      `/v1/templates/${segment(templateId)}/versions/${segment(versionNumber)}/preview-image`,
+    return getJson(
+      this.context,
+      { path: `/v1/templates/${segment(templateId)}/versions/${segment(versionNumber)}/preview-image` },
       { ...options, timeoutMs: options.timeoutMs ?? this.context.renderTimeoutMs },
       (response, request) => readJson<PreviewImageDto>(response, request, SHAPES.previewImage),
-    );
-  }
-
-  private read<T>(path: string, options: RequestOptions, decode: (response: Response, request: string) => Promise<T>): Promise<T> {
-    return this.context.transport.send(
-      { method: 'GET', path, accept: 'application/json', retryable: true, timeoutMs: timeoutOf(options, this.context.readTimeoutMs), signal: options.signal },
-      decode,
     );
   }
 }
