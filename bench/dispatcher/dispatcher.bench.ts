@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
+import { MessageName } from '@docrender/contracts';
 import { startDispatcherStand, waitFor } from '@docrender/testing';
 import { median } from '../shared/bench-kit';
 import { cpuMs } from '../e2e/proc-stats';
@@ -60,23 +60,13 @@ function progressBody(jobId: string, index: number): string {
 async function main(): Promise<void> {
   const stand = await startDispatcherStand('bench-dispatcher', { EGRESS_ALLOW_PRIVATE: 'true', EGRESS_ALLOW_HTTP: 'true', ...appOverrides });
   const pid = stand.dispatcher.pid;
-  const jobId = randomUUID();
   let index = 0;
   const run = async (count: number, rate = RATE): Promise<void> => {
     const before = stand.receiver.received.length;
     const started = Date.now();
     for (let i = 0; i < count; i++) {
-      const deliveryId = randomUUID();
-      const command: DeliverWebhookCommand = {
-        deliveryId,
-        jobId,
-        organisationId: stand.organisationId,
-        event: WebhookEvent.Progress,
-        callbackUrl: `${stand.receiver.url}/hooks/default?token=${jobId}`,
-        body: progressBody(jobId, index++),
-        attempt: 1,
-      };
-      await stand.bus.publish(MessageName.DeliverWebhook, command, { messageId: deliveryId });
+      const command = stand.progressCallback('/hooks/default', progressBody(stand.jobId, index++));
+      await stand.bus.publish(MessageName.DeliverWebhook, command, { messageId: command.deliveryId });
       const due = started + ((i + 1) * 1000) / rate;
       if (due > Date.now()) await sleep(due - Date.now());
     }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, ensureBuilt, freePort, startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { createTestDatabase, ensureBuilt, freePort, startReadyAppProcess, statusUrl, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 
 export { ensureBuilt, freePort };
 
@@ -50,10 +50,9 @@ export type GatewayProcess = {
  */
 export async function startGateway(settings: Record<string, string>): Promise<GatewayProcess> {
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
-  const child = startAppProcess('apps/api-gateway/src/main.js', { ...settings, PORT: String(port) });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const gateway: GatewayProcess = {
-    baseUrl,
+  const child = await startReadyAppProcess('apps/api-gateway/src/main.js', { ...settings, PORT: String(port) }, statusUrl(port), 60_000);
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid,
     output: () => child.output(),
@@ -61,11 +60,4 @@ export async function startGateway(settings: Record<string, string>): Promise<Ga
       await child.stop('SIGTERM', 10_000);
     },
   };
-  try {
-    await child.waitForReady(`${baseUrl}/v1/meta/status`, 60_000);
-  } catch (error) {
-    await gateway.stop();
-    throw error;
-  }
-  return gateway;
 }

@@ -1,8 +1,5 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
 import { Client as MinioClient } from 'minio';
@@ -11,52 +8,26 @@ import { createMessageBus, type MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
 import { createServiceApp, type Infrastructure, serviceSettings } from '@docrender/platform';
 import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, startRenderServiceProcess, startS3Server, TEST_API_KEY_PEPPER, withTempFile, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.definition';
-import { ensureBuilt, freePort } from './gateway-process';
+import { ensureBuilt } from './gateway-process';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const RENDER_SERVICE_MAIN = path.join(ROOT, 'dist/apps/render-service/src/main.js');
 const run = promisify(execFile);
 
 type ProcessHandle = { output(): string; stop(): Promise<void> };
 
 /**
- * Starts `node dist/apps/render-service/src/main.js` with exactly these settings (plus PATH and HOME) and waits until
- * its readiness probe answers 200. Call ensureBuilt() first.
+ * Starts `node dist/apps/render-service/src/main.js` with exactly these settings (and startAppProcess's defaults) and
+ * waits until its readiness probe answers 200. Call ensureBuilt() first.
  */
 export async function startRenderService(settings: Record<string, string>): Promise<ProcessHandle> {
-  const port = await freePort();
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...settings, RENDER_SERVICE_PORT: String(port) };
-  const child: ChildProcess = spawn(process.execPath, [RENDER_SERVICE_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const handle: ProcessHandle = {
-    output: () => output,
+  const app = await startRenderServiceProcess(settings, 90_000);
+  return {
+    output: () => app.output(),
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
+      await app.stop('SIGTERM', 30_000);
     },
   };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the render service exited with ${child.exitCode} at start:\n${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/meta/status`)).status === 200) return handle;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await handle.stop();
-      throw new Error(`the render service did not become ready within 90 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 export type Gateway = { app: INestApplication; baseUrl: string };
@@ -128,16 +99,11 @@ export async function startRenderStack(): Promise<RenderStack> {
 }
 
 /** Page count and text of a PDF, read with poppler's pdfinfo and pdftotext. */
-export async function readPdf(pdf: Buffer): Promise<{ pages: number; text: string }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'render-e2e-pdf-'));
-  try {
-    const file = path.join(dir, 'document.pdf');
-    await writeFile(file, pdf);
+export function readPdf(pdf: Buffer): Promise<{ pages: number; text: string }> {
+  return withTempFile(pdf, 'document.pdf', async (file) => {
     const info = await run('pdfinfo', [file]);
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
     const text = await run('pdftotext', ['-raw', file, '-']);
     return { pages, text: text.stdout };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
