@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
 import { Client as MinioClient } from 'minio';
-import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
-import { createMessageBus, type MessageBus } from '@docrender/messaging';
+import type { MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
 import { createServiceApp, type Infrastructure, serviceSettings } from '@docrender/platform';
-import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startRenderServiceProcess, startS3Server, TEST_API_KEY_PEPPER, withTempFile, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import type { BlobStore } from '@docrender/storage';
+import { startRenderServiceProcess, startTestInfrastructure, withTempFile, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.definition';
 import { ensureBuilt } from './gateway-process';
 
@@ -52,20 +50,10 @@ const logger: Logger = new JsonLogger('api-gateway', 'error');
  */
 export async function startRenderStack(): Promise<RenderStack> {
   await ensureBuilt();
-  const [db, vhost, s3] = (await Promise.all([createTestDatabase(), createRabbitVhost('render-e2e'), startS3Server()])) as [TestDatabase, RabbitVhost, S3TestServer];
-  const bucket = `render-e2e-${randomBytes(4).toString('hex')}`;
-  const env = {
-    DATABASE_URL: db.url,
-    API_KEY_PEPPER: TEST_API_KEY_PEPPER,
-    AMQP_URL: vhost.url,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: s3.accessKey,
-    S3_SECRET_KEY: s3.secretKey,
-    S3_BUCKET: bucket,
-  };
-  const blobs = await createBlobStore(loadSettings(storageSettings, env));
-  const bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
-  const renderService = await startRenderService({ ...env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
+  const infra = await startTestInfrastructure('render-e2e');
+  const { db, blobStore: blobs, s3 } = infra;
+  const bus = await infra.connectBus();
+  const renderService = await startRenderService({ ...infra.env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
   const infrastructure: Infrastructure = { database: db.database, bus, blobStore: blobs, close: async () => undefined };
   const apps: INestApplication[] = [];
   const startGateway = async (settings: Record<string, string>): Promise<Gateway> => {
@@ -84,16 +72,13 @@ export async function startRenderStack(): Promise<RenderStack> {
     startGateway,
     async listKeys(prefix) {
       const keys: string[] = [];
-      for await (const item of minio.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
+      for await (const item of minio.listObjectsV2(infra.env.S3_BUCKET, prefix, true)) if (item.name) keys.push(item.name);
       return keys;
     },
     async stop() {
       for (const app of apps) await app.close();
       await renderService.stop();
-      await bus.close();
-      await db.drop();
-      await vhost.delete();
-      await s3.stop();
+      await infra.teardown();
     },
   };
 }
