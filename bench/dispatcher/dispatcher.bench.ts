@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MessageName } from '@docrender/contracts';
 import { startDispatcherStand, waitFor } from '@docrender/testing';
-import { median } from '../shared/bench-kit';
+import { benchAppOverrides, median } from '../shared/bench-kit';
 import { cpuMs } from '../e2e/proc-stats';
 import { runBench } from '../shared/run-bench';
 
@@ -25,11 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 100);
-const appOverrides = Object.fromEntries(
-  Object.entries(process.env)
-    .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
-    .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
-);
+const appOverrides = benchAppOverrides();
 
 /** A progress callback's body the size of an invoice's (spec 2.10, no documentBase64). */
 function progressBody(jobId: string, index: number): string {

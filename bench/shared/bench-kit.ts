@@ -19,6 +19,15 @@ export function repositoryRoot(): string {
   throw new Error('repository root not found');
 }
 
+/** BENCH_APP_<SETTING>=value: settings handed to the app processes a bench starts (to compare settings in one command). */
+export function benchAppOverrides(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
+      .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
+  );
+}
+
 export type Example = { name: string; template: unknown; data: unknown; compiled: CompiledDocument };
 
 export function loadExample(root: string, name: string): Example {
