@@ -161,7 +161,7 @@ function startWatchedProcess(main: string, command: string, args: string[], proc
     async waitForReady(url, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (done()) throw new Error(`${main} exited before ${url} answered 200:\n${output}`);
+        if (done()) throw new Error(`${main} exited with ${child.exitCode ?? child.signalCode} before ${url} answered 200:\n${output}`);
         try {
           if ((await fetch(url)).status === 200) return;
         } catch {
