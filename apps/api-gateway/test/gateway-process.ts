@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, ensureBuilt, freePort, startReadyAppProcess, statusUrl, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { MinioBlobStore } from '@docrender/storage';
+import { createTestDatabase, ensureBuilt, freePort, startReadyAppProcess, startS3Server, statusUrl, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 
 export { ensureBuilt, freePort };
 
@@ -27,6 +28,34 @@ export async function gatewayResources(label: string): Promise<GatewayResources>
     remove: async () => {
       await db.drop();
       await rm(blobDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A spec file's own database and S3 server (with `bucket`), and the gateway settings that select them. */
+export type GatewayS3Resources = {
+  db: TestDatabase;
+  /** The bucket, for the spec's own objects. */
+  blobs: MinioBlobStore;
+  /** DATABASE_URL, API_KEY_PEPPER, DB_POOL_SIZE and the S3_* settings: add what the spec needs. */
+  settings: Record<string, string>;
+  /** Drops the database and stops the S3 server. */
+  remove(): Promise<void>;
+};
+
+/** Builds the apps if needed, then makes a fresh test database and S3 server with `bucket` for one spec file. */
+export async function gatewayS3Resources(bucket: string): Promise<GatewayS3Resources> {
+  await ensureBuilt();
+  const [db, s3] = await Promise.all([createTestDatabase(), startS3Server()]);
+  const blobs = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, region: 'us-east-1' });
+  await blobs.ensureBucket();
+  return {
+    db,
+    blobs,
+    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, DB_POOL_SIZE: '4', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket },
+    remove: async () => {
+      await db.drop();
+      await s3.stop();
     },
   };
 }
