@@ -16,20 +16,31 @@ export type GatewayResources = {
   remove(): Promise<void>;
 };
 
-/** Builds the apps if needed, then makes a fresh test database and blob folder for one spec file (`label` names the folder). */
-export async function gatewayResources(label: string): Promise<GatewayResources> {
+/** Where a spec's gateway keeps its blobs: the settings that select it and how to remove it. */
+type BlobStorage = { settings: Record<string, string>; remove(): Promise<void> };
+
+/**
+ * Builds the apps if needed, then makes a fresh test database beside `storage`: the settings that select both (with
+ * DB_POOL_SIZE `poolSize`) and one removal for both.
+ */
+async function withTestDatabase<T extends BlobStorage>(storage: T, poolSize: number): Promise<T & { db: TestDatabase }> {
   await ensureBuilt();
   const db = await createTestDatabase();
-  const blobDir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
   return {
+    ...storage,
     db,
-    blobDir,
-    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '3' },
+    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, DB_POOL_SIZE: String(poolSize), ...storage.settings },
     remove: async () => {
       await db.drop();
-      await rm(blobDir, { recursive: true, force: true });
+      await storage.remove();
     },
   };
+}
+
+/** A fresh test database and blob folder for one spec file (`label` names the folder). */
+export async function gatewayResources(label: string): Promise<GatewayResources> {
+  const blobDir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
+  return withTestDatabase({ blobDir, settings: { BLOB_DIR: blobDir }, remove: () => rm(blobDir, { recursive: true, force: true }) }, 3);
 }
 
 /** A spec file's own database and S3 server (with `bucket`), and the gateway settings that select them. */
@@ -43,21 +54,13 @@ export type GatewayS3Resources = {
   remove(): Promise<void>;
 };
 
-/** Builds the apps if needed, then makes a fresh test database and S3 server with `bucket` for one spec file. */
+/** A fresh test database and S3 server with `bucket` for one spec file. */
 export async function gatewayS3Resources(bucket: string): Promise<GatewayS3Resources> {
-  await ensureBuilt();
-  const [db, s3] = await Promise.all([createTestDatabase(), startS3Server()]);
+  const s3 = await startS3Server();
   const blobs = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, region: 'us-east-1' });
   await blobs.ensureBucket();
-  return {
-    db,
-    blobs,
-    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, DB_POOL_SIZE: '4', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket },
-    remove: async () => {
-      await db.drop();
-      await s3.stop();
-    },
-  };
+  const settings = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket };
+  return withTestDatabase({ blobs, settings, remove: () => s3.stop() }, 4);
 }
 
 export type GatewayProcess = {
