@@ -7,7 +7,6 @@
  * PostgreSQL at 127.0.0.1:5432, RabbitMQ at 127.0.0.1:5672 (a fresh vhost) and an in-process s3rver. Prints the figures;
  * asserts nothing. Run: npm run bench:async   (BENCH_DOCUMENTS overrides 200).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,52 +14,12 @@ import path from 'node:path';
 import { jobsSettings, loadSettings, renderApiSettings } from '@docrender/config';
 import { Environment, WebhookEvent, WebhookHeader } from '@docrender/contracts';
 import { provisionOrganisation } from '@docrender/persistence';
-import { createRabbitVhost, createTestDatabase, freePort, startS3Server, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { freePort, startReadyAppProcess, startTestInfrastructure, statusUrl, type AppProcess } from '@docrender/testing';
 import { WebhookVerifier } from '@docrender/webhooks';
 import { repositoryRoot } from '../shared/bench-kit';
 import { runBench } from '../shared/run-bench';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 200);
-
-type App = { name: string; output(): string; stop(): Promise<void> };
-
-/** `node dist/apps/<app>/src/main.js` with exactly `env` (plus PATH and HOME), ready when its status probe answers 200. */
-async function startApp(root: string, app: string, env: Record<string, string>, port: number): Promise<App> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps', app, 'src/main.js')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const handle: App = {
-    name: app,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${app} exited at start:\n${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/meta/status`)).status === 200) return handle;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await handle.stop();
-      throw new Error(`${app} was not ready within 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 type Receiver = { url: string; progress: number; completedAt: Promise<number>; close(): void };
 
@@ -94,27 +53,22 @@ async function startReceiver(secret: string): Promise<Receiver> {
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const db = await createTestDatabase();
-  const vhost = await createRabbitVhost('bench-async');
-  const s3 = await startS3Server();
-  const processes: App[] = [];
+  const infra = await startTestInfrastructure('bench-async');
+  const { db } = infra;
+  const processes: { name: string; app: AppProcess }[] = [];
   try {
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const env: Record<string, string> = {
-      DATABASE_URL: db.url,
-      AMQP_URL: vhost.url,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      API_KEY_PEPPER: TEST_API_KEY_PEPPER,
+      ...infra.env,
       PUBLIC_BASE_URL: gatewayUrl,
       EGRESS_ALLOW_PRIVATE: 'true',
       EGRESS_ALLOW_HTTP: 'true',
       JOBS_RETENTION_SWEEP_INTERVAL_MS: '0',
     };
-    const start = async (app: string, portVariable: string, port: number): Promise<void> => {
-      processes.push(await startApp(root, app, { ...env, [portVariable]: String(port) }, port));
+    /** `node dist/apps/<name>/src/main.js` with `env`, ready when its status probe answers 200. */
+    const start = async (name: string, portVariable: string, port: number): Promise<void> => {
+      processes.push({ name, app: await startReadyAppProcess(`apps/${name}/src/main.js`, { ...env, [portVariable]: String(port) }, statusUrl(port)) });
     };
     await start('render-service', 'RENDER_SERVICE_PORT', await freePort());
     await start('api-gateway', 'PORT', gatewayPort);
@@ -168,13 +122,11 @@ async function main(): Promise<void> {
       `documents in flight: sync RENDER_API_BATCH_CONCURRENCY=${loadSettings(renderApiSettings, env).batchConcurrency}, async JOBS_RENDER_CONCURRENCY=${loadSettings(jobsSettings, env).renderConcurrency}; the render service's own settings at their defaults\n`,
     );
   } catch (error) {
-    for (const p of processes) console.error(`--- ${p.name} output (last 3000 characters)\n${p.output().slice(-3000)}`);
+    for (const p of processes) console.error(`--- ${p.name} output (last 3000 characters)\n${p.app.output().slice(-3000)}`);
     throw error;
   } finally {
-    await Promise.allSettled(processes.map((p) => p.stop()));
-    await db.drop();
-    await vhost.delete();
-    await s3.stop();
+    await Promise.allSettled(processes.map((p) => p.app.stop()));
+    await infra.teardown();
   }
 }
 

@@ -15,9 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MessageName, WebhookEvent, type DeliverWebhookCommand } from '@docrender/contracts';
+import { MessageName } from '@docrender/contracts';
 import { startDispatcherStand, waitFor } from '@docrender/testing';
-import { median } from '../shared/bench-kit';
+import { benchAppOverrides, median } from '../shared/bench-kit';
 import { cpuMs } from '../e2e/proc-stats';
 import { runBench } from '../shared/run-bench';
 
@@ -25,11 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 100);
-const appOverrides = Object.fromEntries(
-  Object.entries(process.env)
-    .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
-    .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
-);
+const appOverrides = benchAppOverrides();
 
 /** A progress callback's body the size of an invoice's (spec 2.10, no documentBase64). */
 function progressBody(jobId: string, index: number): string {
@@ -60,23 +56,13 @@ function progressBody(jobId: string, index: number): string {
 async function main(): Promise<void> {
   const stand = await startDispatcherStand('bench-dispatcher', { EGRESS_ALLOW_PRIVATE: 'true', EGRESS_ALLOW_HTTP: 'true', ...appOverrides });
   const pid = stand.dispatcher.pid;
-  const jobId = randomUUID();
   let index = 0;
   const run = async (count: number, rate = RATE): Promise<void> => {
     const before = stand.receiver.received.length;
     const started = Date.now();
     for (let i = 0; i < count; i++) {
-      const deliveryId = randomUUID();
-      const command: DeliverWebhookCommand = {
-        deliveryId,
-        jobId,
-        organisationId: stand.organisationId,
-        event: WebhookEvent.Progress,
-        callbackUrl: `${stand.receiver.url}/hooks/default?token=${jobId}`,
-        body: progressBody(jobId, index++),
-        attempt: 1,
-      };
-      await stand.bus.publish(MessageName.DeliverWebhook, command, { messageId: deliveryId });
+      const command = stand.progressCallback('/hooks/default', progressBody(stand.jobId, index++));
+      await stand.bus.publish(MessageName.DeliverWebhook, command, { messageId: command.deliveryId });
       const due = started + ((i + 1) * 1000) / rate;
       if (due > Date.now()) await sleep(due - Date.now());
     }

@@ -43,7 +43,7 @@ import { WebhookEvent } from '@docrender/contracts';
 import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, treeMemoryMb, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
-import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
+import { benchAppOverrides, closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
 import { childrenOf, cpuMs, rssMb, CpuMeter } from './proc-stats';
 import { runBench } from '../shared/run-bench';
 
@@ -63,12 +63,7 @@ const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split('
 const RAW_WINDOWS = 2;
 const ASYNC_TIMEOUT_MS = 1_800_000;
 
-/** BENCH_APP_<SETTING>=value: settings handed to every app process (to compare settings in one command). */
-const appOverrides = Object.fromEntries(
-  Object.entries(process.env)
-    .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
-    .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
-);
+const appOverrides = benchAppOverrides();
 
 /** What one process used, in CPU milliseconds, counted apart. */
 type Cpu = Record<string, number>;

@@ -14,7 +14,6 @@
  * Run: npm run bench:gateway   (BENCH_ITERATIONS, BENCH_CONCURRENCY, BENCH_SECONDS override 100, 4, 10).
  * NODE_OPTIONS, when set, is handed to the apps (e.g. --cpu-prof).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +25,7 @@ import { createMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
 import { provisionOrganisation } from '@docrender/persistence';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, freePort, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { createRabbitVhost, createTestDatabase, freePort, startReadyAppProcess, statusUrl, TEST_API_KEY_PEPPER, type AppProcess } from '@docrender/testing';
 import { repositoryRoot } from '../shared/bench-kit';
 import { runBench } from '../shared/run-bench';
 
@@ -34,41 +33,6 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP = 15;
-
-type App = { stop(): Promise<void> };
-
-/** `node dist/<main>` with exactly `env` (plus PATH, HOME, NODE_OPTIONS), ready when `readyUrl` answers 200. */
-async function startApp(root: string, main: string, env: Record<string, string>, readyUrl: string): Promise<App> {
-  const inherited = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}) };
-  const child = spawn(process.execPath, [path.join(root, 'dist', main)], { cwd: root, env: { ...inherited, LOG_LEVEL: 'warn', ALLOW_DEVELOPMENT_SECRETS: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const app: App = {
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${main} exited at start:\n${output}`);
-    try {
-      if ((await fetch(readyUrl)).status === 200) return app;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await app.stop();
-      throw new Error(`${main} was not ready within 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
@@ -98,16 +62,17 @@ async function main(): Promise<void> {
   const db = await createTestDatabase();
   const vhost = await createRabbitVhost('bench-gateway');
   const blobDir = await mkdtemp(path.join(tmpdir(), 'bench-gateway-blobs-'));
-  const apps: App[] = [];
+  const apps: AppProcess[] = [];
   const env: Record<string, string> = { DATABASE_URL: db.url, AMQP_URL: vhost.url, BLOB_DIR: blobDir, API_KEY_PEPPER: TEST_API_KEY_PEPPER };
+  const appEnv = { ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), ...env };
   const bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
   try {
     const renderPort = await freePort();
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    apps.push(await startApp(root, 'apps/render-service/src/main.js', { ...env, RENDER_SERVICE_PORT: String(renderPort) }, `http://127.0.0.1:${renderPort}/v1/meta/status`));
+    apps.push(await startReadyAppProcess('apps/render-service/src/main.js', { ...appEnv, RENDER_SERVICE_PORT: String(renderPort) }, statusUrl(renderPort)));
     // The rate limit stays on (its query is part of the gateway's cost), scaled so the bench never reaches it.
-    apps.push(await startApp(root, 'apps/api-gateway/src/main.js', { ...env, PORT: String(gatewayPort), RATE_LIMIT_SCALE: '1000' }, `${gatewayUrl}/v1/meta/status`));
+    apps.push(await startReadyAppProcess('apps/api-gateway/src/main.js', { ...appEnv, PORT: String(gatewayPort), RATE_LIMIT_SCALE: '1000' }, statusUrl(gatewayPort)));
     const blobs = await FilesystemBlobStore.open(blobDir);
 
     const { organisation } = await db.database.transaction((r) =>

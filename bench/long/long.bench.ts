@@ -34,9 +34,9 @@ import { AmqpMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
 import { locateChromium } from '@docrender/render-service';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
-import { createRabbitVhost, treeMemoryMb } from '@docrender/testing';
+import { createRabbitVhost, startRenderServiceProcess, treeMemoryMb } from '@docrender/testing';
 import { rssMb } from '../e2e/proc-stats';
-import { launchRaw, median, rawPrint, repositoryRoot, spawnRenderService } from '../shared/bench-kit';
+import { launchRaw, median, rawPrint, repositoryRoot } from '../shared/bench-kit';
 import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
@@ -154,12 +154,12 @@ async function main(): Promise<void> {
   const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-long-'));
   const vhost = await createRabbitVhost('bench-long');
   const env = { AMQP_URL: vhost.url, AMQP_QUEUE_PREFIX: 'long-', BLOB_DIR: blobDir, RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1', RENDER_BUDGET_MS: String(BUDGET_MS) };
-  const service = await spawnRenderService(root, env);
+  const service = await startRenderServiceProcess(env);
   const bus = await AmqpMessageBus.connect(loadSettings(messagingSettings, env), quiet);
   const raw = await launchRaw(executablePath, 1);
   const rawPid = raw.browser.process()?.pid ?? null;
-  const servicePid = service.child.pid ?? null;
-  if (rawPid === null || servicePid === null) throw new Error('no process id for the raw browser or the render service');
+  const servicePid = service.pid;
+  if (rawPid === null || servicePid === -1) throw new Error('no process id for the raw browser or the render service');
   const results = new Map<number, Record<Way, Measure[]>>();
   try {
     for (const rows of ROWS) {

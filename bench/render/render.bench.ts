@@ -41,8 +41,8 @@ import { createServiceApp, serviceSettings } from '@docrender/platform';
 import { laidOutForPrintOnly, locateChromium, renderPrefetch, renderService } from '@docrender/render-service';
 import { FilesystemBlobStore } from '@docrender/storage';
 import type { CompiledDocument } from '@docrender/template-dsl';
-import { createRabbitVhost } from '@docrender/testing';
-import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, spawnRenderService, type Example, type Run } from '../shared/bench-kit';
+import { createRabbitVhost, startRenderServiceProcess } from '@docrender/testing';
+import { closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Example, type Run } from '../shared/bench-kit';
 import { runBench } from '../shared/run-bench';
 
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2').split(',').map(Number);
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       const app: INestApplication = await createServiceApp(renderService, { bus: inProcessBus, blobStore, close: () => inProcessBus.close() }, quiet, serviceSettings([renderService], serviceEnv));
       await app.init();
       const amqpEnv = { AMQP_URL: vhost.url, AMQP_QUEUE_PREFIX: `c${concurrency}-`, BLOB_DIR: blobDir };
-      const service = await spawnRenderService(root, { ...amqpEnv, ...serviceEnv });
+      const service = await startRenderServiceProcess({ ...amqpEnv, ...serviceEnv });
       const amqpBus = await AmqpMessageBus.connect(loadSettings(messagingSettings, amqpEnv), quiet);
       try {
         const queued = renderPrefetch(concurrency);

@@ -3,13 +3,11 @@
  * percentiles, and raw puppeteer as the baseline (C reused windows printing the compiled HTML with the service's
  * print options, a new document every RENDER_FRESH_DOCUMENT_EVERY renders as the pool's pages get).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { loadRenderServiceSettings } from '@docrender/render-service';
 import { compileDocument, CompiledDocument, Template } from '@docrender/template-dsl';
-import { freePort } from '@docrender/testing';
 
 /** The launch flags machine-notes verified for plain headless printing (the raw baseline uses no more). */
 export const RAW_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
@@ -19,6 +17,15 @@ export function repositoryRoot(): string {
     if (existsSync(path.join(dir, 'tools', 'build.mjs'))) return dir;
   }
   throw new Error('repository root not found');
+}
+
+/** BENCH_APP_<SETTING>=value: settings handed to the app processes a bench starts (to compare settings in one command). */
+export function benchAppOverrides(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env)
+      .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
+      .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
+  );
 }
 
 export type Example = { name: string; template: unknown; data: unknown; compiled: CompiledDocument };
@@ -110,33 +117,3 @@ export async function launchRaw(executablePath: string, pages: number): Promise<
   return { browser, pages: opened };
 }
 
-/**
- * `node dist/apps/render-service/src/main.js` as its own process on a free port with `env`, once its status answers;
- * `port` serves its status and its Prometheus metrics (GET /metrics).
- */
-export async function spawnRenderService(root: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps/render-service/src/main.js')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env, RENDER_SERVICE_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`render-service exited at start:\n${output}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/v1/meta/status`).then((r) => r.status === 200, () => false);
-    if (ready) return { child, port, stop };
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`render-service not ready within 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { WebhookEvent } from '@docrender/contracts';
 import { locateChromium } from '@docrender/render-service';
 import { startAsyncStack, treeMemoryMb, type AppName, type AsyncStack } from '@docrender/testing';
-import { repositoryRoot } from '../shared/bench-kit';
+import { benchAppOverrides, repositoryRoot } from '../shared/bench-kit';
 import { rssMb } from '../e2e/proc-stats';
 import { runBench } from '../shared/run-bench';
 
@@ -40,11 +40,7 @@ const IN_FLIGHT = 2;
 const ASYNC_DOCUMENTS = 10;
 const BATCH_DOCUMENTS = 5;
 
-const appOverrides = Object.fromEntries(
-  Object.entries(process.env)
-    .filter(([name, value]) => name.startsWith('BENCH_APP_') && value !== undefined)
-    .map(([name, value]) => [name.slice('BENCH_APP_'.length), value as string]),
-);
+const appOverrides = benchAppOverrides();
 
 /**
  * The gateway and the render service as their images run them (deploy/docker/*.Dockerfile): glibc's mmap threshold

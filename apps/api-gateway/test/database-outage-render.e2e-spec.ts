@@ -50,6 +50,16 @@ describe('issue 31 item 6: PostgreSQL cut during a sync batch (the apps as proce
       const answer = await render(documents);
       return answer.status === 200 ? answer : undefined;
     }, 60_000, 250);
+  /** `send` with S3 cut from the gateway, forwarded again however `send` ends. */
+  const withS3Cut = async <T>(send: () => Promise<T>): Promise<T> => {
+    const s3 = stack.faults.s3!;
+    s3.cut();
+    try {
+      return await send();
+    } finally {
+      s3.forward();
+    }
+  };
 
   it('a batch cut after some documents were paid answers them (200 partial) with an issue for each other one; only what was answered is charged, and sending the rest again pays for each document once', async () => {
     const usedBefore = await pagesUsed();
@@ -126,14 +136,7 @@ describe('issue 31 item 6: PostgreSQL cut during a sync batch (the apps as proce
       expectAnswerMatchesContract({ method: 'POST', url: res.url, status: res.status, headers: res.headers, body });
       return { status: res.status, retryAfter: res.headers.get('retry-after'), body: JSON.parse(body.toString('utf8')) as RenderEnvelopeDto & { error?: { code: string } } };
     };
-    const s3 = stack.faults.s3!;
-    s3.cut();
-    let failed: Awaited<ReturnType<typeof send>>;
-    try {
-      failed = await send();
-    } finally {
-      s3.forward();
-    }
+    const failed = await withS3Cut(send);
     // rendered, stored and paid for; then the PDFs could not be read back for documentBase64
     expect([failed.status, failed.body.error?.code, failed.retryAfter]).toEqual([500, ErrorCode.ExternalServiceError, '5']);
     const paid = (await storedIds()).filter((id) => !storedBefore.includes(id));
@@ -171,14 +174,7 @@ describe('issue 31 item 6: PostgreSQL cut during a sync batch (the apps as proce
       expectAnswerMatchesContract({ method: 'POST', url: res.url, status: res.status, headers: res.headers, body });
       return { status: res.status, retryAfter: res.headers.get('retry-after'), body };
     };
-    const s3 = stack.faults.s3!;
-    s3.cut();
-    let failed: Awaited<ReturnType<typeof send>>;
-    try {
-      failed = await send();
-    } finally {
-      s3.forward();
-    }
+    const failed = await withS3Cut(send);
     expect([failed.status, (JSON.parse(failed.body.toString('utf8')) as { error: { code: string } }).error.code, failed.retryAfter]).toEqual([500, ErrorCode.ExternalServiceError, '5']);
     expect((await pagesUsed()) - usedBefore).toBe(PAGES);
     const rendersBefore = stack.renderer!.renders.size;

@@ -1,9 +1,9 @@
 import { ErrorCode, Limits } from '@docrender/contracts';
-import { MinioBlobStore } from '@docrender/storage';
-import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import type { MinioBlobStore } from '@docrender/storage';
+import type { TestDatabase } from '@docrender/testing';
 import { ViewUrlSigner } from '@docrender/platform';
 import { client, createDocument, createTemplate, createTenant, TINY_PDF, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewayS3Resources, startGateway, type GatewayProcess, type GatewayS3Resources } from './gateway-process';
 
 const VIEW_URL_SECRET = 'e2e-view-url-secret-documents';
 const PUBLIC_BASE_URL = 'https://render.example.com/api';
@@ -12,8 +12,8 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 type StoredDocument = { id: string; viewUrl: string; isPdfDeleted: boolean } & Record<string, unknown>;
 
 describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
+  let resources: GatewayS3Resources;
   let db: TestDatabase;
-  let s3: S3TestServer;
   let blobs: MinioBlobStore;
   let gateway: GatewayProcess;
   let a: Tenant;
@@ -22,10 +22,8 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
   const signer = new ViewUrlSigner({ publicBaseUrl: PUBLIC_BASE_URL, secret: VIEW_URL_SECRET });
 
   beforeAll(async () => {
-    await ensureBuilt();
-    [db, s3] = await Promise.all([createTestDatabase(), startS3Server()]);
-    blobs = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents-e2e', region: 'us-east-1' });
-    await blobs.ensureBucket();
+    resources = await gatewayS3Resources('documents-e2e');
+    ({ db, blobs } = resources);
     a = await createTenant(db.database, 'Org A');
     b = await createTenant(db.database, 'Org B');
     const templateA = await createTemplate(db.database, a, { name: 'Invoice', versions: [{ publish: true }] });
@@ -44,23 +42,12 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
     await blobs.delete(blobGone.pdfBlobKey);
     const foreign = await createDocument(db.database, blobs, b, { templateId: templateB.template.id, documentName: 'Foreign' });
     ids = { kept: kept.id, purged: purged.id, foreign: foreign.id, blobGone: blobGone.id };
-    gateway = await startGateway({
-      DATABASE_URL: db.url,
-      API_KEY_PEPPER: TEST_API_KEY_PEPPER,
-      VIEW_URL_SECRET,
-      PUBLIC_BASE_URL,
-      DB_POOL_SIZE: '4',
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      S3_BUCKET: 'documents-e2e',
-    });
+    gateway = await startGateway({ ...resources.settings, VIEW_URL_SECRET, PUBLIC_BASE_URL });
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await db?.drop();
-    await s3?.stop();
+    await resources?.remove();
   });
 
   const api = (key: string | null = a.testKey) => client(gateway.baseUrl, key);

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, ensureBuilt, freePort, startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { MinioBlobStore } from '@docrender/storage';
+import { createTestDatabase, ensureBuilt, freePort, startReadyAppProcess, startS3Server, statusUrl, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 
 export { ensureBuilt, freePort };
 
@@ -15,20 +16,51 @@ export type GatewayResources = {
   remove(): Promise<void>;
 };
 
-/** Builds the apps if needed, then makes a fresh test database and blob folder for one spec file (`label` names the folder). */
-export async function gatewayResources(label: string): Promise<GatewayResources> {
+/** Where a spec's gateway keeps its blobs: the settings that select it and how to remove it. */
+type BlobStorage = { settings: Record<string, string>; remove(): Promise<void> };
+
+/**
+ * Builds the apps if needed, then makes a fresh test database beside `storage`: the settings that select both (with
+ * DB_POOL_SIZE `poolSize`) and one removal for both.
+ */
+async function withTestDatabase<T extends BlobStorage>(storage: T, poolSize: number): Promise<T & { db: TestDatabase }> {
   await ensureBuilt();
   const db = await createTestDatabase();
-  const blobDir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
   return {
+    ...storage,
     db,
-    blobDir,
-    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: blobDir, DB_POOL_SIZE: '3' },
+    settings: { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, DB_POOL_SIZE: String(poolSize), ...storage.settings },
     remove: async () => {
       await db.drop();
-      await rm(blobDir, { recursive: true, force: true });
+      await storage.remove();
     },
   };
+}
+
+/** A fresh test database and blob folder for one spec file (`label` names the folder). */
+export async function gatewayResources(label: string): Promise<GatewayResources> {
+  const blobDir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
+  return withTestDatabase({ blobDir, settings: { BLOB_DIR: blobDir }, remove: () => rm(blobDir, { recursive: true, force: true }) }, 3);
+}
+
+/** A spec file's own database and S3 server (with `bucket`), and the gateway settings that select them. */
+export type GatewayS3Resources = {
+  db: TestDatabase;
+  /** The bucket, for the spec's own objects. */
+  blobs: MinioBlobStore;
+  /** DATABASE_URL, API_KEY_PEPPER, DB_POOL_SIZE and the S3_* settings: add what the spec needs. */
+  settings: Record<string, string>;
+  /** Drops the database and stops the S3 server. */
+  remove(): Promise<void>;
+};
+
+/** A fresh test database and S3 server with `bucket` for one spec file. */
+export async function gatewayS3Resources(bucket: string): Promise<GatewayS3Resources> {
+  const s3 = await startS3Server();
+  const blobs = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, region: 'us-east-1' });
+  await blobs.ensureBucket();
+  const settings = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket };
+  return withTestDatabase({ blobs, settings, remove: () => s3.stop() }, 4);
 }
 
 export type GatewayProcess = {
@@ -50,10 +82,9 @@ export type GatewayProcess = {
  */
 export async function startGateway(settings: Record<string, string>): Promise<GatewayProcess> {
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
-  const child = startAppProcess('apps/api-gateway/src/main.js', { ...settings, PORT: String(port) });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const gateway: GatewayProcess = {
-    baseUrl,
+  const child = await startReadyAppProcess('apps/api-gateway/src/main.js', { ...settings, PORT: String(port) }, statusUrl(port), 60_000);
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid,
     output: () => child.output(),
@@ -61,11 +92,4 @@ export async function startGateway(settings: Record<string, string>): Promise<Ga
       await child.stop('SIGTERM', 10_000);
     },
   };
-  try {
-    await child.waitForReady(`${baseUrl}/v1/meta/status`, 60_000);
-  } catch (error) {
-    await gateway.stop();
-    throw error;
-  }
-  return gateway;
 }

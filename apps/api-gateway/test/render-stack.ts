@@ -1,62 +1,31 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
 import { Client as MinioClient } from 'minio';
-import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
-import { createMessageBus, type MessageBus } from '@docrender/messaging';
+import type { MessageBus } from '@docrender/messaging';
 import { JsonLogger, type Logger } from '@docrender/observability';
 import { createServiceApp, type Infrastructure, serviceSettings } from '@docrender/platform';
-import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import type { BlobStore } from '@docrender/storage';
+import { startRenderServiceProcess, startTestInfrastructure, withTempFile, type TestDatabase } from '@docrender/testing';
 import { apiGatewayService } from '../src/api-gateway.definition';
-import { ensureBuilt, freePort } from './gateway-process';
+import { ensureBuilt } from './gateway-process';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const RENDER_SERVICE_MAIN = path.join(ROOT, 'dist/apps/render-service/src/main.js');
 const run = promisify(execFile);
 
 type ProcessHandle = { output(): string; stop(): Promise<void> };
 
 /**
- * Starts `node dist/apps/render-service/src/main.js` with exactly these settings (plus PATH and HOME) and waits until
- * its readiness probe answers 200. Call ensureBuilt() first.
+ * Starts `node dist/apps/render-service/src/main.js` with exactly these settings (and startAppProcess's defaults) and
+ * waits until its readiness probe answers 200. Call ensureBuilt() first.
  */
 export async function startRenderService(settings: Record<string, string>): Promise<ProcessHandle> {
-  const port = await freePort();
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...settings, RENDER_SERVICE_PORT: String(port) };
-  const child: ChildProcess = spawn(process.execPath, [RENDER_SERVICE_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const handle: ProcessHandle = {
-    output: () => output,
+  const app = await startRenderServiceProcess(settings, 90_000);
+  return {
+    output: () => app.output(),
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
+      await app.stop('SIGTERM', 30_000);
     },
   };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the render service exited with ${child.exitCode} at start:\n${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/meta/status`)).status === 200) return handle;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await handle.stop();
-      throw new Error(`the render service did not become ready within 90 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 export type Gateway = { app: INestApplication; baseUrl: string };
@@ -81,20 +50,10 @@ const logger: Logger = new JsonLogger('api-gateway', 'error');
  */
 export async function startRenderStack(): Promise<RenderStack> {
   await ensureBuilt();
-  const [db, vhost, s3] = (await Promise.all([createTestDatabase(), createRabbitVhost('render-e2e'), startS3Server()])) as [TestDatabase, RabbitVhost, S3TestServer];
-  const bucket = `render-e2e-${randomBytes(4).toString('hex')}`;
-  const env = {
-    DATABASE_URL: db.url,
-    API_KEY_PEPPER: TEST_API_KEY_PEPPER,
-    AMQP_URL: vhost.url,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: s3.accessKey,
-    S3_SECRET_KEY: s3.secretKey,
-    S3_BUCKET: bucket,
-  };
-  const blobs = await createBlobStore(loadSettings(storageSettings, env));
-  const bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
-  const renderService = await startRenderService({ ...env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
+  const infra = await startTestInfrastructure('render-e2e');
+  const { db, blobStore: blobs, s3 } = infra;
+  const bus = await infra.connectBus();
+  const renderService = await startRenderService({ ...infra.env, DB_POOL_SIZE: '4', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '2' });
   const infrastructure: Infrastructure = { database: db.database, bus, blobStore: blobs, close: async () => undefined };
   const apps: INestApplication[] = [];
   const startGateway = async (settings: Record<string, string>): Promise<Gateway> => {
@@ -113,31 +72,23 @@ export async function startRenderStack(): Promise<RenderStack> {
     startGateway,
     async listKeys(prefix) {
       const keys: string[] = [];
-      for await (const item of minio.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
+      for await (const item of minio.listObjectsV2(infra.env.S3_BUCKET, prefix, true)) if (item.name) keys.push(item.name);
       return keys;
     },
     async stop() {
       for (const app of apps) await app.close();
       await renderService.stop();
-      await bus.close();
-      await db.drop();
-      await vhost.delete();
-      await s3.stop();
+      await infra.teardown();
     },
   };
 }
 
 /** Page count and text of a PDF, read with poppler's pdfinfo and pdftotext. */
-export async function readPdf(pdf: Buffer): Promise<{ pages: number; text: string }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'render-e2e-pdf-'));
-  try {
-    const file = path.join(dir, 'document.pdf');
-    await writeFile(file, pdf);
+export function readPdf(pdf: Buffer): Promise<{ pages: number; text: string }> {
+  return withTempFile(pdf, 'document.pdf', async (file) => {
     const info = await run('pdfinfo', [file]);
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1]);
     const text = await run('pdftotext', ['-raw', file, '-']);
     return { pages, text: text.stdout };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

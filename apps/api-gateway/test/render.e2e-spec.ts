@@ -326,14 +326,20 @@ describe('render, stateless render and validate over HTTP against the real stack
   });
 
   describe('3.1 rule 3: credit', () => {
-    it('a production batch that runs out stops: status insufficient_credit at HTTP 200, rendered documents kept', async () => {
-      const poor = await createTenant(stack.db.database, 'Poor', { includedPagesPerMonth: 3 });
-      const id = (await stack.db.database.templates.create({ organisationId: poor.organisationId, projectId: null, name: 'Invoice', documentNameTemplate: null, updatedBy: 'e2e' })).id;
+    /** A new tenant with `includedPagesPerMonth` pages a month and a published invoice template of its own (`id`). */
+    const tenantWithInvoice = async (name: string, includedPagesPerMonth: number): Promise<{ tenant: Tenant; id: string }> => {
+      const tenant = await createTenant(stack.db.database, name, { includedPagesPerMonth });
+      const id = (await stack.db.database.templates.create({ organisationId: tenant.organisationId, projectId: null, name: 'Invoice', documentNameTemplate: null, updatedBy: 'e2e' })).id;
       await stack.db.database.templateVersions.addVersion(
         id,
         { templateJson: JSON.stringify(INVOICE_TEMPLATE), sampleData: '{}', translations: JSON.stringify(TRANSLATIONS), documentNameTemplate: null },
         { author: 'e2e', publish: true },
       );
+      return { tenant, id };
+    };
+
+    it('a production batch that runs out stops: status insufficient_credit at HTTP 200, rendered documents kept', async () => {
+      const { tenant: poor, id } = await tenantWithInvoice('Poor', 3);
       const answer = await render([invoice('1', 2), invoice('2', 2), invoice('3', 1), invoice('4', 1)], poor.prodKey, { path: id });
       expect(answer.status).toBe(200);
       const envelope = envelopeOf(answer);
@@ -350,13 +356,7 @@ describe('render, stateless render and validate over HTTP against the real stack
     });
 
     it('parallel production renders at the boundary never overspend', async () => {
-      const boundary = await createTenant(stack.db.database, 'Boundary', { includedPagesPerMonth: 5 });
-      const id = (await stack.db.database.templates.create({ organisationId: boundary.organisationId, projectId: null, name: 'Invoice', documentNameTemplate: null, updatedBy: 'e2e' })).id;
-      await stack.db.database.templateVersions.addVersion(
-        id,
-        { templateJson: JSON.stringify(INVOICE_TEMPLATE), sampleData: '{}', translations: JSON.stringify(TRANSLATIONS), documentNameTemplate: null },
-        { author: 'e2e', publish: true },
-      );
+      const { tenant: boundary, id } = await tenantWithInvoice('Boundary', 5);
       const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => render([invoice(`C${i}`, 1)], boundary.prodKey, { path: id })));
       const statuses = answers.map((a) => envelopeOf(a).status).sort();
       expect(answers.every((a) => a.status === 200)).toBe(true);

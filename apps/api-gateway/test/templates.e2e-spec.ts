@@ -1,18 +1,18 @@
 import { Environment, ErrorCode } from '@docrender/contracts';
-import { MinioBlobStore } from '@docrender/storage';
-import { createTestDatabase, startS3Server, TEST_API_KEY_PEPPER, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import type { MinioBlobStore } from '@docrender/storage';
+import type { TestDatabase } from '@docrender/testing';
 import { SignedUrlSigner } from '@docrender/platform';
 import { previewImageLink } from '../src/templates/preview-image-link';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewayS3Resources, startGateway, type GatewayProcess, type GatewayS3Resources } from './gateway-process';
 
 const VIEW_URL_SECRET = 'e2e-view-url-secret-templates';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('templates, versions, preview images, organisation stats (e2e, gateway process)', () => {
+  let resources: GatewayS3Resources;
   let db: TestDatabase;
-  let s3: S3TestServer;
   let blobs: MinioBlobStore;
   let gateway: GatewayProcess;
   let a: Tenant;
@@ -28,11 +28,8 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
   };
 
   beforeAll(async () => {
-    await ensureBuilt();
-    [db, s3] = await Promise.all([createTestDatabase(), startS3Server()]);
-    const storage = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: 'gateway-e2e' };
-    blobs = new MinioBlobStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'gateway-e2e', region: 'us-east-1' });
-    await blobs.ensureBucket();
+    resources = await gatewayS3Resources('gateway-e2e');
+    ({ db, blobs } = resources);
     a = await createTenant(db.database, 'Org A', { includedPagesPerMonth: 500 });
     b = await createTenant(db.database, 'Org B');
     const project = await db.database.projects.create({ organisationId: a.organisationId, name: 'Invoices' });
@@ -62,13 +59,12 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       foreign: foreign.template.id,
       broken: broken.id,
     };
-    gateway = await startGateway({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, VIEW_URL_SECRET, DB_POOL_SIZE: '4', ...storage });
+    gateway = await startGateway({ ...resources.settings, VIEW_URL_SECRET });
   });
 
   afterAll(async () => {
     await gateway?.stop();
-    await db?.drop();
-    await s3?.stop();
+    await resources?.remove();
   });
 
   const api = (key: string | null = a.testKey) => client(gateway.baseUrl, key);

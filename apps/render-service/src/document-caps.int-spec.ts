@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { Environment, IssueSeverity, MessageName, RenderIssueType } from '@docrender/contracts';
-import { renderCommand, useRenderService } from '../test/render-service.harness';
+import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
+import { expectBlockedInProductionPrintedInTest, useRenderService } from '../test/render-service.harness';
 import { pdfInfo, pdfText } from '../test/pdf-tools';
 
 /** A PNG chunk: length, type, data, CRC of type and data. */
@@ -29,7 +29,6 @@ function blackSquarePng(side: number): Buffer {
 
 describe('issue 31 item 2: document caps in the render service (real Chromium)', () => {
   const service = useRenderService('caps');
-  const render = (overrides: Parameters<typeof renderCommand>[0]) => service.bus.request(MessageName.RenderDocument, renderCommand(overrides), { timeoutMs: 90_000 });
 
   it('a PNG of 20,000 × 20,000 pixels in the data is refused from its header, naming the element, before Chromium sees it', async () => {
     const png = blackSquarePng(20_000);
@@ -40,7 +39,7 @@ describe('issue 31 item 2: document caps in the render service (real Chromium)',
         { type: 'image', id: 'photo', source: '{{ photo }}', width: '50mm', height: '50mm' },
       ],
     };
-    const data = { inline: { photo: `data:image/png;base64,${png.toString('base64')}` } };
+    const data = { photo: `data:image/png;base64,${png.toString('base64')}` };
     const expected = [
       expect.objectContaining({
         type: RenderIssueType.UnresolvedImage,
@@ -49,17 +48,8 @@ describe('issue 31 item 2: document caps in the render service (real Chromium)',
         description: expect.stringContaining('it is 20,000 × 20,000 pixels (400 megapixels); an image may have 50 megapixels'),
       }),
     ];
-
-    const production = await render({ template, data, environment: Environment.Production });
-    expect(production.outcome).toBe('blocked');
-    expect(production.pdf).toBeNull();
-    expect(production.issues).toEqual(expected);
-
+    const pdf = await expectBlockedInProductionPrintedInTest(service, template, data, expected);
     // a test key prints the document without the image: the caption, and no image in the PDF
-    const test = await render({ template, data, environment: Environment.Test });
-    expect(test.outcome).toBe('rendered');
-    expect(test.issues).toEqual(expected);
-    const pdf = await service.blobStore.get(test.pdf?.blobKey ?? '');
     expect(await pdfText(pdf)).toContain('Photo below');
     expect(pdf.includes('/Subtype /Image')).toBe(false);
   });
@@ -70,15 +60,7 @@ describe('issue 31 item 2: document caps in the render service (real Chromium)',
   ])('a page size of %s is a Warning naming page.size: production is blocked, a test render prints on A4', async (_name, size, description) => {
     const template = { page: { size }, body: [{ type: 'text', id: 'hello', text: 'Hello' }] };
     const expected = [expect.objectContaining({ type: RenderIssueType.RenderLayoutDegraded, severity: IssueSeverity.Warning, elementId: null, description: expect.stringContaining(description) })];
-
-    const production = await render({ template, data: { inline: {} }, environment: Environment.Production });
-    expect(production.outcome).toBe('blocked');
-    expect(production.issues).toEqual(expected);
-
-    const test = await render({ template, data: { inline: {} }, environment: Environment.Test });
-    expect(test.outcome).toBe('rendered');
-    expect(test.issues).toEqual(expected);
-    const info = await pdfInfo(await service.blobStore.get(test.pdf?.blobKey ?? ''));
+    const info = await pdfInfo(await expectBlockedInProductionPrintedInTest(service, template, {}, expected));
     expect(info['Page size']).toMatch(/ pts \(A4\)$/);
   });
 });

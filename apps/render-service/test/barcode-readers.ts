@@ -1,22 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
+import { withTempFile } from '@docrender/testing';
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import { decodePng } from './png-pixels';
 
 const run = promisify(execFile);
 
-async function withPngFile<T>(png: Buffer, use: (file: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'docrender-code-'));
-  try {
-    const file = path.join(dir, 'code.png');
-    await writeFile(file, png);
-    return await use(file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** `use` on the picture written to a temporary file, removed afterwards. */
+function withPngFile<T>(png: Buffer, use: (file: string) => Promise<T>): Promise<T> {
+  return withTempFile(png, 'code.png', use);
 }
 
 /**

@@ -1,22 +1,8 @@
 import { IssueSeverity, JobState, RenderIssueType, RenderStatus, type RenderEnvelopeDto } from '@docrender/contracts';
-import { crashUntilSettled, startAsyncStack, waitFor, type AsyncStack, type TemplateContent } from '@docrender/testing';
+import { crashUntilSettled, startAsyncStack, tableDocument, TABLE_TEMPLATE, waitFor, type AsyncStack } from '@docrender/testing';
 
 jest.setTimeout(300_000);
 
-/** Documents as long as their rows: the long one stays in Chromium for seconds, long enough to crash it there. */
-const TEMPLATE: TemplateContent = {
-  templateJson: JSON.stringify({
-    dsl: 1,
-    name: 'Crash loop',
-    body: [
-      { type: 'text', id: 'title', text: 'Document {{ number }}' },
-      { type: 'table', id: 'rows', source: 'rows', as: 'row', columns: [{ id: 'n', header: '#', value: '{{ row.n }}' }, { id: 'text', header: 'Text', value: '{{ row.text }}' }] },
-    ],
-  }),
-  sampleData: JSON.stringify({ data: { number: 'S-1', rows: [{ n: 1, text: 'one' }] }, i18n: {} }),
-  translations: null,
-};
-const document = (number: string, rows: number) => ({ number, rows: Array.from({ length: rows }, (_, i) => ({ n: i + 1, text: `row ${i + 1} of ${number}` })) });
 /** Enough rows (over 400 pages) to keep a print in Chromium for seconds, so the crashes hit it there. */
 const LONG_ROWS = 20_000;
 /**
@@ -43,7 +29,7 @@ describe('issue 18 item 3: Chromium crash loop on one document (four apps as pro
     stack = await startAsyncStack(
       'crash-loop',
       { JOBS_RENDER_CONCURRENCY: '1' },
-      { renderService: { template: TEMPLATE, settings: { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1' } } },
+      { renderService: { template: TABLE_TEMPLATE, settings: { RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1' } } },
     );
   });
 
@@ -52,7 +38,7 @@ describe('issue 18 item 3: Chromium crash loop on one document (four apps as pro
   });
 
   it('3.1 rule 2: the job status and the completion callback explain the crashed document by its documentIndex; the others render', async () => {
-    const jobId = await stack.enqueue(stack.testKey, [document('A', 3), document('B', LONG_ROWS), document('C', 3)]);
+    const jobId = await stack.enqueue(stack.testKey, [tableDocument('A', 3), tableDocument('B', LONG_ROWS), tableDocument('C', 3)]);
     await waitFor('document 0', async () => ((await stack.status(stack.testKey, jobId)).renderedCount >= 1 ? true : undefined), 120_000, 25);
     // the crashes stop once document 1 is explained, so document 2 prints undisturbed
     const explained = waitFor('document 1 explained', async () => ((await stack.status(stack.testKey, jobId)).issues.length >= 1 ? true : undefined), 240_000, 25);
@@ -69,7 +55,7 @@ describe('issue 18 item 3: Chromium crash loop on one document (four apps as pro
     const answer = fetch(`${stack.gatewayUrl}/v1/render/${stack.tenant.templateId}?persist=false`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${stack.testKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ documents: [document('D', LONG_ROWS)] }),
+      body: JSON.stringify({ documents: [tableDocument('D', LONG_ROWS)] }),
     });
     expect(await crashUntilSettled(stack.processes['render-service']!.pid, answer, BUSY_TICKS)).toBeGreaterThanOrEqual(2);
     const res = await answer;

@@ -52,8 +52,11 @@ export class FakePrinter implements DocumentPrinter {
   placedBeyondPage: string[] = [];
   /** Anchors whose page the printer says it did not find (PrintedPdf.anchorsNotPrinted). */
   anchorsNotPrinted: string[] = [];
+  /** Called as each print or screenshot starts (e.g. to abandon the delivery while it prints). */
+  onStart: () => void = () => undefined;
 
   async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
+    this.onStart();
     this.requests.push(request);
     if (this.failure) throw this.failure;
     const document = await PDFDocument.create();
@@ -62,6 +65,7 @@ export class FakePrinter implements DocumentPrinter {
   }
 
   async screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {
+    this.onStart();
     this.screenshots.push(request);
     if (this.failure) throw this.failure;
     return FAKE_PNG;

@@ -1,21 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
+import { withTempFile } from '@docrender/testing';
 
 const run = promisify(execFile);
 
-async function withPdfFile<T>(pdf: Buffer, use: (file: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'docrender-pdf-'));
-  try {
-    const file = path.join(dir, 'document.pdf');
-    await writeFile(file, pdf);
-    return await use(file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** `use` on the PDF written to a temporary file, removed afterwards. */
+function withPdfFile<T>(pdf: Buffer, use: (file: string) => Promise<T>): Promise<T> {
+  return withTempFile(pdf, 'document.pdf', use);
 }
 
 /**

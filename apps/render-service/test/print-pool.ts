@@ -1,7 +1,7 @@
 import type { CompiledDocument } from '@docrender/template-dsl';
 import { BrowserPool } from '../src/chromium/browser-pool';
 import { locateChromium } from '../src/chromium/chromium-executable';
-import { printPdfOnPage, type PdfPrintOptions } from '../src/chromium/page-printer';
+import { printPdfOnPage, screenshotFirstPageOnPage, type PdfPrintOptions } from '../src/chromium/page-printer';
 import { quietLogger } from './render-service.harness';
 
 /** A fresh pool of one browser with one reused page, as the integration tests of printing use it. */
@@ -63,6 +63,27 @@ export function printCompiled(
         onMeasuringPrints: options.onMeasuringPrints,
         onAnchorsNotPrinted: options.onAnchorsNotPrinted,
         budget: options.budget,
+      }),
+  });
+}
+
+/** The preview of a compiled document's first page, `widthPx` × `heightPx` CSS pixels, taken on the pool as the render service takes it. */
+export function screenshotCompiled(pool: BrowserPool, compiled: CompiledDocument, widthPx: number, heightPx: number): Promise<Buffer> {
+  return pool.run({
+    isolation: 'fresh-context',
+    javaScript: false,
+    deadline: Date.now() + 60_000,
+    budgetMs: 60_000,
+    work: (page) =>
+      screenshotFirstPageOnPage(page, {
+        html: compiled.html,
+        widthPx,
+        heightPx,
+        marginMm: compiled.page.marginMm,
+        headerHtml: compiled.headerHtml,
+        footerHtml: compiled.footerHtml,
+        pageVariant: compiled.pageVariant,
+        pageAwareTables: compiled.pageAwareTables,
       }),
   });
 }

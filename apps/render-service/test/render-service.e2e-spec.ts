@@ -4,12 +4,11 @@ import { MessageName, RenderDocumentResult } from '@docrender/contracts';
 import { createMessageBus, MessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
 import { BlobStore, createBlobStore } from '@docrender/storage';
-import { createRabbitVhost, RabbitVhost, S3TestServer, startS3Server } from '@docrender/testing';
-import { descendantsOf } from '@docrender/testing';
+import { createRabbitVhost, descendantsOf, ensureBuilt, RabbitVhost, S3TestServer, startS3Server } from '@docrender/testing';
 import { eventually, stillRunning } from './chromium-processes';
 import { pdfText } from './pdf-tools';
 import { readExample, renderCommand } from './render-commands';
-import { buildWorkspace, RenderServiceProcess, spawnRenderService } from './render-service.process';
+import { RenderServiceProcess, spawnRenderService } from './render-service.process';
 
 const logger = new JsonLogger('render-service-e2e', 'error', {}, () => undefined);
 
@@ -41,7 +40,7 @@ describe('render-service processes on one RabbitMQ queue (e2e)', () => {
     instance.logs('document handled').map((line) => String(line.requestId));
 
   beforeAll(async () => {
-    await buildWorkspace();
+    await ensureBuilt();
     [vhost, s3] = await Promise.all([createRabbitVhost('render-service'), startS3Server()]);
     env = {
       AMQP_URL: vhost.url,
@@ -56,7 +55,7 @@ describe('render-service processes on one RabbitMQ queue (e2e)', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.stop('SIGKILL')));
     await bus?.close();
     await vhost?.delete();
     await s3?.stop();
@@ -83,14 +82,14 @@ describe('render-service processes on one RabbitMQ queue (e2e)', () => {
 
   it('crash: an instance killed mid-batch loses no document (its message returns to the queue) and leaves no Chromium running', async () => {
     const [survivor, victim] = processes;
-    const victimChromium = descendantsOf(victim.child.pid ?? -1);
+    const victimChromium = descendantsOf(victim.pid);
     expect(victimChromium.length).toBeGreaterThan(0);
     const before = handledBy(survivor).length;
     const victimBefore = handledBy(victim).length;
     const { replies } = renderBatch(6);
     // once the victim has replied to one document of the batch it holds the next: kill it then
     expect(await eventually(() => handledBy(victim).length > victimBefore, 30_000, 10)).toBe(true);
-    victim.child.kill('SIGKILL');
+    await victim.stop('SIGKILL');
     const results = await replies;
     expect(results.map((r) => r.outcome)).toEqual(Array(6).fill('rendered'));
     expect(handledBy(survivor).length).toBeGreaterThan(before);
@@ -100,24 +99,26 @@ describe('render-service processes on one RabbitMQ queue (e2e)', () => {
   it('shutdown: SIGTERM finishes or returns the work in hand, exits 0, and leaves no Chromium running', async () => {
     const [stopping] = processes;
     const fresh = await spawnInstance();
-    const stoppingChromium = descendantsOf(stopping.child.pid ?? -1);
+    const stoppingChromium = descendantsOf(stopping.pid);
+    const stoppingBefore = handledBy(stopping).length;
     const { replies } = renderBatch(6);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    stopping.child.kill('SIGTERM');
+    // once it has replied to one document of the batch it holds the next: stop it then
+    expect(await eventually(() => handledBy(stopping).length > stoppingBefore, 30_000, 10)).toBe(true);
+    // SIGTERM, and SIGKILL only long after RENDER_SHUTDOWN_GRACE_MS: exit code 0 means it stopped by itself
+    const stopped = stopping.stop('SIGTERM', 60_000);
     const results = await replies;
     expect(results.map((r) => r.outcome)).toEqual(Array(6).fill('rendered'));
-    await expect(stopping.exited).resolves.toEqual({ code: 0, signal: null });
+    await expect(stopped).resolves.toBe(0);
     expect(stillRunning(stoppingChromium)).toEqual([]);
 
-    const freshChromium = descendantsOf(fresh.child.pid ?? -1);
-    fresh.child.kill('SIGTERM');
-    await expect(fresh.exited).resolves.toEqual({ code: 0, signal: null });
+    const freshChromium = descendantsOf(fresh.pid);
+    await expect(fresh.stop('SIGTERM', 60_000)).resolves.toBe(0);
     expect(stillRunning(freshChromium)).toEqual([]);
   });
 
   it('start-up: without a Chromium the service stops with one line that says how to install one', async () => {
     await expect(spawnRenderService({ ...env, PUPPETEER_EXECUTABLE_PATH: '/nonexistent/chrome' })).rejects.toThrow(
-      /exited with 1 at start:.*render-service: No Chromium found .*PUPPETEER_EXECUTABLE_PATH=\/nonexistent\/chrome.*apt-get install -y chromium/s,
+      /exited with 1 before .*render-service: No Chromium found .*PUPPETEER_EXECUTABLE_PATH=\/nonexistent\/chrome.*apt-get install -y chromium/s,
     );
   });
 });

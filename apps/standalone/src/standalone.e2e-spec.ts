@@ -31,6 +31,17 @@ const alive = (pids: readonly number[]): number[] => pids.filter((pid) => {
   return stat !== null && stat.state !== 'Z';
 });
 
+/** npm start's port and its own places under `dir` (a reader's are the defaults under .data/). */
+const startPlaces = (dir: string, port: number): Record<string, string> => ({
+  PORT: String(port),
+  EMBEDDED_PG_DATA_DIR: path.join(dir, 'postgres'),
+  BLOB_DIR: path.join(dir, 'blobs'),
+  DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
+});
+
+/** What a reader's shell passes on: PATH and HOME, nothing of this machine's environment besides. */
+const READER_SHELL = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+
 jest.setTimeout(240_000);
 
 /**
@@ -48,13 +59,7 @@ describe('one-process mode (npm start) on embedded defaults', () => {
     // As root, the embedded PostgreSQL runs as `postgres`, which must pass through the data directory's parents.
     await chmod(dir, 0o755);
     port = await freePort();
-    app = startAppProcess('apps/standalone/src/main.js', {
-      PORT: String(port),
-      EMBEDDED_PG_DATA_DIR: path.join(dir, 'postgres'),
-      BLOB_DIR: path.join(dir, 'blobs'),
-      DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
-      LOG_LEVEL: 'warn',
-    });
+    app = startAppProcess('apps/standalone/src/main.js', { ...startPlaces(dir, port), LOG_LEVEL: 'warn' });
     await app.waitForOutput(/Document rendering service running at/, 180_000);
   });
 
@@ -183,16 +188,7 @@ describe('one-process mode (npm start) on embedded defaults', () => {
       await writeFile(path.join(work, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="15"><rect width="40" height="15" fill="#0a5"/></svg>');
       await writeFile(path.join(work, 'example.json'), assetExample as string);
       const script = ['set -euo pipefail', setup, ...blocks.map((block, i) => `echo "--- guide shell block ${i + 1}" >&2\n${block}`)].join('\n');
-      const env = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(port),
-        DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
-        // npm start's own places (a reader's are the defaults under .data/)
-        EMBEDDED_PG_DATA_DIR: path.join(dir, 'postgres'),
-        BLOB_DIR: path.join(dir, 'blobs'),
-        LOG_LEVEL: 'warn',
-      };
+      const env = { ...READER_SHELL, ...startPlaces(dir, port), LOG_LEVEL: 'warn' };
       const result = await run('bash', ['-c', script], { cwd: work, env, timeout: 300_000, maxBuffer: 32 * 1024 * 1024 }).catch(
         (error: { code: number; stdout: string; stderr: string }) => ({ failed: error.code, stdout: error.stdout, stderr: error.stderr }),
       );
@@ -235,14 +231,7 @@ describe('issue 37 item 4: npm start as a user runs it', () => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], {
       cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(port),
-        EMBEDDED_PG_DATA_DIR: path.join(dir, 'postgres'),
-        BLOB_DIR: path.join(dir, 'blobs'),
-        DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
-      },
+      env: { ...READER_SHELL, ...startPlaces(dir, port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

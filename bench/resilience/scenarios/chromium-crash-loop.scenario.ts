@@ -1,6 +1,6 @@
-import { crashUntilSettled, startAsyncStack, waitFor } from '@docrender/testing';
+import { crashUntilSettled, startAsyncStack, tableDocument, TABLE_TEMPLATE, waitFor } from '@docrender/testing';
 import { sizeFrom, type ResilienceScenario } from '../figures';
-import { accountFor, tableDocument, TABLE_TEMPLATE } from './stack-figures';
+import { accountFor } from './stack-figures';
 
 /**
  * A job of RESILIENCE_CRASH_DOCUMENTS documents (9) rendered one at a time by the real render service; while the

@@ -31,20 +31,3 @@ export function accountFor(stack: AsyncStack, status: JobStatusDto | null, jobId
   const explained = Math.min(explainedIndexes.size, requested - status.renderedCount);
   return { rendered: status.renderedCount, explained, lost: requested - status.renderedCount - explained, duplicatedCallbacks, state: status.state };
 }
-
-/** A template whose documents are as long as their `rows`: a heading and a table of one row per entry. */
-export const TABLE_TEMPLATE: TemplateContent = {
-  templateJson: JSON.stringify({
-    dsl: 1,
-    name: 'Resilience table',
-    body: [
-      { type: 'text', id: 'title', text: 'Document {{ number }}' },
-      { type: 'table', id: 'rows', source: 'rows', as: 'row', columns: [{ id: 'n', header: '#', value: '{{ row.n }}' }, { id: 'text', header: 'Text', value: '{{ row.text }}' }] },
-    ],
-  }),
-  sampleData: JSON.stringify({ data: { number: 'S-1', rows: [{ n: 1, text: 'one' }] }, i18n: {} }),
-  translations: null,
-};
-
-/** A document of TABLE_TEMPLATE with `rows` rows (about 40 a page). */
-export const tableDocument = (number: string, rows: number) => ({ number, rows: Array.from({ length: rows }, (_, i) => ({ n: i + 1, text: `row ${i + 1} of document ${number}` })) });

@@ -49,6 +49,13 @@ async function startServer(handler: http.RequestListener, host = '127.0.0.1', po
 
 type TestServer = Awaited<ReturnType<typeof startServer>>;
 
+/** The URL of a loopback port that has just stopped listening: a connection to it is refused. */
+async function refusingUrl(): Promise<string> {
+  const server = await startServer((_req, res) => res.end());
+  await server.close();
+  return server.url;
+}
+
 const open = { allowHttp: true, allowPrivate: true };
 const options = (extra: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({ policy: open, timeoutMs: 5000, maxBytes: 1024, ...extra });
 
@@ -188,11 +195,7 @@ describe('guardedFetch', () => {
   });
 
   it('reports a refused connection as ConnectionFailed', async () => {
-    const server = await serve((_req, res) => res.end());
-    const url = server.url;
-    await server.close();
-    servers.splice(servers.indexOf(server), 1);
-    expect((await failureOf(guardedFetch(url, options()))).reason).toBe(EgressFailure.ConnectionFailed);
+    expect((await failureOf(guardedFetch(await refusingUrl(), options()))).reason).toBe(EgressFailure.ConnectionFailed);
   });
 
   it('connects only to the address that was checked (DNS rebinding: a second lookup would answer differently)', async () => {
@@ -347,11 +350,7 @@ describe('guardedFetch', () => {
     });
 
     it('a request that fails on a new connection is not sent again', async () => {
-      const server = await serve((_req, res) => res.end());
-      const url = server.url;
-      await server.close();
-      servers.splice(servers.indexOf(server), 1);
-      expect((await failureOf(guardedFetch(url, pooled()))).reason).toBe(EgressFailure.ConnectionFailed);
+      expect((await failureOf(guardedFetch(await refusingUrl(), pooled()))).reason).toBe(EgressFailure.ConnectionFailed);
     });
   });
 

@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { loadSettings, messagingSettings, storageSettings } from '@docrender/config';
 import { Environment, ErrorCode, IssueSeverity, JobState, MessageName, RenderIssueType, RenderStatus } from '@docrender/contracts';
-import { createMessageBus, type MessageBus } from '@docrender/messaging';
-import { JsonLogger } from '@docrender/observability';
+import type { MessageBus } from '@docrender/messaging';
 import { provisionOrganisation } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
-import { createBlobStore, type BlobStore } from '@docrender/storage';
-import { createRabbitVhost, createTestDatabase, startS3Server, waitFor, type RabbitVhost, type S3TestServer, type TestDatabase } from '@docrender/testing';
+import type { BlobStore } from '@docrender/storage';
+import { startTestInfrastructure, testLogger, waitFor, type TestDatabase, type TestInfrastructure } from '@docrender/testing';
 import { apiGatewayService } from '../api-gateway.definition';
 
 /** job.run holds at most this many ready messages in this test's vhost (the QueueFull test fills it). */
 const JOB_QUEUE_MAX_LENGTH = 7;
 
 describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against PostgreSQL, RabbitMQ and S3', () => {
+  let infra: TestInfrastructure;
   let db: TestDatabase;
-  let vhost: RabbitVhost;
-  let s3: S3TestServer;
   let blobs: BlobStore;
   let bus: MessageBus;
   let app: INestApplication;
@@ -32,23 +29,12 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
   const savedEnv = { ...process.env };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    vhost = await createRabbitVhost('gateway-jobs');
-    s3 = await startS3Server();
-    const env = {
-      DATABASE_URL: db.url,
-      AMQP_URL: vhost.url,
-      AMQP_JOB_QUEUE_MAX_LENGTH: String(JOB_QUEUE_MAX_LENGTH),
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      JOBS_OUTBOX_POLL_MS: '200',
-    };
+    infra = await startTestInfrastructure('gateway-jobs');
+    ({ db, blobStore: blobs } = infra);
+    const env = { ...infra.env, AMQP_JOB_QUEUE_MAX_LENGTH: String(JOB_QUEUE_MAX_LENGTH), JOBS_OUTBOX_POLL_MS: '200' };
     Object.assign(process.env, env);
-    const logger = new JsonLogger('api-gateway', 'error');
-    blobs = await createBlobStore(loadSettings(storageSettings, env));
-    bus = await createMessageBus(loadSettings(messagingSettings, env), logger);
-    app = await createServiceApp(apiGatewayService, { database: db.database, bus, blobStore: blobs, close: () => bus.close() }, logger);
+    bus = await infra.connectBus(env);
+    app = await createServiceApp(apiGatewayService, infra.infrastructureWith(bus), testLogger('api-gateway'));
     await app.init();
     http = request(app.getHttpServer());
 
@@ -69,10 +55,7 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
 
   afterAll(async () => {
     await app?.close();
-    await bus?.close();
-    await db?.drop();
-    await vhost?.delete();
-    await s3?.stop();
+    await infra?.teardown();
     process.env = savedEnv;
   });
 

@@ -2,7 +2,7 @@ import { IssueSeverity, RenderIssueType } from '@docrender/contracts';
 import { scanJsonBody } from '../request-body/json-body.scanner';
 import { bindValidateBody, DOCUMENTS_MEMBER } from '../request-body/render-body.binder';
 import { RenderBudget, type RenderTarget } from '@docrender/rendering';
-import { notOkDocument, renderTargetFixture } from '@docrender/testing';
+import { countEventLoopTurns, notOkDocument, renderTargetFixture } from '@docrender/testing';
 import { egressSettings, loadSettings, renderApiSettings } from '@docrender/config';
 import { guardedFetch, type EgressPolicy } from '@docrender/egress';
 import { shareValidationEgressPolicy, validateDocuments } from './render-validation';
@@ -156,15 +156,7 @@ describe('RenderValidationService', () => {
 
   it('8: the event loop keeps turning while a large document is validated', async () => {
     const large = manyRows(200_000);
-    let turns = 0;
-    let validating = true;
-    const spin = (): void => {
-      turns++;
-      if (validating) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const issues = await service.validate(target(INVOICE), large);
-    validating = false;
+    const { result: issues, turns } = await countEventLoopTurns(() => service.validate(target(INVOICE), large));
     expect(issues.map((i) => i.type)).toEqual([RenderIssueType.UnresolvedFont]);
     expect(turns).toBeGreaterThan(1);
   });

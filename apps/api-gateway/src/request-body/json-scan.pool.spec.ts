@@ -1,5 +1,6 @@
 import { scanJsonBody } from './json-body.scanner';
 import { toSharedBuffer } from '@docrender/platform';
+import { countEventLoopTurns } from '@docrender/testing';
 import { JsonScanPool, SCAN_ON_EVENT_LOOP_MAX_BYTES } from './json-scan.pool';
 
 /** A body of about `bytes` bytes: a documents array of objects holding long strings. */
@@ -32,15 +33,7 @@ describe('JsonScanPool', () => {
 
   it('8: the event loop keeps turning while a 50 MB body is scanned', async () => {
     const body = toSharedBuffer(largeBody(50 * 1024 * 1024));
-    let turns = 0;
-    let scanning = true;
-    const spin = (): void => {
-      turns++;
-      if (scanning) setImmediate(spin);
-    };
-    setImmediate(spin);
-    const scan = await pool.scan(body, ['documents']);
-    scanning = false;
+    const { result: scan, turns } = await countEventLoopTurns(() => pool.scan(body, ['documents']));
     expect(scan.valid).toBe(true);
     expect(turns).toBeGreaterThan(1);
   });

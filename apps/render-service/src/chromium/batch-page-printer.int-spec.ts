@@ -1,6 +1,7 @@
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { pagePngs, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
+import { pageRolesPage } from '../../test/page-roles';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
@@ -78,25 +79,7 @@ describe('issue 23 item 4: several documents of one template in one print, split
 
   it('issue 20 page roles in a batch: first/even/last bands, first-page and other-page watermarks, a placed block, per document (3, 1 and 3 pages)', async () => {
     const roles: Template = {
-      page: {
-        size: 'A5',
-        margins: { top: '25mm', right: '15mm', bottom: '20mm', left: '15mm' },
-        header: {
-          elements: [{ type: 'text', id: 'continuation', text: 'Continuation header {{ company }}' }],
-          first: { elements: [{ type: 'text', id: 'letterhead', text: 'LETTERHEAD {{ company }}', style: { fontSize: 14, fontWeight: 700 } }] },
-        },
-        footer: {
-          elements: [
-            { type: 'text', id: 'page-of', text: 'Page {{ pageNumber }} of {{ totalPages }}', style: { fontSize: 8 } },
-            { type: 'text', id: 'from-two', visibleIf: 'pageNumber > 1', text: 'Follow-on page', style: { fontSize: 8 } },
-          ],
-          even: { elements: [{ type: 'text', id: 'even-footer', text: 'Even page footer {{ pageNumber }}', style: { fontSize: 8 } }] },
-        },
-        watermark: [
-          { text: 'DRAFT', pages: 'first', angle: 30, opacity: 0.2, color: '#0000aa' },
-          { text: 'COPY', pages: 'all' },
-        ],
-      },
+      page: pageRolesPage('Page {{ pageNumber }} of {{ totalPages }}'),
       body: [
         { type: 'box', id: 'address-window', position: { x: '20mm', y: '45mm' }, width: '80mm', height: '20mm', style: { backgroundColor: '#0000ff' } },
         { type: 'text', id: 'to', text: 'To {{ company }}' },

@@ -97,10 +97,13 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
   printPoolForTests('page-aware-tables-test', (started) => (pool = started));
 
   /** Prints on the pool as the render service does, with a budget for long documents; tells the measuring prints. */
-  async function print(compiled: ReturnType<typeof compileDocument>): Promise<{ pdf: Buffer; measuringPrints: number }> {
+  /** Compiles `document` (with no issue) and prints it: the PDF's text (pdftotext) and the measuring prints it took. */
+  async function printedText(document: { template: Template; data: unknown }): Promise<{ text: string; measuringPrints: number }> {
+    const compiled = compileDocument(document);
+    expect(compiled.issues).toEqual([]);
     let measuringPrints = -1;
     const pdf = await printCompiled(pool, compiled, { budgetMs: 600_000, onMeasuringPrints: (prints) => (measuringPrints = prints) });
-    return { pdf, measuringPrints };
+    return { text: await pdfText(pdf), measuringPrints };
   }
 
   it('issue 32 item 1: examples/ledger has the same text on every page as the golden printed by the one-print-per-break placement (decision 0011), its real print confirming the breaks (no measuring print)', async () => {
@@ -114,19 +117,15 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
   });
 
   it('issue 32 item 1: a 400-row examples/statement has the same text on every page as the golden printed by the one-print-per-break placement (decision 0011)', async () => {
-    const compiled = compileDocument(statement(400));
-    expect(compiled.issues).toEqual([]);
-    const { pdf, measuringPrints } = await print(compiled);
-    expectGoldenPages('statement-400.pages.txt', await pdfText(pdf));
+    const { text, measuringPrints } = await printedText(statement(400));
+    expectGoldenPages('statement-400.pages.txt', text);
     expect(measuringPrints).toBeLessThanOrEqual(1);
   });
 
   it('issue 32 item 1: a 100-page statement has its subtotals right on every page (pdftotext) from at most one measuring print', async () => {
     const { template, data } = statement(4_400);
-    const compiled = compileDocument({ template, data });
-    expect(compiled.issues).toEqual([]);
-    const { pdf, measuringPrints } = await print(compiled);
-    const pages = expectSubtotalsOnEveryPage(await pdfText(pdf), data);
+    const { text, measuringPrints } = await printedText({ template, data });
+    const pages = expectSubtotalsOnEveryPage(text, data);
     expect(pages.length).toBeGreaterThanOrEqual(100);
     expect(pages[pages.length - 1]).toContain(`Page ${pages.length} of ${pages.length}`);
     expect(measuringPrints).toBeLessThanOrEqual(1);
@@ -137,10 +136,7 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     const [title, holder, table] = template.body;
     const cover = { type: 'text', id: 'cover', text: 'Cover page', pageBreakAfter: true } as const;
     const kept = { ...table, orphans: 3, widows: 4 } as Template['body'][number];
-    const compiled = compileDocument({ template: { ...template, body: [cover, title, holder, kept] }, data });
-    expect(compiled.issues).toEqual([]);
-    const { pdf, measuringPrints } = await print(compiled);
-    const text = await pdfText(pdf);
+    const { text, measuringPrints } = await printedText({ template: { ...template, body: [cover, title, holder, kept] }, data });
     expect(text.split('\f')[0]).toContain('Cover page');
     const pages = expectSubtotalsOnEveryPage(text, data, 2);
     // widows: the last page has at least 4 rows, orphans: every page at least 3
@@ -155,10 +151,7 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     const again = { type: 'text', id: 'again', text: 'The same transactions again', pageBreakBefore: true } as const;
     const second = { ...table, id: 'transactions-again' } as Template['body'][number];
     const background = { source: `data:image/png;base64,${WHITE_PIXEL}` };
-    const compiled = compileDocument({ template: { ...template, page: { ...template.page, background }, body: [title, holder, table, again, second] }, data });
-    expect(compiled.issues).toEqual([]);
-    const { pdf, measuringPrints } = await print(compiled);
-    const text = await pdfText(pdf);
+    const { text, measuringPrints } = await printedText({ template: { ...template, page: { ...template.page, background }, body: [title, holder, table, again, second] }, data });
     const pages = text.split('\f').filter((p) => p.trim() !== '');
     const secondFrom = pages.findIndex((p) => p.includes('The same transactions again')) + 1;
     expect(secondFrom).toBeGreaterThan(2);

@@ -1,6 +1,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { markerLinks } from './marker-links';
+import { evenTable } from '../../test/measured-table';
 import { placeTableBreakRows } from './page-aware-tables';
 
 const PAGE_HEIGHT_PT = 842;
@@ -57,21 +58,13 @@ class FakeLayout {
   }
 
   private measured(): unknown {
-    const rowTops = Array.from({ length: ROWS }, (_, i) => START + i * ROW);
     return {
       contentTop: CONTENT_TOP,
       contentHeight: 1000,
       tables: [
         {
-          index: 0,
-          rowTops,
-          rowBottoms: rowTops.map((top) => top + ROW),
-          // break rows are measured where a plan needs them (measureBreakRows)
-          carried: rowTops.map(() => 0),
-          brought: rowTops.map(() => 0),
-          breakable: rowTops.map(() => true),
-          head: HEAD,
-          totals: TOTALS,
+          // break rows are measured where a plan needs them (measureBreakRows): none at first
+          ...evenTable(ROWS, ROW, { top: START, carried: 0, brought: 0, head: HEAD, totals: TOTALS }),
           startOnFirstPage: START,
           markerOffset: MARKER_OFFSET,
         },
@@ -171,23 +164,19 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     expect(fake.breakMeasures).toBe(3);
   });
 
-  it('the real print as the confirming one: no measuring print when the layout is as measured, and the PDF handed back without the marker links', async () => {
-    const fake = new FakeLayout(1000);
+  /** Places the breaks on pages that really hold `pageSpace` px with the real print as the confirming one: what it took, and the PDF handed back. */
+  const confirmedByTheRealPrint = async (pageSpace: number) => {
+    const fake = new FakeLayout(pageSpace);
     const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), { printIsReal: true });
-    expect(placed.measuringPrints).toBe(0);
-    expect(fake.prints).toBe(1);
-    expect(fake.breaks).toEqual([45, 91]);
     const printed = await PDFDocument.load(placed.printed);
-    expect(markerLinks(printed, 'row.docrender.invalid')).toEqual([]);
-    expect(printed.getPageCount()).toBe(3);
+    return { measuringPrints: placed.measuringPrints, prints: fake.prints, breaks: fake.breaks, markerLinks: markerLinks(printed, 'row.docrender.invalid'), pages: printed.getPageCount() };
+  };
+
+  it('the real print as the confirming one: no measuring print when the layout is as measured, and the PDF handed back without the marker links', async () => {
+    expect(await confirmedByTheRealPrint(1000)).toEqual({ measuringPrints: 0, prints: 1, breaks: [45, 91], markerLinks: [], pages: 3 });
   });
 
   it('the real print as the confirming one, on pages that hold less than measured: the first print counts as a measuring print, the second is the PDF', async () => {
-    const fake = new FakeLayout(985);
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), { printIsReal: true });
-    expect(placed.measuringPrints).toBe(1);
-    expect(fake.prints).toBe(2);
-    expect(fake.breaks).toEqual([44, 89]);
-    expect(markerLinks(await PDFDocument.load(placed.printed), 'row.docrender.invalid')).toEqual([]);
+    expect(await confirmedByTheRealPrint(985)).toMatchObject({ measuringPrints: 1, prints: 2, breaks: [44, 89], markerLinks: [] });
   });
 });

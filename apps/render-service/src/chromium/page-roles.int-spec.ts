@@ -2,11 +2,11 @@ import { RenderIssueType } from '@docrender/contracts';
 import { compileDocument, PaperSize, Template } from '@docrender/template-dsl';
 import { decodePng, inkIn, Pixels } from '../../test/png-pixels';
 import { firstPagePng, pagePngs, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
-import { printCompiled, printPoolForTests } from '../../test/print-pool';
+import { pageRolesPage } from '../../test/page-roles';
+import { printCompiled, printPoolForTests, screenshotCompiled } from '../../test/print-pool';
 import { quietLogger, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
 import { ChromiumDocumentPrinter } from './document-printer';
-import { screenshotFirstPageOnPage } from './page-printer';
 
 /** Text of page `n` (1-based) of pdftotext's output, pages separated by form feeds. */
 function page(text: string, n: number): string {
@@ -45,27 +45,7 @@ function inkLines(pixels: Pixels, top: number, bottom: number): { top: number; b
  */
 const template: Template = {
   currency: 'USD',
-  page: {
-    size: 'A5',
-    margins: { top: '25mm', right: '15mm', bottom: '20mm', left: '15mm' },
-    header: {
-      elements: [{ type: 'text', id: 'continuation', text: 'Continuation header {{ company }}' }],
-      first: { elements: [{ type: 'text', id: 'letterhead', text: 'LETTERHEAD {{ company }}', style: { fontSize: 14, fontWeight: 700 } }] },
-    },
-    footer: {
-      elements: [
-        { type: 'text', id: 'page-of', text: "{{ t('page', pageNumber, totalPages) }}", style: { fontSize: 8 } },
-        { type: 'text', id: 'from-two', visibleIf: 'pageNumber > 1', text: 'Follow-on page', style: { fontSize: 8 } },
-      ],
-      even: {
-        elements: [{ type: 'text', id: 'even-footer', text: 'Even page footer {{ pageNumber }}', style: { fontSize: 8 } }],
-      },
-    },
-    watermark: [
-      { text: 'DRAFT', pages: 'first', angle: 30, opacity: 0.2, color: '#0000aa' },
-      { text: 'COPY', pages: 'all' },
-    ],
-  },
+  page: pageRolesPage("{{ t('page', pageNumber, totalPages) }}"),
   body: [
     {
       type: 'box',
@@ -316,22 +296,7 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     });
     const widthPx = Math.round(105 * (96 / 25.4));
     const heightPx = Math.round(148 * (96 / 25.4));
-    const png = await pool.run({
-      isolation: 'fresh-context',
-      javaScript: false,
-      deadline: Date.now() + 60_000,
-      budgetMs: 60_000,
-      work: (page) =>
-        screenshotFirstPageOnPage(page, {
-          html: compiled.html,
-          widthPx,
-          heightPx,
-          marginMm: compiled.page.marginMm,
-          headerHtml: compiled.headerHtml,
-          footerHtml: compiled.footerHtml,
-          pageVariant: compiled.pageVariant,
-        }),
-    });
+    const png = await screenshotCompiled(pool, compiled, widthPx, heightPx);
     const { width, rgb } = decodePng(png);
     const y = Math.round(15 * (96 / 25.4));
     const x = Math.round(50 * (96 / 25.4));
@@ -343,23 +308,7 @@ describe('issue 20: pages (page roles, page counters in bands, watermarks, place
     const { template: ledger, data } = readExample('ledger');
     const compiled = compileDocument({ template: ledger as Template, data });
     const printed = decodePng(await firstPagePng(await printCompiled(pool, compiled), 96));
-    const png = await pool.run({
-      isolation: 'fresh-context',
-      javaScript: false,
-      deadline: Date.now() + 60_000,
-      budgetMs: 60_000,
-      work: (page) =>
-        screenshotFirstPageOnPage(page, {
-          html: compiled.html,
-          widthPx: printed.width,
-          heightPx: printed.height,
-          marginMm: compiled.page.marginMm,
-          headerHtml: compiled.headerHtml,
-          footerHtml: compiled.footerHtml,
-          pageVariant: compiled.pageVariant,
-          pageAwareTables: compiled.pageAwareTables,
-        }),
-    });
+    const png = await screenshotCompiled(pool, compiled, printed.width, printed.height);
     const shown = decodePng(png);
     const top = Math.round(compiled.page.marginMm.top * CSS_PX_PER_MM);
     const bottom = printed.height - Math.round(compiled.page.marginMm.bottom * CSS_PX_PER_MM);

@@ -1,19 +1,9 @@
+import { evenTable } from '../../test/measured-table';
 import { breaksOf, type MeasuredTable, planTablePages } from './table-break-plan';
 
 /** `n` rows of `height` px from the top, every break `carried`/`brought` high. */
 function table(n: number, height: number, extra: Partial<MeasuredTable> = {}): MeasuredTable {
-  const rowTops = Array.from({ length: n }, (_, i) => i * height);
-  return {
-    index: 0,
-    rowTops,
-    rowBottoms: rowTops.map((top) => top + height),
-    carried: rowTops.map(() => 15),
-    brought: rowTops.map(() => 12),
-    breakable: rowTops.map(() => true),
-    head: 20,
-    totals: 10,
-    ...extra,
-  };
+  return { ...evenTable(n, height, { carried: 15, brought: 12, head: 20, totals: 10 }), ...extra };
 }
 
 describe('issue 32 item 1: page-aware table breaks placed by arithmetic on measured heights', () => {

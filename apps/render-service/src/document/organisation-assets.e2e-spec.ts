@@ -1,4 +1,3 @@
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,15 +5,14 @@ import { RenderIssueType } from '@docrender/contracts';
 import { JsonLogger } from '@docrender/observability';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { compileDocument, imageReferencesOf, Template } from '@docrender/template-dsl';
-import { createTestDatabase, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import { appCommandJson, createTestDatabase, ensureBuilt, runAppCommand, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
 import { firstPagePng } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
 import type { BrowserPool } from '../chromium/browser-pool';
 import { ImageResolver } from './image-resolver';
 
-const ROOT = path.resolve(__dirname, '../../../..');
-const CLI = path.join(ROOT, 'dist/apps/admin-cli/src/main.js');
+const ADMIN_CLI = 'apps/admin-cli/src/main.js';
 const RED_SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#ff0000"/></svg>';
 const BLUE_SQUARE = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0000ff"/></svg>';
 
@@ -37,23 +35,12 @@ describe('issue 21 item 6: organisation assets stored with the admin CLI and the
   let dir: string;
   let pool: BrowserPool;
 
-  const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [CLI, ...args],
-        { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: path.join(dir, 'blobs'), INIT_CWD: dir } },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      );
-    });
-  const ok = async (...args: string[]): Promise<Record<string, unknown>> => {
-    const run = await cli(...args);
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    return JSON.parse(run.stdout) as Record<string, unknown>;
-  };
+  const settings = () => ({ DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: path.join(dir, 'blobs'), INIT_CWD: dir });
+  const cli = (...args: string[]) => runAppCommand(ADMIN_CLI, args, settings());
+  const ok = (...args: string[]) => appCommandJson(ADMIN_CLI, args, settings());
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+    await ensureBuilt();
     db = await createTestDatabase({ migrate: false });
     dir = await mkdtemp(path.join(os.tmpdir(), 'docrender-assets-'));
     await writeFile(path.join(dir, 'logo.svg'), RED_SQUARE);

@@ -211,11 +211,7 @@ describe('render.document handler (fake printer and blob store)', () => {
 
     const during = setUp();
     const lostDuring = new AbortController();
-    const print = during.printer.printPdf.bind(during.printer);
-    during.printer.printPdf = (request) => {
-      lostDuring.abort();
-      return print(request);
-    };
+    during.printer.onStart = () => lostDuring.abort();
     await expect(during.handler.handle(command, lostDuring.signal)).rejects.toBeInstanceOf(TransientFailureError);
     expect(during.printer.requests).toHaveLength(1);
     expect(during.blobs.blobs.size).toBe(0);

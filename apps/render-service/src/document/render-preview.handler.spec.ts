@@ -42,11 +42,7 @@ describe('render.preview handler (fake printer and blob store)', () => {
 
     const during = setUp();
     const lostDuring = new AbortController();
-    const screenshot = during.printer.screenshotFirstPage.bind(during.printer);
-    during.printer.screenshotFirstPage = (request) => {
-      lostDuring.abort();
-      return screenshot(request);
-    };
+    during.printer.onStart = () => lostDuring.abort();
     await expect(during.handler.handle(previewCommand(), lostDuring.signal)).rejects.toBeInstanceOf(TransientFailureError);
     expect(during.printer.screenshots).toHaveLength(1);
     expect(during.blobs.blobs.size).toBe(0);

@@ -1,8 +1,7 @@
-import { Environment, MessageName, type RenderDocumentResult } from '@docrender/contracts';
 import type { Template, TemplateElement } from '@docrender/template-dsl';
 import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFObject, PDFRawStream, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import { pdfaPreflight, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
-import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
+import { readExample, useRenderService } from '../../test/render-service.harness';
 import { unaccountedPainting } from './content-marking';
 
 /** A small SVG seal (a data URI), for an image with alternative text and a decorative one. */
@@ -82,15 +81,8 @@ jest.setTimeout(240_000);
 describe('issue 34 item 4: PDF/UA-1 output of the render service, read back', () => {
   const service = useRenderService('pdf-ua');
 
-  async function render(template: Template, data: unknown): Promise<{ result: RenderDocumentResult; pdf: Buffer }> {
-    // production (no TEST watermark): Preflight, a PDF/A-1 validator, counts the test watermark's constant alpha
-    const result = await service.bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: data }, environment: Environment.Production }), {
-      timeoutMs: 90_000,
-    });
-    expect(result.issues).toEqual([]);
-    expect(result.outcome).toBe('rendered');
-    return { result, pdf: await service.blobStore.get(result.pdf?.blobKey ?? '') };
-  }
+  // production (no TEST watermark): Preflight, a PDF/A-1 validator, counts the test watermark's constant alpha
+  const render = (template: Template, data: unknown) => service.renderCleanly(template, data);
 
   it('PDF/A-3b + PDF/UA-1: headings, table headers with scope, alt texts of image, QR code, barcode and chart, artifacts, XMP; Preflight passes', async () => {
     const { template, data } = accessibleInvoice('PDF/A-3b');

@@ -82,6 +82,36 @@ export function startAppProcess(main: string, env: Record<string, string>): AppP
   }, env);
 }
 
+/** The status probe of an app listening on `port` (GET /v1/meta/status answers 200 once the app is ready). */
+export function statusUrl(port: number): string {
+  return `http://127.0.0.1:${port}/v1/meta/status`;
+}
+
+/**
+ * startAppProcess, then waits until `readyUrl` answers 200. A process that exits first or is not ready within
+ * `timeoutMs` is stopped, and the error carries its output. Call ensureBuilt() first.
+ */
+export async function startReadyAppProcess(main: string, env: Record<string, string>, readyUrl: string, timeoutMs?: number): Promise<AppProcess> {
+  const app = startAppProcess(main, env);
+  try {
+    await app.waitForReady(readyUrl, timeoutMs);
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+  return app;
+}
+
+/**
+ * `node dist/apps/render-service/src/main.js` as its own process on a free port (`port`, which also serves its
+ * Prometheus metrics) with `settings`, once its status probe answers 200. Call ensureBuilt() first.
+ */
+export async function startRenderServiceProcess(settings: Record<string, string>, timeoutMs?: number): Promise<AppProcess & { port: number }> {
+  const port = await freePort();
+  const app = await startReadyAppProcess('apps/render-service/src/main.js', { ...settings, RENDER_SERVICE_PORT: String(port) }, statusUrl(port), timeoutMs);
+  return { ...app, port };
+}
+
 /** What every app a test starts gets unless `env` says otherwise: quiet logs, development secrets allowed. */
 function appDefaults(env: Record<string, string>): Record<string, string> {
   // Tests use throw-away secrets or the development defaults: allowed here, refused in a deployment (issue 17).
@@ -131,7 +161,7 @@ function startWatchedProcess(main: string, command: string, args: string[], proc
     async waitForReady(url, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (done()) throw new Error(`${main} exited before ${url} answered 200:\n${output}`);
+        if (done()) throw new Error(`${main} exited with ${child.exitCode ?? child.signalCode} before ${url} answered 200:\n${output}`);
         try {
           if ((await fetch(url)).status === 200) return;
         } catch {

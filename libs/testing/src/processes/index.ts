@@ -1,3 +1,4 @@
 export * from './app-process';
 export * from './chromium-crashes';
 export * from './process-tree';
+export * from './app-command';

@@ -22,6 +22,10 @@ export type DispatcherStand = {
   postgres: TcpFaultProxy;
   dispatcher: AppProcess;
   organisationId: string;
+  /** The job every callback of the stand belongs to. */
+  jobId: string;
+  /** A first attempt of a progress callback of `jobId` to `path` on the receiver, carrying `body`. */
+  progressCallback(path: string, body: string): DeliverWebhookCommand;
   /** Starts a (new) dispatcher process with extra settings; waits for its readiness probe. */
   startDispatcher(extra?: Record<string, string>): Promise<AppProcess>;
   /** Sends one callback per path (`/ok/1`, …) to the receiver; returns their delivery ids in order. */
@@ -60,6 +64,10 @@ export async function startDispatcherStand(label: string, settings: Record<strin
     await child.waitForReady(`http://127.0.0.1:${port}/v1/meta/status`, 60_000);
     return child;
   };
+  const progressCallback = (path: string, body: string): DeliverWebhookCommand => {
+    const deliveryId = randomUUID();
+    return { deliveryId, jobId, organisationId: organisation.id, event: WebhookEvent.Progress, callbackUrl: `${receiver.url}${path}?token=${deliveryId}`, body, attempt: 1 };
+  };
   const stand: DispatcherStand = {
     infra,
     bus,
@@ -67,20 +75,14 @@ export async function startDispatcherStand(label: string, settings: Record<strin
     postgres,
     dispatcher: await startDispatcher(),
     organisationId: organisation.id,
+    jobId,
+    progressCallback,
     startDispatcher,
     async sendCallbacks(paths) {
       const ids: string[] = [];
       for (const path of paths) {
-        const deliveryId = randomUUID();
-        const command: DeliverWebhookCommand = {
-          deliveryId,
-          jobId,
-          organisationId: organisation.id,
-          event: WebhookEvent.Progress,
-          callbackUrl: `${receiver.url}${path}?token=${deliveryId}`,
-          body: JSON.stringify({ jobId, processed: 1, path }),
-          attempt: 1,
-        };
+        const command = progressCallback(path, JSON.stringify({ jobId, processed: 1, path }));
+        const { deliveryId } = command;
         const now = new Date();
         await new OutboxRepository(infra.db.dataSource.manager).add(MessageName.DeliverWebhook, command, { id: deliveryId, now });
         await bus.publish(MessageName.DeliverWebhook, command, { messageId: deliveryId });
