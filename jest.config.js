@@ -9,20 +9,9 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
 
-const transform = {
-  '^.+\\.ts$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-        target: 'es2022',
-        keepClassNames: true,
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
-};
+// How TypeScript is compiled: the same options as the build (tools/build.mjs) and TypeScript worker modules
+// (libs/platform/src/workers/module-worker.ts).
+const transform = { '^.+\\.ts$': ['@swc/jest', require('./tools/swc-options.json')] };
 
 // intl-messageformat, its @formatjs parts, NestJS 12 and puppeteer 25 (with chromium-bidi) ship ES modules only: Node
 // loads them with require(), jest needs them compiled to CommonJS like our own files.

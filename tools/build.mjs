@@ -34,16 +34,11 @@ async function newer(src, out) {
   try { return (await fs.stat(src)).mtimeMs > (await fs.stat(out)).mtimeMs; } catch { return true; }
 }
 
+// The compile options the tests use too (jest.config.js), plus the path aliases and source maps.
+const compileOptions = JSON.parse(readFileSync(path.join(root, 'tools', 'swc-options.json'), 'utf8'));
 const swcOptions = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-    keepClassNames: true,
-    baseUrl: root,
-    paths: tsconfig.compilerOptions.paths,
-  },
-  module: { type: 'commonjs' },
+  ...compileOptions,
+  jsc: { ...compileOptions.jsc, baseUrl: root, paths: tsconfig.compilerOptions.paths },
   sourceMaps: true,
 };
 

@@ -22,6 +22,9 @@ export type RenderTarget = RenderScope & {
 
 export type RenderSource = { templateId: string; versionNumber: number };
 
+/** A render of a stored template as a job and a stored document record it: who, which version, in which language. */
+export type TemplateRender = RenderScope & RenderSource & { language: string | null };
+
 /**
  * What a render of a stored template reads (spec 4.2, 4.4, 4.5): the template, the version it addresses and the
  * organisation's custom fonts.

@@ -1,6 +1,6 @@
 import { DocumentType, Environment, type DeliverWebhookCommand, type DocumentConformance, type RenderIssue, type RenderOutcome } from '@docrender/contracts';
 import type { RenderedPdf } from './render-command';
-import type { RenderScope, RenderSource } from './render-target';
+import type { RenderScope, RenderSource, TemplateRender } from './render-target';
 
 /** One rendered document, as the use case records it. */
 export type RenderedDocumentFacts = {
@@ -18,13 +18,8 @@ export type RenderedDocumentFacts = {
 };
 
 /** The stored document's row a persisted render of a stored template writes (spec 2.4). */
-export type StoredDocumentDraft = {
+export type StoredDocumentDraft = TemplateRender & {
   id: string;
-  organisationId: string;
-  templateId: string;
-  versionNumber: number;
-  environment: Environment;
-  language: string | null;
   documentName: string;
   documentType: DocumentType;
   pdfBlobKey: string;

@@ -8,18 +8,13 @@ const { transformSync } = require('@swc/core');
 
 const root = path.resolve(__dirname, '../../../..');
 const { compilerOptions } = require(path.join(root, 'tsconfig.base.json'));
+const compileOptions = require(path.join(root, 'tools', 'swc-options.json'));
 
 require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+    ...compileOptions,
     filename,
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      target: 'es2022',
-      baseUrl: root,
-      paths: compilerOptions.paths,
-    },
-    module: { type: 'commonjs' },
+    jsc: { ...compileOptions.jsc, baseUrl: root, paths: compilerOptions.paths },
   });
   module._compile(code, filename);
 };

@@ -2,8 +2,8 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * Runs a worker module from TypeScript sources (the test runner, which loads this file as .ts): SWC compiles each
- * .ts file as it is required, with the settings of jest.config.js, and the @docrender/* aliases of tsconfig.base.json
- * resolve to their sources. The compiled build (dist/) needs none of it: there the worker module is plain JavaScript.
+ * .ts file as it is required, with the options of the tests and the build (tools/swc-options.json), and the
+ * @docrender/* aliases of tsconfig.base.json resolve to their sources. The compiled build (dist/) needs none of it: there the worker module is plain JavaScript.
  */
 const TYPESCRIPT_BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
@@ -22,15 +22,7 @@ Module._resolveFilename = function (request, ...rest) {
   const alias = aliases[request];
   return resolveFilename.call(this, alias ? path.join(root, alias[0]) : request, ...rest);
 };
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-};
+const options = JSON.parse(fs.readFileSync(path.join(root, 'tools', 'swc-options.json'), 'utf8'));
 require.extensions['.ts'] = (module, filename) => module._compile(swc.transformFileSync(filename, { ...options, filename }).code, filename);
 require(workerData.entry);
 `;

@@ -1,16 +1,12 @@
-import type { DeliverWebhookCommand, Environment, JobState, RenderIssue, RenderOutcome, RenderStatus } from '@docrender/contracts';
+import type { DeliverWebhookCommand, JobState, RenderIssue, RenderOutcome, RenderStatus } from '@docrender/contracts';
+import type { TemplateRender } from '../render-target';
 
 // The async job as the use case reads and ends it; persistence keeps it (render_jobs, render_job_documents) and
 // adapts to these types.
 
 /** One async render job (spec 3.1). */
-export type RenderJobRecord = {
+export type RenderJobRecord = TemplateRender & {
   id: string;
-  organisationId: string;
-  templateId: string;
-  versionNumber: number;
-  environment: Environment;
-  language: string | null;
   persist: boolean;
   includeDocument: boolean;
   callbackUrl: string;

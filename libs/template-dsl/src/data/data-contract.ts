@@ -1,6 +1,7 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { RenderIssue, RenderIssueType, renderIssue } from '@docrender/contracts';
+import { jsonPathOf } from '../schema/json-path';
 
 /**
  * The optional data contract of a template (`dataSchema`, JSON Schema draft-07), checked with ajv.
@@ -35,21 +36,9 @@ export function compileDataSchema(schema: Record<string, unknown> | boolean): Va
   return result;
 }
 
-function jsonPath(instancePath: string): string {
-  if (!instancePath) return '$';
-  return (
-    '$' +
-    instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
-      .join('')
-  );
-}
 
 function describe(error: ErrorObject): string {
-  const at = jsonPath(error.instancePath);
+  const at = jsonPathOf(error.instancePath);
   if (error.keyword === 'required') return `${at} must have the field "${String((error.params as { missingProperty: string }).missingProperty)}"`;
   if (error.keyword === 'additionalProperties') {
     return `${at} must not have the field "${String((error.params as { additionalProperty: string }).additionalProperty)}"`;

@@ -21,6 +21,12 @@ export interface ScriptFont {
 /** Where Debian installs fonts. */
 export const SCRIPT_FONT_ROOT = '/usr/share/fonts';
 
+/** A Noto Sans family of `fonts-noto-core`, upright regular and bold, named as Debian installs it (NotoSans<Script>-<Weight>.ttf). */
+function notoCore(script: string, scripts: string): ScriptFont {
+  const file = (weight: string): string => `truetype/noto/NotoSans${script}-${weight}.ttf`;
+  return { family: `Noto Sans ${script}`, scripts, package: 'fonts-noto-core', files: { 400: file('Regular'), 700: file('Bold') } };
+}
+
 export const SCRIPT_FONTS: readonly ScriptFont[] = Object.freeze([
   {
     family: 'Noto Sans',
@@ -29,30 +35,10 @@ export const SCRIPT_FONTS: readonly ScriptFont[] = Object.freeze([
     files: { 400: 'truetype/noto/NotoSans-Regular.ttf', 700: 'truetype/noto/NotoSans-Bold.ttf' },
     italicFiles: { 400: 'truetype/noto/NotoSans-Italic.ttf', 700: 'truetype/noto/NotoSans-BoldItalic.ttf' },
   },
-  {
-    family: 'Noto Sans Arabic',
-    scripts: 'Arabic (Arabic, Persian, Urdu)',
-    package: 'fonts-noto-core',
-    files: { 400: 'truetype/noto/NotoSansArabic-Regular.ttf', 700: 'truetype/noto/NotoSansArabic-Bold.ttf' },
-  },
-  {
-    family: 'Noto Sans Hebrew',
-    scripts: 'Hebrew',
-    package: 'fonts-noto-core',
-    files: { 400: 'truetype/noto/NotoSansHebrew-Regular.ttf', 700: 'truetype/noto/NotoSansHebrew-Bold.ttf' },
-  },
-  {
-    family: 'Noto Sans Devanagari',
-    scripts: 'Devanagari (Hindi, Marathi, Nepali)',
-    package: 'fonts-noto-core',
-    files: { 400: 'truetype/noto/NotoSansDevanagari-Regular.ttf', 700: 'truetype/noto/NotoSansDevanagari-Bold.ttf' },
-  },
-  {
-    family: 'Noto Sans Thai',
-    scripts: 'Thai',
-    package: 'fonts-noto-core',
-    files: { 400: 'truetype/noto/NotoSansThai-Regular.ttf', 700: 'truetype/noto/NotoSansThai-Bold.ttf' },
-  },
+  notoCore('Arabic', 'Arabic (Arabic, Persian, Urdu)'),
+  notoCore('Hebrew', 'Hebrew'),
+  notoCore('Devanagari', 'Devanagari (Hindi, Marathi, Nepali)'),
+  notoCore('Thai', 'Thai'),
   {
     family: 'Noto Sans CJK',
     scripts: 'Chinese simplified (SC) and traditional (TC, HK), Japanese (JP), Korean (KR)',

@@ -10,6 +10,7 @@ import { colourFieldsOf, pageBackgroundsOf, styleColourFields, textFieldsOf, wal
 import { Template } from '../model/template.types';
 import { templateJsonSchema } from './template-json-schema';
 import { parseTranslations } from '../i18n/translations';
+import { jsonPathOf } from './json-path';
 
 export interface TemplateError {
   /** JSON path of the problem, e.g. `$.body[3].columns[0].value`. */
@@ -33,18 +34,6 @@ function validator(): ValidateFunction {
   return dslValidator;
 }
 
-function pointerToPath(pointer: string): string {
-  if (!pointer) return '$';
-  return (
-    '$' +
-    pointer
-      .split('/')
-      .slice(1)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
-      .join('')
-  );
-}
 
 function schemaErrorMessage(e: ErrorObject): string {
   const params = e.params as Record<string, unknown>;
@@ -69,7 +58,7 @@ function schemaErrors(errors: ErrorObject[]): TemplateError[] {
   const reportedPaths = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'discriminator').map((e) => e.instancePath);
   for (const e of errors) {
     if ((e.keyword === 'oneOf' || e.keyword === 'discriminator') && reportedPaths.some((p) => p.startsWith(e.instancePath))) continue;
-    const error = { path: pointerToPath(e.instancePath), message: schemaErrorMessage(e) };
+    const error = { path: jsonPathOf(e.instancePath), message: schemaErrorMessage(e) };
     const key = `${error.path} ${error.message}`;
     if (!seen.has(key)) {
       seen.add(key);
