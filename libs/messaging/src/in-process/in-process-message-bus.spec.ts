@@ -1,7 +1,7 @@
 import { loadSettings, messagingSettings, type MessagingSettings } from '@docrender/config';
 import { MessageName } from '@docrender/contracts';
 import { createMessageBus } from '../message-bus.factory';
-import { capturingLogger, eventually, runJob, sleep, deliverWebhook } from '../testing/message-fixtures';
+import { capturingLogger, eventually, runJob, deliverWebhook } from '../testing/message-fixtures';
 import { describeMessageBusBehaviour } from '../testing/message-bus.behaviour';
 import { InProcessMessageBus } from './in-process-message-bus';
 
@@ -48,12 +48,24 @@ describe('InProcessMessageBus', () => {
   });
 
   it('is not durable: closing drops delayed messages and says so in the log', async () => {
-    const log = capturingLogger();
-    const bus = new InProcessMessageBus(settings(), log.logger);
-    await bus.publish(MessageName.DeliverWebhook, deliverWebhook('retry', 2), { delayMs: 50 });
-    await bus.close();
-    await sleep(100);
-    expect(log.messages()).toContain('in-process bus closed with delayed messages pending; they are lost');
+    jest.useFakeTimers();
+    try {
+      const log = capturingLogger();
+      const bus = new InProcessMessageBus(settings(), log.logger);
+      const delivered: number[] = [];
+      await bus.consume(MessageName.DeliverWebhook, async (payload) => {
+        delivered.push(payload.attempt);
+      });
+      await bus.publish(MessageName.DeliverWebhook, deliverWebhook('retry', 2), { delayMs: 50 });
+      await bus.close();
+      // the message's delay passes on the fake clock: nothing is left to fire, and nothing was delivered
+      await jest.advanceTimersByTimeAsync(100);
+      expect(jest.getTimerCount()).toBe(0);
+      expect(delivered).toEqual([]);
+      expect(log.messages()).toContain('in-process bus closed with delayed messages pending; they are lost');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('logs a failed handler as a warning and the last failure as an error', async () => {
