@@ -74,7 +74,7 @@ export class RenderServiceModule {
             ),
         },
         // closed by RenderConsumer once the renders in hand are finished
-        { provide: DocumentCompiler, useFactory: () => DocumentCompiler.onThreads({ threads: settings.compileThreads, heapMb: settings.compileHeapMb }, logger) },
+        { provide: DocumentCompiler, useFactory: () => DocumentCompiler.onThreads({ threads: settings.compileThreads, heapMb: settings.compileHeapMb, maxPrintedChars: Math.round(settings.maxPrintedHtmlMb * 1_000_000) }, logger) },
         {
           provide: RenderDocumentHandler,
           useFactory: (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler) =>

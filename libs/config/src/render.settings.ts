@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { DocumentCaps } from '@docrender/contracts';
 import { setting } from './setting';
 
 /**
@@ -61,6 +62,12 @@ export const renderSettings = {
     'V8 heap limit (old generation, MB) of each compile thread: a document that needs more ends with a RenderTimeout issue saying so, and the thread is replaced. Sized for a 50 MB document of data.',
     1024,
     { min: 64, max: 65_536 },
+  ),
+  maxPrintedHtmlMb: setting.number(
+    'RENDER_MAX_PRINTED_HTML_MB',
+    'Largest layout printed, in MB (millions of characters) of compiled HTML: a larger document ends before printing with a RenderTimeout issue naming this setting. Chromium\'s memory while it prints grows faster than the layout (about 0.5 GB at 1 MB, 2 GB at 2.8 MB, 6 GB at 5.6 MB: docs/operations.md, Scaling render workers); lower it to fit the render service\'s memory limit. At most 8, the layout that prints within the render budget.',
+    DocumentCaps.maxPrintedHtmlChars / 1_000_000,
+    { min: 0.1, max: DocumentCaps.maxPrintedHtmlChars / 1_000_000 },
   ),
   executablePath: setting.optionalString(
     'PUPPETEER_EXECUTABLE_PATH',

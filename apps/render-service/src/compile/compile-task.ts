@@ -50,6 +50,8 @@ export type CompileRequest = {
   servedFonts: boolean;
   /** When set: the page variants of the compiled document for this many pages (`variants`), not the document. */
   variantsFor?: number;
+  /** Characters of HTML past which a document is not printed (RENDER_MAX_PRINTED_HTML_MB, at most DocumentCaps.maxPrintedHtmlChars). */
+  maxPrintedChars: number;
 };
 
 /** A compiled document as it crosses threads: its page variants stay behind (`pagesDiffer`: ask with variantsFor). */
@@ -79,11 +81,19 @@ export type ThreadRequest = CompileRequest | ArchiveRequest;
 
 const megabytes = (chars: number): string => (chars / 1_000_000).toFixed(1);
 
-/** The issue of a document whose layout is too large to print within the render budget (DocumentCaps.maxPrintedHtmlChars). */
-function tooLargeToPrint(printed: number): RenderIssue {
+/**
+ * The issue of a document whose layout is larger than the service prints: past DocumentCaps.maxPrintedHtmlChars it
+ * would not print within the render budget; an operator may set less (RENDER_MAX_PRINTED_HTML_MB) to bound the memory
+ * Chromium takes while it prints.
+ */
+function tooLargeToPrint(printed: number, maxPrintedChars: number): RenderIssue {
+  const why =
+    maxPrintedChars < DocumentCaps.maxPrintedHtmlChars
+      ? `the ${megabytes(maxPrintedChars)} MB this service prints (RENDER_MAX_PRINTED_HTML_MB, which bounds Chromium's memory while it prints)`
+      : `the ${megabytes(maxPrintedChars)} MB that print within the render budget`;
   return renderIssue(
     RenderIssueType.RenderTimeout,
-    `Not printed: the document's layout is ${megabytes(printed)} MB of HTML, more than the ${megabytes(DocumentCaps.maxPrintedHtmlChars)} MB that print within the render budget; split the data into several documents (docs/template-dsl.md, Document caps).`,
+    `Not printed: the document's layout is ${megabytes(printed)} MB of HTML, more than ${why}; split the data into several documents (docs/template-dsl.md, Document caps).`,
   );
 }
 
@@ -158,8 +168,8 @@ export class CompileTask {
       }
       if (hasBlockingIssue(document.issues, request.environment)) return { kind: 'blocked', issues: document.issues, documentName: document.documentName };
       const printed = printedHtmlChars(document);
-      if (printed > DocumentCaps.maxPrintedHtmlChars) {
-        return { kind: 'blocked', issues: [...document.issues, tooLargeToPrint(printed)], documentName: document.documentName };
+      if (printed > request.maxPrintedChars) {
+        return { kind: 'blocked', issues: [...document.issues, tooLargeToPrint(printed, request.maxPrintedChars)], documentName: document.documentName };
       }
       return { kind: 'compiled', document: { ...document, pagesDiffer: pageVariant !== null }, warnings: this.warnings.splice(0) };
     } catch (error) {

@@ -20,7 +20,7 @@ function threadsInPlace(): CompileThreads & { requests: CompileRequest[] } {
   };
 }
 
-const document = (template: unknown, data: unknown): Omit<CompileRequest, 'images' | 'dataChecked' | 'variantsFor'> => ({
+const document = (template: unknown, data: unknown): Parameters<DocumentCompiler['compile']>[0] => ({
   template,
   data: { value: data },
   environment: Environment.Test,
@@ -44,6 +44,17 @@ describe('DocumentCompiler (CompileTask in place of the threads)', () => {
     expect(outcome.kind).toBe('compiled');
     expect(outcome.kind === 'compiled' && outcome.document.html).toContain('Hi Ada');
     expect(threads.requests.map((r) => [r.images, r.dataChecked])).toEqual([[null, false]]);
+  });
+
+  it('RENDER_MAX_PRINTED_HTML_MB: a layout larger than the service prints is blocked before printing, with a RenderTimeout issue naming the setting', async () => {
+    const template = { dsl: 1, body: [{ type: 'text', id: 'statement', text: '{{ long }}' }] };
+    const data = { long: 'a line of the statement '.repeat(10_000) };
+    const printed = await new DocumentCompiler(threadsInPlace(), 64, quietLogger).compile(document(template, data), context());
+    expect(printed.kind).toBe('compiled');
+    const outcome = await new DocumentCompiler(threadsInPlace(), 64, quietLogger, 100_000).compile(document(template, data), context());
+    expect(outcome.kind).toBe('blocked');
+    const issues = outcome.kind === 'blocked' ? outcome.issues : [];
+    expect(issues).toEqual([expect.objectContaining({ type: RenderIssueType.RenderTimeout, description: expect.stringMatching(/layout is 0\.\d MB of HTML, more than the 0\.1 MB this service prints \(RENDER_MAX_PRINTED_HTML_MB/) })]);
   });
 
   it('a document with images: the thread lists the references, this thread fetches them, the second request compiles without checking the data again', async () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RenderIssue } from '@docrender/contracts';
+import { DocumentCaps, type RenderIssue } from '@docrender/contracts';
 import type { Logger } from '@docrender/observability';
 import { WorkerOutOfMemoryError, WorkerPool, WorkerTaskAbortedError } from '@docrender/platform';
 import type { CompiledDocument, ImageResolution, PageVariant } from '@docrender/template-dsl';
@@ -17,6 +17,8 @@ export type CompileThreadOptions = {
   threads: number;
   /** V8 heap limit of each thread in MB (RENDER_COMPILE_HEAP_MB). */
   heapMb: number;
+  /** Characters of HTML past which a document is not printed (RENDER_MAX_PRINTED_HTML_MB). */
+  maxPrintedChars: number;
 };
 
 /** What compiling a document came to: blocked by its issues, or compiled (page variants asked of a thread). */
@@ -68,6 +70,8 @@ export class DocumentCompiler {
     private readonly threads: CompileThreads,
     private readonly heapMb: number,
     private readonly logger: Logger,
+    /** Characters of HTML past which a document is not printed (RENDER_MAX_PRINTED_HTML_MB; the contract's cap unless set lower). */
+    private readonly maxPrintedChars: number = DocumentCaps.maxPrintedHtmlChars,
   ) {}
 
   /** A compiler on a started (warm) pool of compile threads. */
@@ -79,14 +83,15 @@ export class DocumentCompiler {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
     pool.start();
-    return new DocumentCompiler(pool, options.heapMb, logger);
+    return new DocumentCompiler(pool, options.heapMb, logger, options.maxPrintedChars);
   }
 
-  async compile(request: Omit<CompileRequest, 'images' | 'dataChecked' | 'variantsFor'>, context: CompileContext): Promise<CompileOutcome> {
+  async compile(asked: Omit<CompileRequest, 'images' | 'dataChecked' | 'variantsFor' | 'maxPrintedChars'>, context: CompileContext): Promise<CompileOutcome> {
     const timeLeft = context.deadline - Date.now();
     if (timeLeft <= 0) throw new RenderTimeoutError(context.budgetMs);
     const signal = AbortSignal.any([AbortSignal.timeout(timeLeft), ...(context.abandoned ? [context.abandoned] : [])]);
     const run = (r: CompileRequest): Promise<CompileReply> => this.run(r, signal, context);
+    const request = { ...asked, maxPrintedChars: this.maxPrintedChars };
 
     let images: [string, ImageResolution][] = [];
     let first = await run({ ...request, images: null, dataChecked: false });
