@@ -45,12 +45,10 @@ const FORBIDDEN_IN_DECLARATIONS = /['"](@nestjs\/[^'"]*|class-validator|class-tr
 // its dependencies, which the package does not have).
 const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec|repository)\.ts$/.test(f);
 
-async function* walk(dir) {
-  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
-    else yield p;
-  }
+/** The paths of the files under `dir`, at any depth. */
+async function filesUnder(dir) {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** Compiles one source file to lib/; resolves with its JavaScript. */
@@ -87,7 +85,7 @@ async function compileRequired(file, compiled) {
 async function compileJavaScript() {
   const jobs = [];
   for (const source of SOURCES) {
-    for await (const file of walk(path.join(repoRoot, source))) {
+    for (const file of await filesUnder(path.join(repoRoot, source))) {
       if (isSource(file)) jobs.push(compile(file));
     }
   }
@@ -104,7 +102,7 @@ function emitDeclarations() {
 
 /** Rewrites `@docrender/*` in the declarations to relative paths inside lib/, and refuses server-side packages. */
 async function rewriteDeclarations() {
-  for await (const file of walk(libOut)) {
+  for (const file of await filesUnder(libOut)) {
     if (!file.endsWith('.d.ts')) continue;
     let text = await fs.readFile(file, 'utf8');
     text = text.replace(/(['"])(@docrender\/[a-z-]+(?:\/[a-z-]+)?)\1/g, (match, quote, alias) => {
@@ -123,7 +121,7 @@ async function rewriteDeclarations() {
 /** Every require of the JavaScript must be a Node built-in or a file of the package. */
 async function checkRequires() {
   const builtins = new Set(builtinModules);
-  for await (const file of walk(libOut)) {
+  for (const file of await filesUnder(libOut)) {
     if (!file.endsWith('.js')) continue;
     const text = await fs.readFile(file, 'utf8');
     for (const [, specifier] of text.matchAll(/require\(["']([^"']+)["']\)/g)) {
