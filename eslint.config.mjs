@@ -15,7 +15,8 @@ import tseslint from 'typescript-eslint';
 //   type:data-access persistence: owns typeorm/pg and adapts to the use case's ports (it may import their types from
 //                    the use case); its raw connection ('@docrender/persistence/internal') is for libs/testing and tests only
 //   type:infra       messaging, storage, config, observability: own amqplib/minio
-//   type:contracts   wire types only
+//   type:contracts   wire types only; its '@docrender/contracts/values' entry holds the run-time values that import no
+//                    NestJS or class-validator (what the SDK may load)
 //   type:testing     test helpers: only test files (testFiles) may import them
 //   type:sdk         the published client SDK (libs/client): what users' apps and the user CLI (apps/cli) import
 // There are no scope: tags: they constrained nothing, and the type: tags place every project.
@@ -51,7 +52,8 @@ const boundariesWith = (testing) => {
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:usecase', 'type:data-access', 'type:infra', 'type:platform', 'type:testing'] },
       { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'], bannedExternalImports: ['@nestjs/*', ...infraPackages] },
       { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['class-validator', 'class-transformer', '@nestjs/swagger'] },
-      // The client SDK is published for users' apps: wire types from contracts (type-only), the shared webhook verifier.
+      // The client SDK is published for users' apps: wire types from contracts (type-only; values from its decorator-free
+  // '@docrender/contracts/values' entry), the shared webhook verifier.
       { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: plus(dependencies.sdk), bannedExternalImports: ['@nestjs/*', 'class-validator', 'class-transformer', ...infraPackages] },
     ],
   };

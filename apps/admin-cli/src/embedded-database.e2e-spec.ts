@@ -1,41 +1,19 @@
-import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { postgresAnswers } from '@docrender/persistence';
+import { ensureBuilt, REPO_ROOT, runAppCommand, type CommandRun } from '@docrender/testing';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist/apps/admin-cli/src/main.js');
-const PERSISTENCE = path.join(ROOT, 'dist/libs/persistence/src/index.js');
+const PERSISTENCE = path.join(REPO_ROOT, 'dist/libs/persistence/src/index.js');
 
 // Starting PostgreSQL (initdb on the first run) takes a few seconds per step.
 jest.setTimeout(180_000);
 
-type CliRun = { code: number; stdout: string; stderr: string };
-
 /** The CLI with DATABASE_URL unset: it must use the embedded PostgreSQL under `dataDir`. */
-function cli(dataDir: string, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, EMBEDDED_PG_DATA_DIR: dataDir } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function answers(url: string): Promise<boolean> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const cli = (dataDir: string, ...args: string[]): Promise<CommandRun> => runAppCommand('apps/admin-cli/src/main.js', args, { EMBEDDED_PG_DATA_DIR: dataDir });
 
 describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
   let tmp: string;
@@ -43,7 +21,7 @@ describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
   let holder: ChildProcessWithoutNullStreams | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [path.join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+    await ensureBuilt();
     tmp = await mkdtemp(path.join(os.tmpdir(), 'docrender-embedded-'));
     // As root the server runs as `postgres`, which must be able to pass through every parent of its data directory.
     await chmod(tmp, 0o755);
@@ -71,7 +49,7 @@ describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
       expect((await stat(path.join(dataDir, 'pgdata'))).uid).toBe(postgresUid);
     }
     // The CLI started the server for itself, so it stopped it on exit.
-    expect(await answers(`postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/docrender`)).toBe(false);
+    expect(await postgresAnswers({ connectionString: `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/docrender` })).toBe(false);
   });
 
   it('while another process (the service) runs the server, the CLI reuses it, finds earlier data, and leaves it running', async () => {
@@ -85,7 +63,7 @@ describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
            process.stdin.resume();
          });`,
       ],
-      { cwd: ROOT },
+      { cwd: REPO_ROOT },
     );
     const firstLine = await new Promise<string>((resolve, reject) => {
       createInterface({ input: holder!.stdout }).once('line', resolve);
@@ -98,7 +76,7 @@ describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).toMatchObject({ organisationId, environment: 'test' });
 
-    expect(await answers(server.url)).toBe(true);
+    expect(await postgresAnswers({ connectionString: server.url })).toBe(true);
     const client = new Client({ connectionString: server.url });
     await client.connect();
     const keys = await client.query('SELECT count(*)::int AS n FROM api_keys WHERE organisation_id = $1', [organisationId]);
@@ -107,6 +85,6 @@ describe('admin CLI on the embedded PostgreSQL of one-process mode', () => {
 
     holder.stdin.end();
     await new Promise((resolve) => holder?.once('exit', resolve));
-    expect(await answers(server.url)).toBe(false);
+    expect(await postgresAnswers({ connectionString: server.url })).toBe(false);
   });
 });

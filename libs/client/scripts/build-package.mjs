@@ -3,10 +3,11 @@
 // dist/packages/docrender-client-<version>.tgz, which users install with `npm install <that file>`:
 //   lib/libs/client/src    the SDK (JavaScript + declarations)
 //   lib/libs/webhooks/src  the shared webhook verifier and callback parser the SDK re-exports
-//   lib/libs/contracts/src declarations only: the wire types (decorator-free .d.ts; no JavaScript is shipped)
+//   lib/libs/contracts/src the wire types as declarations (decorator-free .d.ts), and as JavaScript only the contracts'
+//                          decorator-free entry (src/values.ts) and the modules it requires
 //   lib/apps/cli/src       the `docrender` command-line tool (package.json "bin")
-// In the JavaScript, `@docrender/contracts` resolves to the SDK's own runtime constants (src/wire/contract-values.ts),
-// so neither the SDK nor the shared webhook library loads NestJS, class-validator or class-transformer at runtime.
+// In the JavaScript, `@docrender/contracts` resolves to that entry, so neither the SDK nor the shared webhook library
+// loads NestJS, class-validator or class-transformer at runtime.
 // The build fails when an output file requires anything but Node built-ins and files of the package.
 import { transformFile } from '@swc/core';
 import { execFileSync } from 'node:child_process';
@@ -23,16 +24,20 @@ const quiet = process.argv.includes('--quiet');
 
 /** Sources compiled to JavaScript, and what `@docrender/*` means inside them. */
 const SOURCES = ['libs/client/src', 'libs/webhooks/src', 'apps/cli/src'];
+/** Compiled with the modules it requires (not its whole folder: the contracts' DTO modules need NestJS). */
+const CONTRACT_VALUES = 'libs/contracts/src/values.ts';
 const RUNTIME_ALIASES = {
   '@docrender/client': 'libs/client/src/index.ts',
   '@docrender/webhooks': 'libs/webhooks/src/index.ts',
-  '@docrender/contracts': 'libs/client/src/wire/contract-values.ts',
+  '@docrender/contracts': CONTRACT_VALUES,
+  '@docrender/contracts/values': CONTRACT_VALUES,
 };
 /** What the declarations' `@docrender/*` specifiers point at (the contracts' own types). */
 const TYPE_ALIASES = {
   '@docrender/client': 'libs/client/src/index',
   '@docrender/webhooks': 'libs/webhooks/src/index',
   '@docrender/contracts': 'libs/contracts/src/index',
+  '@docrender/contracts/values': 'libs/contracts/src/values',
 };
 const FORBIDDEN_IN_DECLARATIONS = /['"](@nestjs\/[^'"]*|class-validator|class-transformer|reflect-metadata|typeorm|pg|amqplib|minio|puppeteer)['"]/;
 
@@ -40,43 +45,54 @@ const FORBIDDEN_IN_DECLARATIONS = /['"](@nestjs\/[^'"]*|class-validator|class-tr
 // its dependencies, which the package does not have).
 const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(spec|int-spec|e2e-spec|repository)\.ts$/.test(f);
 
-async function* walk(dir) {
-  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
-    else yield p;
-  }
+/** The paths of the files under `dir`, at any depth. */
+async function filesUnder(dir) {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Compiles one source file to lib/; resolves with its JavaScript. */
+async function compile(file) {
+  const result = await transformFile(file, {
+    filename: file,
+    sourceMaps: false,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: false, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+      baseUrl: repoRoot,
+      paths: Object.fromEntries(Object.entries(RUNTIME_ALIASES).map(([alias, target]) => [alias, [target]])),
+    },
+    // The annotation lets Node's ESM loader see the named exports: `import { DocrenderClient } from '@docrender/client'`.
+    module: { type: 'commonjs', exportInteropAnnotation: true },
+  });
+  const out = path.join(libOut, path.relative(repoRoot, file).replace(/\.ts$/, '.js'));
+  await fs.mkdir(path.dirname(out), { recursive: true });
+  await fs.writeFile(out, result.code);
+  return result.code;
+}
+
+/** Compiles `file` and, following their relative requires, the modules it loads; adds each to `compiled`. */
+async function compileRequired(file, compiled) {
+  if (compiled.has(file)) return;
+  compiled.add(file);
+  const code = await compile(file);
+  const required = [...code.matchAll(/require\(["'](\.[^"']+)["']\)/g)].map(([, specifier]) => `${path.resolve(path.dirname(file), specifier)}.ts`);
+  await Promise.all(required.map((next) => compileRequired(next, compiled)));
 }
 
 async function compileJavaScript() {
   const jobs = [];
   for (const source of SOURCES) {
-    for await (const file of walk(path.join(repoRoot, source))) {
-      if (!isSource(file)) continue;
-      const out = path.join(libOut, path.relative(repoRoot, file).replace(/\.ts$/, '.js'));
-      jobs.push(
-        transformFile(file, {
-          filename: file,
-          sourceMaps: false,
-          jsc: {
-            parser: { syntax: 'typescript', decorators: true },
-            transform: { legacyDecorator: true, decoratorMetadata: false, useDefineForClassFields: false },
-            target: 'es2022',
-            keepClassNames: true,
-            baseUrl: repoRoot,
-            paths: Object.fromEntries(Object.entries(RUNTIME_ALIASES).map(([alias, target]) => [alias, [target]])),
-          },
-          // The annotation lets Node's ESM loader see the named exports: `import { DocrenderClient } from '@docrender/client'`.
-          module: { type: 'commonjs', exportInteropAnnotation: true },
-        }).then(async (result) => {
-          await fs.mkdir(path.dirname(out), { recursive: true });
-          await fs.writeFile(out, result.code);
-        }),
-      );
+    for (const file of await filesUnder(path.join(repoRoot, source))) {
+      if (isSource(file)) jobs.push(compile(file));
     }
   }
+  const contracts = new Set();
+  jobs.push(compileRequired(path.join(repoRoot, CONTRACT_VALUES), contracts));
   await Promise.all(jobs);
-  return jobs.length;
+  return jobs.length - 1 + contracts.size;
 }
 
 function emitDeclarations() {
@@ -86,10 +102,10 @@ function emitDeclarations() {
 
 /** Rewrites `@docrender/*` in the declarations to relative paths inside lib/, and refuses server-side packages. */
 async function rewriteDeclarations() {
-  for await (const file of walk(libOut)) {
+  for (const file of await filesUnder(libOut)) {
     if (!file.endsWith('.d.ts')) continue;
     let text = await fs.readFile(file, 'utf8');
-    text = text.replace(/(['"])(@docrender\/[a-z-]+)\1/g, (match, quote, alias) => {
+    text = text.replace(/(['"])(@docrender\/[a-z-]+(?:\/[a-z-]+)?)\1/g, (match, quote, alias) => {
       const target = TYPE_ALIASES[alias];
       if (!target) throw new Error(`${path.relative(outDir, file)}: ${alias} is not part of the package`);
       let relative = path.relative(path.dirname(file), path.join(libOut, target)).split(path.sep).join('/');
@@ -105,7 +121,7 @@ async function rewriteDeclarations() {
 /** Every require of the JavaScript must be a Node built-in or a file of the package. */
 async function checkRequires() {
   const builtins = new Set(builtinModules);
-  for await (const file of walk(libOut)) {
+  for (const file of await filesUnder(libOut)) {
     if (!file.endsWith('.js')) continue;
     const text = await fs.readFile(file, 'utf8');
     for (const [, specifier] of text.matchAll(/require\(["']([^"']+)["']\)/g)) {

@@ -1,5 +1,5 @@
-// The public API of @docrender/client. Runtime values come from this package alone (no NestJS); wire types are the
-// contracts' own, as types.
+// The public API of @docrender/client. Runtime values come from the contracts' decorator-free entry
+// (`@docrender/contracts/values`, no NestJS); wire types are the contracts' own, as types.
 export { DocrenderClient, DEFAULT_RENDER_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type DocrenderClientOptions } from './client/docrender-client';
 export type { RequestOptions } from './http/http-transport';
 export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryNotice, type RetryOptions } from './http/retry-policy';
@@ -27,7 +27,7 @@ export type { TemplateListParams } from './resources/templates.resource';
 export type { DocumentDownload } from './resources/documents.resource';
 export type { ServiceStatus } from './resources/meta.resource';
 export { DEFAULT_POLL_INTERVAL_MS, type WaitOptions } from './jobs/job-waiter';
-export { listQuery, type FilterField, type ListFilter, type ListingName, type ListParams, type SortField } from './listing/list-params';
+export { listQuery, LISTING_FIELDS, type FilterField, type ListFilter, type ListingName, type ListParams, type SortField } from './listing/list-params';
 export { paginate, PIN_FIELDS, type IterateOptions } from './listing/paginate';
 export { readCallback, type CallbackHeaders, type ReadCallbackInput, type ReceivedCallback } from './webhooks/callback-reader';
 export {
@@ -49,13 +49,12 @@ export {
   IssueSeverity,
   JobState,
   Limits,
-  LISTING_FIELDS,
   RenderIssueType,
   RenderStatus,
   SortDirection,
   WEBHOOK_SECRET_PREFIX,
   WebhookEvent,
   WebhookHeader,
-} from './wire/contract-values';
+} from '@docrender/contracts/values';
 export * from './wire/wire-types';
 export { CLIENT_VERSION } from './version';

@@ -1,13 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { createTestDatabase, ensureBuilt, freePort, REPO_ROOT, startAppProcess, TEST_API_KEY_PEPPER, type AppProcess, type TestDatabase } from '@docrender/testing';
-
-const run = promisify(execFile);
+import { newApiKey, newWebhookSecret, startSeededService } from '@docrender/testing';
 
 /** Fixed ids of the seeded organisations' records. */
 export const IDS = {
@@ -43,8 +36,6 @@ export type ServiceFixture = {
   clearRateLimitPermits(): Promise<void>;
   stop(): Promise<void>;
 };
-
-const key = (environment: 'test' | 'prod'): string => `service_${environment}_${randomBytes(18).toString('base64url')}`;
 
 function seed(keys: SeededKeys, examples: string): unknown {
   const invoiceVersion = (published: boolean, documentNameTemplate: string | null) => ({
@@ -109,60 +100,26 @@ function seed(keys: SeededKeys, examples: string): unknown {
  * have no render service).
  */
 export async function startService(extraEnv: Record<string, string> = {}, main = 'apps/standalone/src/main.js'): Promise<ServiceFixture> {
-  await ensureBuilt();
-  const db: TestDatabase = await createTestDatabase();
-  const dir = await mkdtemp(path.join(tmpdir(), 'docrender-client-'));
-  await chmod(dir, 0o755);
   const keys: SeededKeys = {
-    test: key('test'),
-    production: key('prod'),
-    webhookSecret: `whsec_${randomBytes(18).toString('base64url')}`,
-    purgedOrganisationTest: key('test'),
-    deletedOrganisationTest: key('test'),
+    test: newApiKey('test'),
+    production: newApiKey('prod'),
+    webhookSecret: newWebhookSecret(),
+    purgedOrganisationTest: newApiKey('test'),
+    deletedOrganisationTest: newApiKey('test'),
   };
-  const env = { DATABASE_URL: db.url, API_KEY_PEPPER: TEST_API_KEY_PEPPER, BLOB_DIR: path.join(dir, 'blobs') };
-  const admin = async (args: string[]): Promise<unknown> => {
-    const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'dist/apps/admin-cli/src/main.js'), ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
-    });
-    return JSON.parse(stdout) as unknown;
+  const service = await startSeededService({
+    seed: (examples) => seed(keys, examples),
+    prepare: async (admin) => {
+      await admin(['delete-org', '--org', IDS.deletedOrganisation]);
+    },
+    main,
+    env: extraEnv,
+    tempPrefix: 'docrender-client-',
+  });
+  const clearRateLimitPermits = async (): Promise<void> => {
+    await service.database.dataSource.query('DELETE FROM rate_limit_permits');
   };
-  let app: AppProcess | undefined;
-  const stop = async (): Promise<void> => {
-    await app?.stop();
-    await db.drop();
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    const seedFile = path.join(dir, 'seed.json');
-    await writeFile(seedFile, JSON.stringify(seed(keys, path.relative(dir, path.join(REPO_ROOT, 'examples')))));
-    await admin(['seed', seedFile]);
-    await admin(['delete-org', '--org', IDS.deletedOrganisation]);
-    const port = await freePort();
-    app = startAppProcess(main, {
-      ...env,
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      DEMO_KEYS_FILE: path.join(dir, 'demo-keys.json'),
-      DB_POOL_SIZE: '6',
-      RENDER_BROWSERS: '1',
-      RENDER_PAGES_PER_BROWSER: '2',
-      EGRESS_ALLOW_PRIVATE: 'true',
-      EGRESS_ALLOW_HTTP: 'true',
-      ...extraEnv,
-    });
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await app.waitForReady(`${baseUrl}/v1/meta/status`, 180_000);
-    const started = app;
-    const clearRateLimitPermits = async (): Promise<void> => {
-      await db.dataSource.query('DELETE FROM rate_limit_permits');
-    };
-    return { baseUrl, keys, admin, output: () => started.output(), clearRateLimitPermits, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  return { baseUrl: service.baseUrl, keys, admin: service.admin, output: () => service.app.output(), clearRateLimitPermits, stop: service.stop };
 }
 
 /** An HTTP receiver of job callbacks on 127.0.0.1 that answers 200 and keeps each request's raw body and headers. */

@@ -10,7 +10,7 @@ import { OrganisationResource } from '../resources/organisation.resource';
 import { RendersResource } from '../resources/renders.resource';
 import { TemplatesResource } from '../resources/templates.resource';
 import { CLIENT_VERSION } from '../version';
-import type { Environment } from '../wire/contract-values';
+import type { Environment } from '@docrender/contracts';
 
 export type DocrenderClientOptions = {
   /** The service address, e.g. `https://render.example.com` (a trailing `/v1` or slash is ignored). */

@@ -1,5 +1,5 @@
 import type { RenderIssue } from '@docrender/contracts';
-import { Environment, IssueSeverity } from '../wire/contract-values';
+import { Environment, IssueSeverity } from '@docrender/contracts/values';
 
 type IssueLike = Pick<RenderIssue, 'severity'>;
 

@@ -1,7 +1,7 @@
 import type { JobStatusDto } from '@docrender/contracts';
 import { JobWaitTimeoutError } from '../errors/job-wait.error';
 import { sleep } from '../http/http-transport';
-import { JobState } from '../wire/contract-values';
+import { JobState } from '@docrender/contracts/values';
 
 /** The polling interval spec 4.6 calls adequate. */
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;

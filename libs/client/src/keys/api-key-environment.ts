@@ -1,11 +1,7 @@
-import { API_KEY_PREFIX, Environment } from '../wire/contract-values';
+import { Environment, environmentOfKey } from '@docrender/contracts/values';
 
 /** The environment a key selects by its prefix alone (spec part 1), or null for a key with neither prefix. */
-export function environmentOfKey(key: string): Environment | null {
-  if (key.startsWith(API_KEY_PREFIX[Environment.Test])) return Environment.Test;
-  if (key.startsWith(API_KEY_PREFIX[Environment.Production])) return Environment.Production;
-  return null;
-}
+export { environmentOfKey };
 
 /** The warning the SDK emits once per process when a production key is used where NODE_ENV is `test`. */
 export const PRODUCTION_KEY_IN_TEST_WARNING = 'DOCRENDER_PRODUCTION_KEY_IN_TEST';

@@ -1,4 +1,4 @@
-import { listQuery } from './list-params';
+import { LISTING_FIELDS, listQuery } from './list-params';
 
 describe('listing query (spec 4.1)', () => {
   it('4.1: filters use the indexed form filters[i].field/op/value, op defaulting to eq, dates as ISO 8601', () => {
@@ -34,5 +34,14 @@ describe('listing query (spec 4.1)', () => {
 
   it('sends nothing for parameters left out', () => {
     expect(listQuery().toString()).toBe('');
+  });
+
+  it('4.1: LISTING_FIELDS names the filterable and sortable fields of every list endpoint, default sort first', () => {
+    expect(Object.keys(LISTING_FIELDS)).toEqual(['templates', 'templateVersions', 'documents', 'fonts']);
+    expect(LISTING_FIELDS.templates).toEqual({ filterable: ['name', 'project.guid', 'createdAt', 'updatedAt'], sortable: ['updatedAt', 'name', 'createdAt'] });
+    expect(LISTING_FIELDS.documents.sortable[0]).toBe('renderedAt');
+    expect(LISTING_FIELDS.documents.filterable).toEqual(expect.arrayContaining(['template.guid', 'environment', 'language']));
+    expect(LISTING_FIELDS.fonts).toEqual({ filterable: ['family', 'source'], sortable: ['family', 'source'] });
+    expect(Object.isFrozen(LISTING_FIELDS)).toBe(true);
   });
 });

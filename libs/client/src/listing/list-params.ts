@@ -1,4 +1,5 @@
-import type { FilterOperator, LISTINGS, SortDirection } from '@docrender/contracts';
+import type { FilterOperator, SortDirection } from '@docrender/contracts';
+import { LISTINGS } from '@docrender/contracts/values';
 
 /** The list endpoints of spec 4.1 (as named in the contracts' LISTINGS table). */
 export type ListingName = keyof typeof LISTINGS;
@@ -14,6 +15,20 @@ export type FilterField<L extends ListingName> = keyof (typeof LISTINGS)[L]['fil
  * default sort (spec 4.1), which is the mistake worth catching.
  */
 export type SortField<L extends ListingName> = (typeof LISTINGS)[L]['sortable'][number];
+
+/** The fields a list endpoint filters and sorts on, default sort first (the contracts' LISTINGS without their field kinds). */
+type ListingFieldsOf<L extends ListingName> = { readonly filterable: readonly FilterField<L>[]; readonly sortable: (typeof LISTINGS)[L]['sortable'] };
+
+function fieldsOf<L extends ListingName>(listing: L): ListingFieldsOf<L> {
+  return { filterable: Object.keys(LISTINGS[listing].filterable) as FilterField<L>[], sortable: LISTINGS[listing].sortable };
+}
+
+export const LISTING_FIELDS: { readonly [L in ListingName]: ListingFieldsOf<L> } = Object.freeze({
+  templates: fieldsOf('templates'),
+  templateVersions: fieldsOf('templateVersions'),
+  documents: fieldsOf('documents'),
+  fonts: fieldsOf('fonts'),
+});
 
 /** One filter: `filters[i].field`, `.op` (default `eq`), `.value`; filters combine with AND. Dates are sent as ISO 8601. */
 export type ListFilter<L extends ListingName> = {

@@ -1,6 +1,6 @@
 import type { CallbackBody } from '@docrender/contracts';
 import { MalformedCallbackError, parseCallback, WebhookVerifier } from '@docrender/webhooks';
-import { JobState, WebhookEvent, WebhookHeader } from '../wire/contract-values';
+import { JobState, WebhookEvent, WebhookHeader } from '@docrender/contracts/values';
 
 /** Request headers as Node's `req.headers` (lower-case names) or a fetch `Headers` object. */
 export type CallbackHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -1,22 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RenderedDocumentDto } from '../documents/document.dto';
-import { RenderIssueDto } from '../issues/render-issue';
-import { JobState } from '../jobs/job.dto';
-import { RenderStatus } from '../render/render-envelope.dto';
-
-/** Spec 6.1: the X-Service-Event header values. */
-export enum WebhookEvent {
-  Progress = 'render.progress',
-  Completed = 'render.completed',
-  Failed = 'render.failed',
-}
-
-/** Spec 6.2 delivery headers. */
-export const WebhookHeader = {
-  Signature: 'X-Service-Signature',
-  Event: 'X-Service-Event',
-  Delivery: 'X-Service-Delivery',
-} as const;
+import { RenderIssueDto } from '../issues/render-issue.dto';
+import { JobState } from '../jobs/job-state';
+import { RenderStatus } from '../render/render-status';
 
 /** Spec 2.10. */
 export class ProgressCallbackDto {

@@ -1,10 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Environment } from '../environment';
-
-export enum DocumentType {
-  Template = 'Template',
-  Invoice = 'Invoice',
-}
+import { DocumentType } from './document-type';
 
 /** PDF/A levels a template can ask for (docs/template-dsl.md, "Archival PDF"). */
 export const PDF_A_LEVELS = ['PDF/A-2b', 'PDF/A-2u', 'PDF/A-3b', 'PDF/A-3u'] as const;

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Environment } from '../environment';
 
 /** Spec 2.7 severity. */
@@ -75,24 +74,6 @@ export const ISSUE_FROM_DATA: Record<RenderIssueType, boolean> = {
   [RenderIssueType.UnformattedValue]: true,
   [RenderIssueType.InvalidLayout]: false,
 };
-
-/** Spec 2.7. */
-export class RenderIssueDto {
-  @ApiProperty({ enum: RenderIssueType, description: 'Category; clients switch on this.' })
-  type!: RenderIssueType;
-
-  @ApiProperty({ enum: IssueSeverity })
-  severity!: IssueSeverity;
-
-  @ApiProperty({ description: 'Human-readable; clients switch on type, not on this.' })
-  description!: string;
-
-  @ApiProperty({ type: String, nullable: true, description: 'Template element concerned, when there is one.' })
-  elementId!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true, description: 'Document concerned; null for a batch-wide issue.' })
-  documentIndex!: number | null;
-}
 
 /** Plain shape of a render issue, for code that does not need the class. */
 export type RenderIssue = {

@@ -1,13 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RenderIssueDto } from '../issues/render-issue';
-import { RenderStatus } from '../render/render-envelope.dto';
-
-/** Spec 2.9 lifecycle. */
-export enum JobState {
-  Pending = 'pending',
-  Completed = 'completed',
-  Failed = 'failed',
-}
+import { RenderIssueDto } from '../issues/render-issue.dto';
+import { RenderStatus } from '../render/render-status';
+import { JobState } from './job-state';
 
 /** Spec 2.8: the enqueue response. */
 export class JobAcceptedDto {

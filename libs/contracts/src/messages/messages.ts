@@ -1,7 +1,7 @@
 import type { DocumentConformance } from '../documents/document.dto';
 import { Environment } from '../environment';
 import { RenderIssue } from '../issues/render-issue';
-import { WebhookEvent } from '../callbacks/callback';
+import { WebhookEvent } from '../callbacks/webhook-event';
 
 /**
  * The closed set of messages the apps exchange over the message bus (RabbitMQ, or the in-process transport

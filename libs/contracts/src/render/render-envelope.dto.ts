@@ -1,14 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RenderedDocumentDto } from '../documents/document.dto';
-import { RenderIssueDto } from '../issues/render-issue';
-
-/** Spec 3.2 render outcome. */
-export enum RenderStatus {
-  Ok = 'ok',
-  Partial = 'partial',
-  Failed = 'failed',
-  InsufficientCredit = 'insufficient_credit',
-}
+import { RenderIssueDto } from '../issues/render-issue.dto';
+import { RenderStatus } from './render-status';
 
 /** Spec 2.6. */
 export class RenderEnvelopeDto {
@@ -26,12 +19,4 @@ export class RenderEnvelopeDto {
 export class ValidateResponseDto {
   @ApiProperty({ type: [RenderIssueDto], description: 'Flat across the batch; empty means every document is clean.' })
   issues!: RenderIssueDto[];
-}
-
-/** The outcome vocabulary of spec 3.2, from counts. `creditStopped` wins when credit ran out. */
-export function renderStatusOf(requested: number, rendered: number, creditStopped: boolean): RenderStatus {
-  if (creditStopped) return RenderStatus.InsufficientCredit;
-  if (rendered === 0 && requested > 0) return RenderStatus.Failed;
-  if (rendered < requested) return RenderStatus.Partial;
-  return RenderStatus.Ok;
 }

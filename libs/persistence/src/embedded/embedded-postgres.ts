@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import { Client, type ClientConfig } from 'pg';
 
 export type EmbeddedPostgresOptions = {
   /** Where the cluster and its state live (created when missing). */
@@ -58,7 +58,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const releaseLock = await acquireLock(path.join(dataDir, LOCK_FILE), options.lockTimeoutMs ?? 60_000);
   try {
     const recorded = await readState(dataDir);
-    if (recorded && (await answers(recorded))) {
+    if (recorded && (await postgresAnswers({ host: '127.0.0.1', port: recorded.port, user: USER, password: recorded.password, database: 'postgres' }))) {
       await ensureDatabase(recorded, database);
       return { url: urlOf(recorded, database), port: recorded.port, startedHere: false, stop: async () => undefined };
     }
@@ -139,8 +139,9 @@ function urlOf(state: ClusterState, database: string): string {
   return `postgres://${USER}:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/${encodeURIComponent(database)}`;
 }
 
-async function answers(state: ClusterState): Promise<boolean> {
-  const client = new Client({ host: '127.0.0.1', port: state.port, user: USER, password: state.password, database: 'postgres', connectionTimeoutMillis: 3000 });
+/** Whether a PostgreSQL server answers a query at `connection` (false when it is down, refuses the login or is slow to connect). */
+export async function postgresAnswers(connection: ClientConfig): Promise<boolean> {
+  const client = new Client({ connectionTimeoutMillis: 3000, ...connection });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,0 +1,4 @@
+export enum DocumentType {
+  Template = 'Template',
+  Invoice = 'Invoice',
+}
