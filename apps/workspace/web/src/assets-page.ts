@@ -1,5 +1,5 @@
 import { api, type Asset, type Session } from './api';
-import { h, replace } from './dom';
+import { h, replace, tableRows } from './dom';
 import { drawPdf } from './pdf-pages';
 import { message, readBase64 } from './upload';
 
@@ -100,8 +100,7 @@ export async function assetsPage(main: HTMLElement, session: Session, after: str
         : h(
             'table',
             { class: 'list', 'data-test': 'assets' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Reference'), h('th', {}, 'Type'), h('th', {}, 'Size'), h('th', {}, ''))),
-            h('tbody', {}, ...items.map(row)),
+            ...tableRows(['Name', 'Reference', 'Type', 'Size', ''], items.map(row)),
           ),
       shown,
     ),

@@ -1,5 +1,5 @@
 import { api, type Delivery, type Session } from './api';
-import { formatTime, h, replace } from './dom';
+import { formatTime, h, replace, tableRows } from './dom';
 import { message } from './upload';
 
 const PAGE = 25;
@@ -41,8 +41,7 @@ export async function deliveriesPage(main: HTMLElement, skip: number): Promise<v
       h(
         'table',
         { class: 'list', 'data-test': 'deliveries' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Created'), h('th', {}, 'Event'), h('th', {}, 'Delivery id'), h('th', {}, 'Job id'), h('th', {}, 'State'), h('th', {}, 'Attempts'), h('th', {}, 'Last answer'))),
-        h('tbody', {}, ...rows),
+        ...tableRows(['Created', 'Event', 'Delivery id', 'Job id', 'State', 'Attempts', 'Last answer'], rows),
       ),
     ),
   );
@@ -94,11 +93,9 @@ export async function deliveryPage(main: HTMLElement, session: Session, delivery
       h(
         'table',
         { class: 'list', 'data-test': 'attempts' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Started'), h('th', {}, 'Outcome'), h('th', {}, 'Answer'), h('th', {}, 'Took'), h('th', {}, 'Error'))),
-        h(
-          'tbody',
-          {},
-          ...d.attemptList.map((a) =>
+        ...tableRows(
+          ['#', 'Started', 'Outcome', 'Answer', 'Took', 'Error'],
+          d.attemptList.map((a) =>
             h(
               'tr',
               { 'data-test': 'attempt' },

@@ -1,5 +1,5 @@
 import { api, type FontFamily, type FontFamilyUse, type Session } from './api';
-import { h, replace } from './dom';
+import { h, replace, tableRows } from './dom';
 import { message, readBase64 } from './upload';
 
 /** A template using a family, with a link to each version that does (drafts marked). */
@@ -52,11 +52,9 @@ export async function fontsPage(main: HTMLElement, session: Session): Promise<vo
       h(
         'table',
         { class: 'list', 'data-test': 'fonts' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Family'), h('th', {}, 'Source'), h('th', {}, 'Variants'), h('th', {}, 'Used by'))),
-        h(
-          'tbody',
-          {},
-          ...items.map((f) =>
+        ...tableRows(
+          ['Family', 'Source', 'Variants', 'Used by'],
+          items.map((f) =>
             h(
               'tr',
               { 'data-test': `font-${f.source}` },

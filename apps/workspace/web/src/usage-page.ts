@@ -1,5 +1,5 @@
 import { api, type StoredDocument } from './api';
-import { formatTime, h, replace } from './dom';
+import { formatTime, h, replace, tableRows } from './dom';
 
 const PAGE = 25;
 
@@ -78,11 +78,9 @@ export async function documentsPage(main: HTMLElement, params: URLSearchParams):
       h(
         'table',
         { class: 'list', 'data-test': 'documents' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Rendered'), h('th', {}, 'Environment'), h('th', {}, 'Version'), h('th', {}, 'Pages'), h('th', {}, 'Size'), h('th', {}))),
-        h(
-          'tbody',
-          {},
-          ...page.items.map((d: StoredDocument) =>
+        ...tableRows(
+          ['Name', 'Rendered', 'Environment', 'Version', 'Pages', 'Size', ''],
+          page.items.map((d: StoredDocument) =>
             h(
               'tr',
               { 'data-test': 'document' },
