@@ -1,5 +1,5 @@
 import { api, type Delivery, type Session } from './api';
-import { formatTime, h, replace, tableRows } from './dom';
+import { formatTime, h, replace, showPage, tableRows } from './dom';
 import { message } from './upload';
 
 const PAGE = 25;
@@ -30,19 +30,15 @@ export async function deliveriesPage(main: HTMLElement, skip: number): Promise<v
       h('td', {}, d.lastHttpStatus ?? '—'),
     ),
   );
-  replace(
+  showPage(
     main,
+    'Webhook deliveries',
+    h('p', {}, 'Every callback of your async jobs (spec 6.3: up to five attempts, 2, 4, 8 and 16 s apart), newest first.'),
+    pager,
     h(
-      'section',
-      {},
-      h('h1', {}, 'Webhook deliveries'),
-      h('p', {}, 'Every callback of your async jobs (spec 6.3: up to five attempts, 2, 4, 8 and 16 s apart), newest first.'),
-      pager,
-      h(
-        'table',
-        { class: 'list', 'data-test': 'deliveries' },
-        ...tableRows(['Created', 'Event', 'Delivery id', 'Job id', 'State', 'Attempts', 'Last answer'], rows),
-      ),
+      'table',
+      { class: 'list', 'data-test': 'deliveries' },
+      ...tableRows(['Created', 'Event', 'Delivery id', 'Job id', 'State', 'Attempts', 'Last answer'], rows),
     ),
   );
 }

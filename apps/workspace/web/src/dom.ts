@@ -39,3 +39,8 @@ export function formatTime(iso: string | null): string {
 export function tableRows(headings: string[], rows: Node[]): [HTMLTableSectionElement, HTMLTableSectionElement] {
   return [h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), h('tbody', {}, ...rows)];
 }
+
+/** Shows a page in `main`: a section headed by `title`, then `children`. */
+export function showPage(main: HTMLElement, title: string, ...children: Child[]): void {
+  replace(main, h('section', {}, h('h1', {}, title), ...children));
+}

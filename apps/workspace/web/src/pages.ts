@@ -1,5 +1,5 @@
 import { api, ApiError, rememberSession, type ApiKey, type Role, type Session } from './api';
-import { formatTime, h, replace, tableRows } from './dom';
+import { formatTime, h, replace, showPage, tableRows } from './dom';
 
 const message = (error: unknown): string => (error instanceof ApiError ? [error.message, ...error.problems].join('; ') : (error as Error).message);
 
@@ -112,7 +112,7 @@ export async function templatesPage(main: HTMLElement, session: Session): Promis
     });
     create = form;
   }
-  replace(main, h('section', {}, h('h1', {}, 'Templates'), create, problem, search, list));
+  showPage(main, 'Templates', create, problem, search, list);
   await refresh();
 }
 
@@ -188,23 +188,19 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
   });
 
   const people = await peopleSection(session, (e) => (problem.textContent = message(e)));
-  replace(
+  showPage(
     main,
-    h(
-      'section',
-      {},
-      h('h1', {}, 'Organisation settings'),
-      problem,
-      people,
-      h('h2', {}, 'API keys'),
-      form,
-      created,
-      keys,
-      h('h2', {}, 'Webhook signing secret'),
-      h('p', {}, 'Callbacks are signed with it (X-Service-Signature). After a rotation both secrets sign for 24 hours.'),
-      secretBox,
-      rotate,
-    ),
+    'Organisation settings',
+    problem,
+    people,
+    h('h2', {}, 'API keys'),
+    form,
+    created,
+    keys,
+    h('h2', {}, 'Webhook signing secret'),
+    h('p', {}, 'Callbacks are signed with it (X-Service-Signature). After a rotation both secrets sign for 24 hours.'),
+    secretBox,
+    rotate,
   );
   await Promise.all([refreshKeys(), showSecret()]);
 }
