@@ -9,7 +9,8 @@ import { DocumentCompiler } from './compile/document-compiler';
 import { DocumentSources } from './document/document-sources';
 import { FontFileCache } from './document/font-file.cache';
 import { ImageResolver } from './document/image-resolver';
-import { RenderDocumentHandler, RenderHandlerOptions } from './document/render-document.handler';
+import { RenderDocumentHandler } from './document/render-document.handler';
+import type { RenderHandlerDeps, RenderHandlerOptions } from './document/render-handler.deps';
 import { RenderPreviewHandler } from './document/render-preview.handler';
 import { RenderConsumer } from './render.consumer';
 import { RENDER_SETTINGS, renderServiceSettings } from './render-service.settings';
@@ -31,6 +32,14 @@ export class RenderServiceModule {
     const { bus, blobStore } = infrastructure;
     const producer = `docrender render-service ${buildVersion()}`;
     const handlerOptions: RenderHandlerOptions = { budgetMs: processSettings.get(renderBudgetSettings).renderBudgetMs, allowHttpImages: settings.allowHttp, producer };
+    const handlerDeps = (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler): RenderHandlerDeps => ({
+      printer,
+      blobStore,
+      sources,
+      compiler,
+      options: handlerOptions,
+      logger,
+    });
     return {
       module: RenderServiceModule,
       controllers: [MetaController, MetricsController],
@@ -78,13 +87,13 @@ export class RenderServiceModule {
         {
           provide: RenderDocumentHandler,
           useFactory: (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler) =>
-            new RenderDocumentHandler(printer, blobStore, sources, compiler, handlerOptions, logger),
+            new RenderDocumentHandler(handlerDeps(printer, sources, compiler)),
           inject: [DOCUMENT_PRINTER, DocumentSources, DocumentCompiler],
         },
         {
           provide: RenderPreviewHandler,
           useFactory: (printer: DocumentPrinter, sources: DocumentSources, compiler: DocumentCompiler) =>
-            new RenderPreviewHandler(printer, blobStore, sources, compiler, handlerOptions, logger),
+            new RenderPreviewHandler(handlerDeps(printer, sources, compiler)),
           inject: [DOCUMENT_PRINTER, DocumentSources, DocumentCompiler],
         },
         RenderConsumer,

@@ -6,7 +6,7 @@ import type { MessageBus } from '@docrender/messaging';
 import { provisionOrganisation } from '@docrender/persistence';
 import { createServiceApp } from '@docrender/platform';
 import type { BlobStore } from '@docrender/storage';
-import { startTestInfrastructure, testLogger, waitFor, type TestDatabase, type TestInfrastructure } from '@docrender/testing';
+import { documentsOf, startTestInfrastructure, storeQueuedJob, testLogger, waitFor, type TestDatabase, type TestInfrastructure } from '@docrender/testing';
 import { apiGatewayService } from '../api-gateway.definition';
 
 /** job.run holds at most this many ready messages in this test's vhost (the QueueFull test fills it). */
@@ -227,18 +227,7 @@ describe('async enqueue and job status (spec 4.5, 4.6) on the gateway, against P
   });
 
   it('4.5: a job stored but not announced (the gateway died after commit) is published by the outbox relay', async () => {
-    const job = await db.database.renderJobs.createQueued({
-      organisationId,
-      templateId,
-      versionNumber: 1,
-      environment: Environment.Production,
-      language: null,
-      persist: true,
-      includeDocument: false,
-      callbackUrl,
-      inputBlobKey: 'jobs/relay/input',
-      requestedCount: 1,
-    });
+    const job = await storeQueuedJob(db.database, blobs, { organisationId, templateId }, { environment: Environment.Production, documents: documentsOf(1), callbackUrl });
     accepted++;
     const deadline = Date.now() + 10_000;
     while ((await bus.queueDepth(MessageName.RunJob)) < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { EnqueueRequestDto, ErrorEnvelopeDto, JobAcceptedDto, JobStatusDto } from '@docrender/contracts';
-
-const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+import { EnqueueRequestDto, JobAcceptedDto, JobStatusDto } from '@docrender/contracts';
+import { errorResponse, retryAfterResponse, testKeyCapOrLanguage } from '../render/render.openapi';
 
 /** OpenAPI of spec 4.5. */
 export function ApiEnqueueEndpoint(): MethodDecorator {
@@ -15,7 +14,7 @@ export function ApiEnqueueEndpoint(): MethodDecorator {
         'The job is stored and will run: poll GET /v1/render/jobs/{jobId} or receive the signed callbacks at callbackUrl (see docs/webhooks.md). ' +
         'Size, depth, the test-key cap and the language were checked; an accepted job never fails later on payload size.',
     }),
-    errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.'),
+    testKeyCapOrLanguage,
     errorResponse(404, 'TemplateNotFound (also for a template of another organisation), VersionNotFound, or NoPublishedVersion.'),
     errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON.'),
     errorResponse(
@@ -23,18 +22,12 @@ export function ApiEnqueueEndpoint(): MethodDecorator {
       'BindingError: the body could not be bound (documents, includeDocument), or callbackUrl is one the service would never call ' +
         '(not https, credentials in the URL, a loopback/private/link-local/unspecified/metadata address literal or localhost); the message names the field.',
     ),
-    ApiResponse({
-      status: 500,
-      type: ErrorEnvelopeDto,
-      description: 'ExternalServiceError: the database or blob storage is down; nothing was accepted. RabbitMQ being down is not an error: the job is accepted (202) and published once it is back.',
-      headers: { 'Retry-After': { description: 'Whole seconds after which a retry may succeed.', schema: { type: 'integer' } } },
-    }),
-    ApiResponse({
-      status: 503,
-      type: ErrorEnvelopeDto,
-      description: 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.',
-      headers: { 'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer' } } },
-    }),
+    retryAfterResponse(
+      500,
+      'ExternalServiceError: the database or blob storage is down; nothing was accepted. RabbitMQ being down is not an error: the job is accepted (202) and published once it is back.',
+      'Whole seconds after which a retry may succeed.',
+    ),
+    retryAfterResponse(503, 'QueueFull: the job queue is at capacity; back off and retry. Nothing was stored.', 'Whole seconds to wait before retrying.'),
   );
 }
 

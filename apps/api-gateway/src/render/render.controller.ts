@@ -1,22 +1,18 @@
-import { Controller, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { conformanceHeader, DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type RenderEnvelopeDto, type ValidateResponseDto } from '@docrender/contracts';
+import { conformanceHeader, DomainError, Environment, ErrorCode, Limits, RateLimitCategory, type ValidateResponseDto } from '@docrender/contracts';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { OverlapRateLimit, RateLimited, RateLimitGuard, withPermit } from '../rate-limit';
 import { RenderBodyParser } from '../request-body/render-body.parser';
 import { wantsRawPdf } from './pdf-response';
-import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { templateIdOf, versionNumberOf } from '../listing/path-params';
 import { RenderQueryDto } from './render-request.dto';
 import { ApiRenderEndpoint, ApiTemplateIdParam, ApiValidateEndpoint, ApiVersionParam } from './render.openapi';
 import { RenderValidationService } from './render-validation.service';
-import { SyncDocumentSender } from './sync-document.sender';
-import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
-import { contentDisposition, LOGGER, ViewUrlSigner } from '@docrender/platform';
-import type { Logger } from '@docrender/observability';
-import { RenderedPdfReader } from './rendered-pdf.reader';
+import { SyncRenderService } from './sync-render.service';
+import { RenderTargetResolver, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
+import { contentDisposition, ViewUrlSigner } from '@docrender/platform';
 
 /**
  * Spec 4.2: render stored templates, one document or a synchronous batch. The answer is the render envelope (2.6)
@@ -34,14 +30,9 @@ export class RenderController {
   constructor(
     private readonly bodies: RenderBodyParser,
     private readonly targets: RenderTargetResolver,
-    private readonly batches: RenderBatch,
-    private readonly sender: SyncDocumentSender,
-    private readonly envelopes: RenderEnvelopePresenter,
-    private readonly pdfs: RenderedPdfReader,
+    private readonly renders: SyncRenderService,
     private readonly viewUrls: ViewUrlSigner,
     private readonly validation: RenderValidationService,
-    private readonly undelivered: UndeliveredAnswers,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Post(':templateId')
@@ -122,46 +113,31 @@ export class RenderController {
       );
     }
     const persist = query.persist ?? true;
-    const wantsPdfBytes = rawPdf || !persist || body.includeDocument;
-    const render = this.sender.documentsOf(target, body.raw, wantsPdfBytes);
-    // A retry after a 5xx never pays twice for the same input (decision 0041): what an earlier answer of this very
-    // request paid for and could not deliver is answered as it is.
     const how = { environment: caller.environment, templateId, version, persist, language: query.language ?? null, rawPdf, includeDocument: body.includeDocument };
-    const { result, answer: send } = await this.undelivered.renderOnce(
-      { organisationId: target.organisationId, fingerprint: UndeliveredAnswers.fingerprint(how, body.raw) },
-      (paid) => this.batches.render({ target, documents: body.documents, persist, render, requestId: randomUUID(), paid }),
-      async (rendered) => {
-        if (rawPdf) return this.pdfAnswer(rendered, target, res);
-        const envelope = await this.envelopes.envelope(rendered, target, body.includeDocument);
-        return () => void res.status(200).json(envelope);
-      },
-      (error, documents) => this.logger.error('paid documents whose answer failed could not be kept for the retry', { err: error, documents }),
+    await this.renders.renderAndAnswer(
+      { target, raw: body.raw, documents: body.documents, persist, wantsPdfBytes: rawPdf || !persist || body.includeDocument, how },
+      (rendered) => (rawPdf ? this.pdfAnswer(rendered, target, res) : this.renders.envelopeAnswer(rendered, target, body.includeDocument, 200, res)),
     );
-    // the answer holds every PDF it sends: the persist=false ones are no longer needed
-    await this.pdfs.discard(result.rendered);
-    send();
   }
 
   /** The raw PDF variant, made and ready to send: the one document's PDF with the headers of spec 4.2, or 422 with the envelope. */
-  private async pdfAnswer(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<() => void> {
+  private pdfAnswer(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<() => void> {
     const [document] = result.rendered;
-    if (document === undefined) {
-      const envelope: RenderEnvelopeDto = await this.envelopes.envelope(result, target, false);
-      return () => res.status(422).json(envelope);
-    }
-    const pdf = await this.pdfs.read(document);
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': contentDisposition('attachment', document.documentName),
-      'X-Service-Page-Count': String(document.pageCount),
-      'X-Service-Render-Duration-Ms': String(document.renderDurationMs),
-      'X-Service-Conformance': conformanceHeader(document.conformance),
-    };
-    if (document.id !== null) {
-      headers['X-Service-Document-Id'] = document.id;
-      headers['X-Service-View-Url'] = this.viewUrls.sign(document.id);
-    }
-    if (document.issues.length > 0) headers['X-Service-Issue-Count'] = String(document.issues.length);
-    return () => res.status(200).set(headers).end(pdf);
+    if (document === undefined) return this.renders.envelopeAnswer(result, target, false, 422, res);
+    return this.renders.pdfAnswer(document, res, () => {
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': contentDisposition('attachment', document.documentName),
+        'X-Service-Page-Count': String(document.pageCount),
+        'X-Service-Render-Duration-Ms': String(document.renderDurationMs),
+        'X-Service-Conformance': conformanceHeader(document.conformance),
+      };
+      if (document.id !== null) {
+        headers['X-Service-Document-Id'] = document.id;
+        headers['X-Service-View-Url'] = this.viewUrls.sign(document.id);
+      }
+      if (document.issues.length > 0) headers['X-Service-Issue-Count'] = String(document.issues.length);
+      return headers;
+    });
   }
 }

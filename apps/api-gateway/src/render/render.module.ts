@@ -7,6 +7,7 @@ import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { RequestBodyModule } from '../request-body/request-body.module';
 import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { SyncDocumentSender } from './sync-document.sender';
+import { SyncRenderService } from './sync-render.service';
 import { renderTargetProvider } from './render-target.provider';
 import { RENDER_API_SETTINGS } from '../request-body/request-body.tokens';
 import { VALIDATION_EGRESS_POLICY } from './render.tokens';
@@ -30,6 +31,7 @@ import { StatelessRenderController } from './stateless-render.controller';
     renderTargetProvider,
     ...renderServiceProviders,
     SyncDocumentSender,
+    SyncRenderService,
     // The sync batch use case (libs/rendering) over the gateway's ledger, usage and blob store.
     {
       provide: RenderBatch,

@@ -2,17 +2,24 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorEnvelopeDto, RenderEnvelopeDto, RenderRequestDto, StatelessRenderRequestDto, ValidateRequestDto, ValidateResponseDto } from '@docrender/contracts';
 
-const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+/** An answer with the error envelope (the render, validate and enqueue endpoints). */
+export const errorResponse = (status: number, description: string) => ApiResponse({ status, type: ErrorEnvelopeDto, description });
+/** An error envelope answer that carries Retry-After, whose meaning `retryAfter` describes. */
+export const retryAfterResponse = (status: number, description: string, retryAfter: string) =>
+  ApiResponse({ status, type: ErrorEnvelopeDto, description, headers: { 'Retry-After': { description: retryAfter, schema: { type: 'integer' } } } });
 /** A 500 that may be an outage: ExternalServiceError carries Retry-After (issue 18, decision 0010). */
-const serverError = (description: string) =>
+const serverError = (description: string) => retryAfterResponse(500, description, 'On ExternalServiceError: whole seconds after which a retry may succeed.');
+/** The 422 of a sync render: the error envelope of a body that could not be bound, or the render envelope of a render that made no PDF. */
+const bindingOrRenderEnvelope = (description: string) =>
   ApiResponse({
-    status: 500,
-    type: ErrorEnvelopeDto,
+    status: 422,
     description,
-    headers: { 'Retry-After': { description: 'On ExternalServiceError: whole seconds after which a retry may succeed.', schema: { type: 'integer' } } },
+    content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
   });
 
 const binding = errorResponse(422, 'BindingError: the body could not be parsed or bound (malformed JSON, wrong types, missing fields); the message names the field.');
+/** Spec 4.2 and 4.5: the test-key batch cap and the language. */
+export const testKeyCapOrLanguage = errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.');
 const tooLarge = errorResponse(413, 'PayloadTooLarge: a document is over 50 MB of JSON, or the body is over the configured limit (counted after decompression).');
 const templateNotFound = errorResponse(
   404,
@@ -59,17 +66,14 @@ export function ApiRenderEndpoint(): MethodDecorator {
       },
       headers: pdfHeaders,
     }),
-    errorResponse(400, 'ValidationError: a test key with more than 10 documents, or a language the version does not define.'),
+    testKeyCapOrLanguage,
     templateNotFound,
     errorResponse(406, 'NotAcceptable: Accept application/pdf with more than one document.'),
     tooLarge,
-    ApiResponse({
-      status: 422,
-      description:
-        'BindingError (error envelope): the body could not be bound, the message names the field. ' +
+    bindingOrRenderEnvelope(
+      'BindingError (error envelope): the body could not be bound, the message names the field. ' +
         'With Accept application/pdf: a blocked or failed render (or a credit stop) answers the render envelope, documents empty.',
-      content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
-    }),
+    ),
     serverError('InternalError, or ExternalServiceError when a dependency is down (the render service cannot be reached, storage stayed down past the budget); retry after Retry-After.'),
   );
 }
@@ -86,13 +90,10 @@ export function ApiStatelessRenderEndpoint(): MethodDecorator {
       headers: { 'X-Service-Conformance': conformanceHeaderDoc },
     }),
     tooLarge,
-    ApiResponse({
-      status: 422,
-      description:
-        'BindingError (error envelope): malformed JSON, wrong types, or an invalid template DSL (the message names the JSON path). ' +
+    bindingOrRenderEnvelope(
+      'BindingError (error envelope): malformed JSON, wrong types, or an invalid template DSL (the message names the JSON path). ' +
         'A render blocked by issues (or a credit stop) answers the render envelope.',
-      content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorEnvelopeDto) }, { $ref: getSchemaPath(RenderEnvelopeDto) }] } } },
-    }),
+    ),
     serverError('RenderTimeout: the render took longer than the 60 s budget. InternalError, or ExternalServiceError (with Retry-After) when a dependency is down.'),
   );
 }

@@ -1,6 +1,5 @@
-import { Controller, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { conformanceHeader, DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
 import { validateTemplate } from '@docrender/template-dsl/checks';
@@ -8,14 +7,10 @@ import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { RenderBodyParser } from '../request-body/render-body.parser';
 import { textOf } from '../request-body/render-body.binder';
-import { RenderEnvelopePresenter } from './render-envelope.presenter';
 import { StatelessRenderQueryDto } from './render-request.dto';
 import { ApiStatelessRenderEndpoint } from './render.openapi';
-import { SyncDocumentSender } from './sync-document.sender';
-import { RenderedPdfReader } from './rendered-pdf.reader';
-import { RenderBatch, RenderTargetResolver, UndeliveredAnswers, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
-import { LOGGER } from '@docrender/platform';
-import type { Logger } from '@docrender/observability';
+import { SyncRenderService } from './sync-render.service';
+import { RenderTargetResolver, type BatchRenderResult, type RenderTarget } from '@docrender/rendering';
 
 /** Template errors named in a 422 message; the rest are counted. */
 const TEMPLATE_ERRORS_NAMED = 5;
@@ -43,12 +38,7 @@ export class StatelessRenderController {
   constructor(
     private readonly bodies: RenderBodyParser,
     private readonly targets: RenderTargetResolver,
-    private readonly batches: RenderBatch,
-    private readonly sender: SyncDocumentSender,
-    private readonly envelopes: RenderEnvelopePresenter,
-    private readonly pdfs: RenderedPdfReader,
-    private readonly undelivered: UndeliveredAnswers,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly renders: SyncRenderService,
   ) {}
 
   @Post()
@@ -66,30 +56,19 @@ export class StatelessRenderController {
     }
     const translations = body.translations === null ? null : (JSON.parse(textOf(body.raw, body.translations)) as unknown);
     const target = await this.targets.forStatelessTemplate(caller, template, translations, query.language ?? null);
-    const render = this.sender.documentsOf(target, body.raw, true);
     const how = { environment: caller.environment, stateless: true, language: query.language ?? null };
-    const { result, answer: send } = await this.undelivered.renderOnce(
-      { organisationId: target.organisationId, fingerprint: UndeliveredAnswers.fingerprint(how, body.raw) },
-      (paid) => this.batches.render({ target, documents: [body.data], persist: false, render, requestId: randomUUID(), paid }),
-      (rendered) => this.answer(rendered, target, res),
-      (error, documents) => this.logger.error('paid documents whose answer failed could not be kept for the retry', { err: error, documents }),
+    await this.renders.renderAndAnswer({ target, raw: body.raw, documents: [body.data], persist: false, wantsPdfBytes: true, how }, (rendered) =>
+      this.answer(rendered, target, res),
     );
-    // the answer holds the PDF it sends
-    await this.pdfs.discard(result.rendered);
-    send();
   }
 
   /** The answer, made and ready to send: the PDF (200), or the envelope of a blocked render (422); a failed render throws. */
-  private async answer(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<() => void> {
+  private answer(result: BatchRenderResult, target: RenderTarget, res: Response): Promise<() => void> {
     const [document] = result.rendered;
-    if (document !== undefined) {
-      const pdf = await this.pdfs.read(document);
-      // the conformance of the PDF is the one header a stateless render answers (decision 0032)
-      return () => void res.status(200).set({ 'Content-Type': 'application/pdf', 'X-Service-Conformance': conformanceHeader(document.conformance) }).end(pdf);
-    }
+    // the conformance of the PDF is the one header a stateless render answers (decision 0032)
+    if (document !== undefined) return this.renders.pdfAnswer(document, res, () => ({ 'Content-Type': 'application/pdf', 'X-Service-Conformance': conformanceHeader(document.conformance) }));
     this.throwWhenFailed(result);
-    const envelope = await this.envelopes.envelope(result, target, false);
-    return () => void res.status(422).json(envelope);
+    return this.renders.envelopeAnswer(result, target, false, 422, res);
   }
 
   /** Spec 4.3: a render that failed (rather than being blocked) is a 500, RenderTimeout past the budget. */

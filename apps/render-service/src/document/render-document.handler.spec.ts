@@ -11,7 +11,7 @@ const template = { dsl: 1, name: 'Greeting', body: [{ type: 'text', id: 'greetin
 
 function setUp(budgetMs = 60_000) {
   const { blobs, printer, sources, compiler, logger } = fakeRenderDependencies();
-  const handler = new RenderDocumentHandler(printer, blobs, sources, compiler, { budgetMs, allowHttpImages: false }, logger);
+  const handler = new RenderDocumentHandler({ printer, blobStore: blobs, sources, compiler, options: { budgetMs, allowHttpImages: false }, logger });
   return { blobs, printer, handler };
 }
 

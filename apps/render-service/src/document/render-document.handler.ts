@@ -9,29 +9,17 @@ import {
   renderIssue,
   RenderIssueType,
 } from '@docrender/contracts';
-import { counter, histogram, inSpan, Logger, withLogFields } from '@docrender/observability';
-import { WorkerPoolClosedError } from '@docrender/platform';
-import type { BlobStore } from '@docrender/storage';
+import { counter, histogram, inSpan, withLogFields } from '@docrender/observability';
 import { anchorNotPrintedIssue, placedBeyondPageIssue } from '@docrender/template-dsl';
-import { BrowserCrashedError, BrowserPoolClosedError } from '../chromium/browser-crashed.error';
-import type { DocumentPrinter } from '../chromium/document-printer';
+import { BrowserCrashedError } from '../chromium/browser-crashed.error';
 import { RenderBudgetEstimateError, RenderTimeoutError } from '../chromium/render-timeout.error';
 import { NO_CONFORMANCE, needsArchivalStage } from '../pdf/archival-stage';
 import { eInvoiceFileOf } from '../pdf/factur-x-attachment';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
-import { CompileAbandonedError, CompileOutOfMemoryError, DocumentCompiler } from '../compile/document-compiler';
-import { DocumentSources } from './document-sources';
+import { CompileOutOfMemoryError } from '../compile/document-compiler';
+import { compileContextOf, rethrowForRedelivery, type RenderHandlerDeps } from './render-handler.deps';
 import { PRINT_RESERVE_MS, StorageOutageError, waitOutStorage } from './storage-wait';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
-
-export type RenderHandlerOptions = {
-  /** Spec 8 render budget per document (RENDER_BUDGET_MS); the command's own deadline may be earlier. */
-  budgetMs: number;
-  /** Templates may use http:// images (EGRESS_ALLOW_HTTP). */
-  allowHttpImages: boolean;
-  /** The PDF /Producer (and /Creator unless the template names one) of archival output; default `docrender render-service`. */
-  producer?: string;
-};
 
 /** Watermark text of test-environment output (spec 1: test keys give watermarked output). */
 export const TEST_WATERMARK = 'TEST';
@@ -56,14 +44,7 @@ const renderSeconds = histogram(
  * failed in another way), so another instance renders it.
  */
 export class RenderDocumentHandler {
-  constructor(
-    private readonly printer: DocumentPrinter,
-    private readonly blobStore: BlobStore,
-    private readonly sources: DocumentSources,
-    private readonly compiler: DocumentCompiler,
-    private readonly options: RenderHandlerOptions,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: RenderHandlerDeps) {}
 
   /**
    * `abandoned` (the message bus's DeliveryContext.abandoned) aborts when the message has gone back to the queue: the
@@ -76,7 +57,7 @@ export class RenderDocumentHandler {
       const outcome = result.outcome;
       renders.inc({ outcome });
       renderSeconds.observe({ outcome }, result.renderDurationMs / 1000);
-      this.logger.info('document handled', {
+      this.deps.logger.info('document handled', {
         outcome,
         pages: result.pdf?.pageCount ?? null,
         bytes: result.pdf?.fileSizeBytes ?? null,
@@ -89,7 +70,7 @@ export class RenderDocumentHandler {
   }
 
   private async render(command: RenderDocumentCommand, started: number, abandoned?: AbortSignal): Promise<RenderDocumentResult> {
-    const deadline = Math.min(command.deadline, started + this.options.budgetMs);
+    const deadline = Math.min(command.deadline, started + this.deps.options.budgetMs);
     const reply = (fields: Omit<RenderDocumentResult, 'renderDurationMs'>): RenderDocumentResult => ({
       ...fields,
       renderDurationMs: Date.now() - started,
@@ -104,7 +85,7 @@ export class RenderDocumentHandler {
         failure,
       });
     const timedOut = (issues: RenderIssue[] = [], error: RenderTimeoutError | null = null): RenderDocumentResult => {
-      const budget = `${Math.round(this.options.budgetMs / 1000)} s`;
+      const budget = `${Math.round(this.deps.options.budgetMs / 1000)} s`;
       // estimated before the real print (issue 32 item 3): the render ends then, and says why
       const message =
         error instanceof RenderBudgetEstimateError
@@ -121,14 +102,14 @@ export class RenderDocumentHandler {
         reserveMs,
         outageWaitMs: command.storageOutageWaitMs,
         messageName: MessageName.RenderDocument,
-        onWait: (error, delayMs) => this.logger.warn('blob store unavailable; waiting it out within the render budget', { what, delayMs, reason: error.message }),
+        onWait: (error, delayMs) => this.deps.logger.warn('blob store unavailable; waiting it out within the render budget', { what, delayMs, reason: error.message }),
       });
     try {
       const [data, customFonts] = await Promise.all([
-        storage('reading the document data', () => this.sources.readData(command.data), PRINT_RESERVE_MS),
-        storage('reading the custom fonts', () => this.sources.readCustomFonts(command.customFonts), PRINT_RESERVE_MS),
+        storage('reading the document data', () => this.deps.sources.readData(command.data), PRINT_RESERVE_MS),
+        storage('reading the custom fonts', () => this.deps.sources.readCustomFonts(command.customFonts), PRINT_RESERVE_MS),
       ]);
-      const outcome = await this.compiler.compile(
+      const outcome = await this.deps.compiler.compile(
         {
           template: command.template,
           templateDigest: command.templateDigest,
@@ -140,16 +121,11 @@ export class RenderDocumentHandler {
           watermark: command.environment === Environment.Test ? TEST_WATERMARK : null,
           documentNameTemplate: command.documentNameTemplate,
           fallbackDocumentName: command.fallbackDocumentName,
-          allowHttpImages: this.options.allowHttpImages,
+          allowHttpImages: this.deps.options.allowHttpImages,
           // the pool's pages serve the built-in faces, each decoded once per page rather than once per document (0020)
           servedFonts: true,
         },
-        {
-          deadline,
-          budgetMs: this.options.budgetMs,
-          abandoned,
-          resolveImages: (references) => this.sources.resolveImages(references, command.organisationId, deadline),
-        },
+        compileContextOf(this.deps, command.organisationId, deadline, abandoned),
       );
       if (outcome.kind === 'blocked') {
         issues = outcome.issues;
@@ -159,7 +135,7 @@ export class RenderDocumentHandler {
       issues = compiled.issues;
       const documentName = compiled.documentName;
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      const { pdf: printed, placedBeyondPage, anchorsNotPrinted = [] } = await this.printer.printPdf({
+      const { pdf: printed, placedBeyondPage, anchorsNotPrinted = [] } = await this.deps.printer.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
@@ -172,7 +148,7 @@ export class RenderDocumentHandler {
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,
         deadline,
-        budgetMs: this.options.budgetMs,
+        budgetMs: this.deps.options.budgetMs,
       });
       if (placedBeyondPage.length > 0 || anchorsNotPrinted.length > 0) {
         // found only by printing; a Warning blocks a production render as one found by the compiler would
@@ -184,14 +160,14 @@ export class RenderDocumentHandler {
       let conformance = NO_CONFORMANCE;
       const eInvoice = eInvoiceFileOf(compiled.eInvoice);
       if (needsArchivalStage(compiled.archival) || eInvoice !== null) {
-        const producer = this.options.producer ?? 'docrender render-service';
-        const archived = await this.compiler.archive(printed, compiled, producer, { deadline, budgetMs: this.options.budgetMs, abandoned }, eInvoice);
+        const producer = this.deps.options.producer ?? 'docrender render-service';
+        const archived = await this.deps.compiler.archive(printed, compiled, producer, { deadline, budgetMs: this.deps.options.budgetMs, abandoned }, eInvoice);
         if (archived.pdf === null) return reply({ outcome: 'blocked', issues: [...issues, ...archived.issues], documentName, pdf: null, failure: null });
         ({ pdf, conformance } = archived);
       }
       const pageCount = await readPdfPageCount(pdf);
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      await storage('storing the PDF', () => this.blobStore.put(command.outputBlobKey, pdf, 'application/pdf')).catch((error: unknown) => {
+      await storage('storing the PDF', () => this.deps.blobStore.put(command.outputBlobKey, pdf, 'application/pdf')).catch((error: unknown) => {
         if (error instanceof StorageOutageError || error instanceof TransientFailureError) throw error;
         throw new TransientFailureError(`storing the PDF at ${command.outputBlobKey} failed`, error);
       });
@@ -214,17 +190,16 @@ export class RenderDocumentHandler {
     } catch (error) {
       if (error instanceof RenderTimeoutError) return timedOut(issues, error);
       if (error instanceof StorageOutageError) {
-        this.logger.warn('blob store unavailable for as long as the document could wait; it ends without a PDF', { reason: error.message });
+        this.deps.logger.warn('blob store unavailable for as long as the document could wait; it ends without a PDF', { reason: error.message });
         return failed(issues, `Not rendered: ${error.message}.`, { code: ErrorCode.ExternalServiceError, message: error.message });
       }
       if (error instanceof CompileOutOfMemoryError) {
         const message = `Not rendered: ${error.message}.`;
         return failed(issues, message, { code: ErrorCode.RenderTimeout, message });
       }
-      if (error instanceof CompileAbandonedError) throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      if (error instanceof BrowserPoolClosedError || error instanceof WorkerPoolClosedError || error instanceof TransientFailureError) throw error;
+      rethrowForRedelivery(error, abandoned, MessageName.RenderDocument);
       const errorId = `${command.requestId}:${started}`;
-      this.logger.error('render failed', { err: error, errorId });
+      this.deps.logger.error('render failed', { err: error, errorId });
       const message =
         error instanceof BrowserCrashedError ? 'Chromium crashed twice while printing the document.' : `Internal error while rendering (errorId ${errorId}).`;
       return failed(issues, `Not rendered: ${message}`, { code: ErrorCode.InternalError, message });

@@ -20,7 +20,7 @@ function previewCommand(): RenderPreviewCommand {
 
 function setUp() {
   const { blobs, printer, sources, compiler, logger } = fakeRenderDependencies();
-  const handler = new RenderPreviewHandler(printer, blobs, sources, compiler, { budgetMs: 60_000, allowHttpImages: false }, logger);
+  const handler = new RenderPreviewHandler({ printer, blobStore: blobs, sources, compiler, options: { budgetMs: 60_000, allowHttpImages: false }, logger });
   return { blobs, printer, handler };
 }
 

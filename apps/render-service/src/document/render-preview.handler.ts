@@ -8,15 +8,11 @@ import {
   RenderPreviewCommand,
   RenderPreviewResult,
 } from '@docrender/contracts';
-import { Logger, withLogFields } from '@docrender/observability';
-import { BlobStoreUnavailableError, type BlobStore } from '@docrender/storage';
-import { WorkerPoolClosedError } from '@docrender/platform';
-import { BrowserPoolClosedError } from '../chromium/browser-crashed.error';
-import type { DocumentPrinter } from '../chromium/document-printer';
+import { withLogFields } from '@docrender/observability';
+import { BlobStoreUnavailableError } from '@docrender/storage';
 import { RenderTimeoutError } from '../chromium/render-timeout.error';
-import { CompileAbandonedError, CompileOutOfMemoryError, DocumentCompiler } from '../compile/document-compiler';
-import { DocumentSources } from './document-sources';
-import type { RenderHandlerOptions } from './render-document.handler';
+import { CompileOutOfMemoryError } from '../compile/document-compiler';
+import { compileContextOf, rethrowForRedelivery, type RenderHandlerDeps } from './render-handler.deps';
 import { throwIfAbandoned, TransientFailureError } from './transient-failure.error';
 
 const CSS_PX_PER_MM = 96 / 25.4;
@@ -33,53 +29,48 @@ function sampleDocumentData(sampleData: unknown): unknown {
  * store and throws, so only the next delivery renders it.
  */
 export class RenderPreviewHandler {
-  constructor(
-    private readonly printer: DocumentPrinter,
-    private readonly blobStore: BlobStore,
-    private readonly sources: DocumentSources,
-    private readonly compiler: DocumentCompiler,
-    private readonly options: RenderHandlerOptions,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: RenderHandlerDeps) {}
 
   handle(command: RenderPreviewCommand, abandoned?: AbortSignal): Promise<RenderPreviewResult> {
     return withLogFields({ requestId: command.requestId, organisationId: command.organisationId }, async () => {
       const result = await this.render(command, abandoned);
-      this.logger.info('preview handled', { outcome: result.outcome, bytes: result.png?.fileSizeBytes ?? null, issues: result.issues.length });
+      this.deps.logger.info('preview handled', { outcome: result.outcome, bytes: result.png?.fileSizeBytes ?? null, issues: result.issues.length });
       return result;
     });
   }
 
   private async render(command: RenderPreviewCommand, abandoned?: AbortSignal): Promise<RenderPreviewResult> {
-    const deadline = Math.min(command.deadline, Date.now() + this.options.budgetMs);
+    const deadline = Math.min(command.deadline, Date.now() + this.deps.options.budgetMs);
     let issues: RenderIssue[] = [];
+    /** Ends the preview without a picture: the issues so far and a RenderTimeout issue saying why. */
+    const failed = (message: string): RenderPreviewResult => ({
+      outcome: 'failed',
+      issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)],
+      png: null,
+      failure: { code: ErrorCode.RenderTimeout, message },
+    });
     try {
-      const outcome = await this.compiler.compile(
+      const outcome = await this.deps.compiler.compile(
         {
           template: command.template,
           data: { value: sampleDocumentData(command.sampleData) },
           environment: Environment.Test,
           // a blob store outage fails the preview as storing it would, rather than printing it without the family
-          customFonts: await this.sources.readCustomFonts(command.customFonts).catch((error: unknown) => {
+          customFonts: await this.deps.sources.readCustomFonts(command.customFonts).catch((error: unknown) => {
             throw error instanceof BlobStoreUnavailableError ? new TransientFailureError('reading the custom fonts failed', error) : error;
           }),
           translations: command.translations,
           watermark: null,
-          allowHttpImages: this.options.allowHttpImages,
+          allowHttpImages: this.deps.options.allowHttpImages,
           servedFonts: false,
         },
-        {
-          deadline,
-          budgetMs: this.options.budgetMs,
-          abandoned,
-          resolveImages: (references) => this.sources.resolveImages(references, command.organisationId, deadline),
-        },
+        compileContextOf(this.deps, command.organisationId, deadline, abandoned),
       );
       if (outcome.kind === 'blocked') return { outcome: 'blocked', issues: outcome.issues, png: null, failure: null };
       const compiled = outcome.document;
       issues = compiled.issues;
       throwIfAbandoned(abandoned, MessageName.RenderPreview);
-      const png = await this.printer.screenshotFirstPage({
+      const png = await this.deps.printer.screenshotFirstPage({
         html: compiled.html,
         javaScript: compiled.needsJavaScript,
         widthPx: Math.round(compiled.page.widthMm * CSS_PX_PER_MM),
@@ -91,25 +82,18 @@ export class RenderPreviewHandler {
         pageAwareTables: compiled.pageAwareTables,
         pageReferences: compiled.pageReferences,
         deadline,
-        budgetMs: this.options.budgetMs,
+        budgetMs: this.deps.options.budgetMs,
       });
       throwIfAbandoned(abandoned, MessageName.RenderPreview);
-      await this.blobStore.put(command.outputBlobKey, png, 'image/png').catch((error: unknown) => {
+      await this.deps.blobStore.put(command.outputBlobKey, png, 'image/png').catch((error: unknown) => {
         throw new TransientFailureError(`storing the preview at ${command.outputBlobKey} failed`, error);
       });
       return { outcome: 'rendered', issues, png: { blobKey: command.outputBlobKey, fileSizeBytes: png.length }, failure: null };
     } catch (error) {
-      if (error instanceof RenderTimeoutError) {
-        const message = `The preview exceeded its render budget of ${Math.round(this.options.budgetMs / 1000)} s.`;
-        return { outcome: 'failed', issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)], png: null, failure: { code: ErrorCode.RenderTimeout, message } };
-      }
-      if (error instanceof CompileOutOfMemoryError) {
-        const message = `Not rendered: ${error.message}.`;
-        return { outcome: 'failed', issues: [...issues, renderIssue(RenderIssueType.RenderTimeout, message)], png: null, failure: { code: ErrorCode.RenderTimeout, message } };
-      }
-      if (error instanceof CompileAbandonedError) throwIfAbandoned(abandoned, MessageName.RenderPreview);
-      if (error instanceof BrowserPoolClosedError || error instanceof WorkerPoolClosedError || error instanceof TransientFailureError) throw error;
-      this.logger.error('preview failed', { err: error });
+      if (error instanceof RenderTimeoutError) return failed(`The preview exceeded its render budget of ${Math.round(this.deps.options.budgetMs / 1000)} s.`);
+      if (error instanceof CompileOutOfMemoryError) return failed(`Not rendered: ${error.message}.`);
+      rethrowForRedelivery(error, abandoned, MessageName.RenderPreview);
+      this.deps.logger.error('preview failed', { err: error });
       return { outcome: 'failed', issues, png: null, failure: { code: ErrorCode.InternalError, message: 'Internal error while rendering the preview.' } };
     }
   }

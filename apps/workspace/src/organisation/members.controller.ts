@@ -14,6 +14,13 @@ const invitationJson = (i: WorkspaceInvitationRecord) => ({
   expiresAt: i.expiresAt.toISOString(),
 });
 
+/** A change to a member, made, or refused: 404 for a user not of the session's organisation, 409 when it would leave no owner. */
+function madeChange<T>(result: T | 'not-found' | 'last-owner', userId: string): T {
+  if (result === 'not-found') throw new NotFoundException(`member ${userId} not found`);
+  if (result === 'last-owner') throw new ConflictException('the organisation needs an owner: make someone else owner first');
+  return result;
+}
+
 /**
  * The organisation's people (issue 35 item 1): its members and their roles, and invitations (the link shown once,
  * only the token's hash stored, 7 days, single use). Owners only; another organisation's ids answer 404.
@@ -39,10 +46,7 @@ export class MembersController {
   @Requires('owner')
   @ApiOperation({ summary: "Change a member's role (409 when it would leave no owner)", operationId: 'changeMemberRole' })
   async changeRole(@CurrentSession() s: WorkspaceSession, @Param('userId', ParseUUIDPipe) userId: string, @Body() body: ChangeRoleDto) {
-    const result = await this.transactions.run((r) => r.workspaceUsers.changeRole(s.user.organisationId, userId, body.role));
-    if (result === 'not-found') throw new NotFoundException(`member ${userId} not found`);
-    if (result === 'last-owner') throw new ConflictException('the organisation needs an owner: make someone else owner first');
-    return memberJson(result);
+    return memberJson(madeChange(await this.transactions.run((r) => r.workspaceUsers.changeRole(s.user.organisationId, userId, body.role)), userId));
   }
 
   @Delete('members/:userId')
@@ -50,9 +54,7 @@ export class MembersController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove a member and end its sessions (409 for the last owner)', operationId: 'removeMember' })
   async remove(@CurrentSession() s: WorkspaceSession, @Param('userId', ParseUUIDPipe) userId: string): Promise<void> {
-    const result = await this.transactions.run((r) => r.workspaceUsers.remove(s.user.organisationId, userId));
-    if (result === 'not-found') throw new NotFoundException(`member ${userId} not found`);
-    if (result === 'last-owner') throw new ConflictException('the organisation needs an owner: make someone else owner first');
+    madeChange(await this.transactions.run((r) => r.workspaceUsers.remove(s.user.organisationId, userId)), userId);
   }
 
   @Get('invitations')

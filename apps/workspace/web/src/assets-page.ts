@@ -1,5 +1,5 @@
 import { api, type Asset, type Session } from './api';
-import { h, replace } from './dom';
+import { h, replace, showPage, tableRows } from './dom';
 import { drawPdf } from './pdf-pages';
 import { message, readBase64 } from './upload';
 
@@ -85,25 +85,20 @@ export async function assetsPage(main: HTMLElement, session: Session, after: str
       h('td', {}, preview, ' ', h('a', { href: api.assetUrl(asset.name, true), download: '', 'data-test': 'download-asset' }, 'Download'), ' ', remove),
     );
   };
-  replace(
+  showPage(
     main,
-    h(
-      'section',
-      {},
-      h('h1', {}, 'Assets'),
-      h('p', {}, 'Images are used in an image element\u2019s source as asset:<name>; PDFs are attached with an attachment\u2019s asset.'),
-      upload,
-      problem,
-      pager,
-      items.length === 0
-        ? h('p', { 'data-test': 'no-assets' }, after === null ? 'No assets yet.' : `No assets after ${after}.`)
-        : h(
-            'table',
-            { class: 'list', 'data-test': 'assets' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Reference'), h('th', {}, 'Type'), h('th', {}, 'Size'), h('th', {}, ''))),
-            h('tbody', {}, ...items.map(row)),
-          ),
-      shown,
-    ),
+    'Assets',
+    h('p', {}, 'Images are used in an image element\u2019s source as asset:<name>; PDFs are attached with an attachment\u2019s asset.'),
+    upload,
+    problem,
+    pager,
+    items.length === 0
+      ? h('p', { 'data-test': 'no-assets' }, after === null ? 'No assets yet.' : `No assets after ${after}.`)
+      : h(
+          'table',
+          { class: 'list', 'data-test': 'assets' },
+          ...tableRows(['Name', 'Reference', 'Type', 'Size', ''], items.map(row)),
+        ),
+    shown,
   );
 }

@@ -1,5 +1,5 @@
 import { api, type Delivery, type Session } from './api';
-import { formatTime, h, replace } from './dom';
+import { formatTime, h, replace, showPage, tableRows } from './dom';
 import { message } from './upload';
 
 const PAGE = 25;
@@ -30,20 +30,15 @@ export async function deliveriesPage(main: HTMLElement, skip: number): Promise<v
       h('td', {}, d.lastHttpStatus ?? '—'),
     ),
   );
-  replace(
+  showPage(
     main,
+    'Webhook deliveries',
+    h('p', {}, 'Every callback of your async jobs (spec 6.3: up to five attempts, 2, 4, 8 and 16 s apart), newest first.'),
+    pager,
     h(
-      'section',
-      {},
-      h('h1', {}, 'Webhook deliveries'),
-      h('p', {}, 'Every callback of your async jobs (spec 6.3: up to five attempts, 2, 4, 8 and 16 s apart), newest first.'),
-      pager,
-      h(
-        'table',
-        { class: 'list', 'data-test': 'deliveries' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Created'), h('th', {}, 'Event'), h('th', {}, 'Delivery id'), h('th', {}, 'Job id'), h('th', {}, 'State'), h('th', {}, 'Attempts'), h('th', {}, 'Last answer'))),
-        h('tbody', {}, ...rows),
-      ),
+      'table',
+      { class: 'list', 'data-test': 'deliveries' },
+      ...tableRows(['Created', 'Event', 'Delivery id', 'Job id', 'State', 'Attempts', 'Last answer'], rows),
     ),
   );
 }
@@ -94,11 +89,9 @@ export async function deliveryPage(main: HTMLElement, session: Session, delivery
       h(
         'table',
         { class: 'list', 'data-test': 'attempts' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Started'), h('th', {}, 'Outcome'), h('th', {}, 'Answer'), h('th', {}, 'Took'), h('th', {}, 'Error'))),
-        h(
-          'tbody',
-          {},
-          ...d.attemptList.map((a) =>
+        ...tableRows(
+          ['#', 'Started', 'Outcome', 'Answer', 'Took', 'Error'],
+          d.attemptList.map((a) =>
             h(
               'tr',
               { 'data-test': 'attempt' },

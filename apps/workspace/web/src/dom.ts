@@ -34,3 +34,13 @@ export function replace(parent: Element, ...children: Child[]): void {
 export function formatTime(iso: string | null): string {
   return iso === null ? '—' : new Date(iso).toLocaleString();
 }
+
+/** The heading row (`thead`) and the rows (`tbody`) of a table, one `th` a heading (an empty one over a column of buttons). */
+export function tableRows(headings: string[], rows: Node[]): [HTMLTableSectionElement, HTMLTableSectionElement] {
+  return [h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', {}, heading)))), h('tbody', {}, ...rows)];
+}
+
+/** Shows a page in `main`: a section headed by `title`, then `children`. */
+export function showPage(main: HTMLElement, title: string, ...children: Child[]): void {
+  replace(main, h('section', {}, h('h1', {}, title), ...children));
+}

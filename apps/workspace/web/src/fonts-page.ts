@@ -1,5 +1,5 @@
 import { api, type FontFamily, type FontFamilyUse, type Session } from './api';
-import { h, replace } from './dom';
+import { h, showPage, tableRows } from './dom';
 import { message, readBase64 } from './upload';
 
 /** A template using a family, with a link to each version that does (drafts marked). */
@@ -40,31 +40,25 @@ export async function fontsPage(main: HTMLElement, session: Session): Promise<vo
     upload = form;
   }
   const variants = (f: FontFamily) => f.variants.map((v) => `${v.weight} ${v.style}${v.format === null ? '' : ` (${v.format})`}`).join(', ');
-  replace(
+  showPage(
     main,
+    'Fonts',
+    h('p', {}, 'Templates name these families in fontFamily.'),
+    upload,
+    problem,
     h(
-      'section',
-      {},
-      h('h1', {}, 'Fonts'),
-      h('p', {}, 'Templates name these families in fontFamily.'),
-      upload,
-      problem,
-      h(
-        'table',
-        { class: 'list', 'data-test': 'fonts' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Family'), h('th', {}, 'Source'), h('th', {}, 'Variants'), h('th', {}, 'Used by'))),
-        h(
-          'tbody',
-          {},
-          ...items.map((f) =>
-            h(
-              'tr',
-              { 'data-test': `font-${f.source}` },
-              h('td', {}, f.family),
-              h('td', {}, f.source),
-              h('td', {}, variants(f)),
-              h('td', { 'data-test': 'font-used-by' }, f.usedBy.length === 0 ? 'no template' : h('ul', { class: 'uses' }, ...f.usedBy.map(use))),
-            ),
+      'table',
+      { class: 'list', 'data-test': 'fonts' },
+      ...tableRows(
+        ['Family', 'Source', 'Variants', 'Used by'],
+        items.map((f) =>
+          h(
+            'tr',
+            { 'data-test': `font-${f.source}` },
+            h('td', {}, f.family),
+            h('td', {}, f.source),
+            h('td', {}, variants(f)),
+            h('td', { 'data-test': 'font-used-by' }, f.usedBy.length === 0 ? 'no template' : h('ul', { class: 'uses' }, ...f.usedBy.map(use))),
           ),
         ),
       ),

@@ -1,7 +1,24 @@
 import { api, ApiError, rememberSession, type ApiKey, type Role, type Session } from './api';
-import { formatTime, h, replace } from './dom';
+import { formatTime, h, replace, showPage, tableRows } from './dom';
 
 const message = (error: unknown): string => (error instanceof ApiError ? [error.message, ...error.problems].join('; ') : (error as Error).message);
+
+/** Shows a form that signs in when submitted (`signIn`): the session is remembered and handed on, or `problem` says why not. */
+function showSignInForm(main: HTMLElement, form: HTMLFormElement, problem: HTMLElement, signIn: () => Promise<Session>, onSignedIn: (session: Session) => void): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    signIn().then(
+      (session) => {
+        rememberSession(session);
+        onSignedIn(session);
+      },
+      (error: unknown) => {
+        problem.textContent = message(error);
+      },
+    );
+  });
+  replace(main, form);
+}
 
 /** Sign-in (issue 35 item 1). */
 export function signInPage(main: HTMLElement, onSignedIn: (session: Session) => void): void {
@@ -17,19 +34,7 @@ export function signInPage(main: HTMLElement, onSignedIn: (session: Session) => 
     h('button', { type: 'submit', class: 'primary', 'data-test': 'sign-in' }, 'Sign in'),
     problem,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    api.signIn(email.value, password.value).then(
-      (session) => {
-        rememberSession(session);
-        onSignedIn(session);
-      },
-      (error: unknown) => {
-        problem.textContent = message(error);
-      },
-    );
-  });
-  replace(main, form);
+  showSignInForm(main, form, problem, () => api.signIn(email.value, password.value), onSignedIn);
 }
 
 /** Accepting an invitation (issue 35 item 1): the token is in the link's fragment; the invitee chooses a name and password. */
@@ -54,19 +59,7 @@ export async function invitationPage(main: HTMLElement, token: string, onSignedI
     h('button', { type: 'submit', class: 'primary', 'data-test': 'accept-invitation' }, 'Join'),
     problem,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    api.acceptInvitation(token, name.value, password.value).then(
-      (session) => {
-        rememberSession(session);
-        onSignedIn(session);
-      },
-      (error: unknown) => {
-        problem.textContent = message(error);
-      },
-    );
-  });
-  replace(main, form);
+  showSignInForm(main, form, problem, () => api.acceptInvitation(token, name.value, password.value), onSignedIn);
 }
 
 /** Templates: search, list, create blank or from an example (issue 35 item 2). */
@@ -78,11 +71,9 @@ export async function templatesPage(main: HTMLElement, session: Session): Promis
     const page = await api.templates(search.value);
     replace(
       list,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Latest published'), h('th', {}, 'Versions'), h('th', {}, 'Updated'), h('th', {}, 'By'))),
-      h(
-        'tbody',
-        {},
-        ...page.items.map((t) =>
+      ...tableRows(
+        ['Name', 'Latest published', 'Versions', 'Updated', 'By'],
+        page.items.map((t) =>
           h(
             'tr',
             {},
@@ -121,7 +112,7 @@ export async function templatesPage(main: HTMLElement, session: Session): Promis
     });
     create = form;
   }
-  replace(main, h('section', {}, h('h1', {}, 'Templates'), create, problem, search, list));
+  showPage(main, 'Templates', create, problem, search, list);
   await refresh();
 }
 
@@ -138,11 +129,9 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
     const { items } = await api.apiKeys();
     replace(
       keys,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Label'), h('th', {}, 'Environment'), h('th', {}, 'Starts with'), h('th', {}, 'Created'), h('th', {}, 'Last used'), h('th', {}, 'Revoked'), h('th', {}))),
-      h(
-        'tbody',
-        {},
-        ...items.map((k: ApiKey) =>
+      ...tableRows(
+        ['Label', 'Environment', 'Starts with', 'Created', 'Last used', 'Revoked', ''],
+        items.map((k: ApiKey) =>
           h(
             'tr',
             {},
@@ -199,23 +188,19 @@ export async function settingsPage(main: HTMLElement, session: Session): Promise
   });
 
   const people = await peopleSection(session, (e) => (problem.textContent = message(e)));
-  replace(
+  showPage(
     main,
-    h(
-      'section',
-      {},
-      h('h1', {}, 'Organisation settings'),
-      problem,
-      people,
-      h('h2', {}, 'API keys'),
-      form,
-      created,
-      keys,
-      h('h2', {}, 'Webhook signing secret'),
-      h('p', {}, 'Callbacks are signed with it (X-Service-Signature). After a rotation both secrets sign for 24 hours.'),
-      secretBox,
-      rotate,
-    ),
+    'Organisation settings',
+    problem,
+    people,
+    h('h2', {}, 'API keys'),
+    form,
+    created,
+    keys,
+    h('h2', {}, 'Webhook signing secret'),
+    h('p', {}, 'Callbacks are signed with it (X-Service-Signature). After a rotation both secrets sign for 24 hours.'),
+    secretBox,
+    rotate,
   );
   await Promise.all([refreshKeys(), showSecret()]);
 }
@@ -236,11 +221,9 @@ async function peopleSection(session: Session, onError: (error: unknown) => void
     const [m, i] = await Promise.all([api.members(), api.invitations()]);
     replace(
       members,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'E-mail'), h('th', {}, 'Role'), h('th', {}))),
-      h(
-        'tbody',
-        {},
-        ...m.items.map((member) => {
+      ...tableRows(
+        ['Name', 'E-mail', 'Role', ''],
+        m.items.map((member) => {
           const role = roleSelect(member.role, { 'aria-label': `role of ${member.email}`, 'data-test': 'member-role' });
           role.addEventListener('change', () => void api.changeRole(member.id, role.value as Role).then(refresh, (e: unknown) => (onError(e), void refresh())));
           const remove = h('button', { type: 'button', 'data-test': 'remove-member' }, member.id === session.user.id ? 'Leave' : 'Remove');
@@ -254,11 +237,9 @@ async function peopleSection(session: Session, onError: (error: unknown) => void
     );
     replace(
       invitations,
-      h('thead', {}, h('tr', {}, h('th', {}, 'Invited'), h('th', {}, 'Role'), h('th', {}, 'By'), h('th', {}, 'Expires'), h('th', {}))),
-      h(
-        'tbody',
-        {},
-        ...i.items.map((inv) =>
+      ...tableRows(
+        ['Invited', 'Role', 'By', 'Expires', ''],
+        i.items.map((inv) =>
           h(
             'tr',
             {},

@@ -1,5 +1,5 @@
 import { api, type StoredDocument } from './api';
-import { formatTime, h, replace } from './dom';
+import { formatTime, h, showPage, tableRows } from './dom';
 
 const PAGE = 25;
 
@@ -7,27 +7,23 @@ const PAGE = 25;
 export async function usagePage(main: HTMLElement): Promise<void> {
   const u = await api.usage();
   const row = (label: string, value: string | number, test: string) => h('tr', {}, h('th', {}, label), h('td', { 'data-test': test }, value));
-  replace(
+  showPage(
     main,
+    'Usage and credit',
+    h('p', {}, `${u.organisationName} · ${u.tier} · period ${formatTime(u.periodStart)} – ${formatTime(u.periodEnd)}`),
     h(
-      'section',
-      {},
-      h('h1', {}, 'Usage and credit'),
-      h('p', {}, `${u.organisationName} · ${u.tier} · period ${formatTime(u.periodStart)} – ${formatTime(u.periodEnd)}`),
+      'table',
+      { class: 'list', 'data-test': 'usage' },
       h(
-        'table',
-        { class: 'list', 'data-test': 'usage' },
-        h(
-          'tbody',
-          {},
-          row('Pages included per month', u.includedRendersPerMonth, 'pages-included'),
-          row('Pages used this period', u.pagesUsedThisPeriod, 'pages-used'),
-          row('Pages available', u.pagesAvailable, 'pages-available'),
-          row('Tokens included per month', u.includedTokensPerMonth, 'tokens-included'),
-          row('Tokens used this period', u.tokensUsedThisPeriod, 'tokens-used'),
-          row('Tokens available', u.tokensAvailable, 'tokens-available'),
-          row('Users', u.userCount, 'users'),
-        ),
+        'tbody',
+        {},
+        row('Pages included per month', u.includedRendersPerMonth, 'pages-included'),
+        row('Pages used this period', u.pagesUsedThisPeriod, 'pages-used'),
+        row('Pages available', u.pagesAvailable, 'pages-available'),
+        row('Tokens included per month', u.includedTokensPerMonth, 'tokens-included'),
+        row('Tokens used this period', u.tokensUsedThisPeriod, 'tokens-used'),
+        row('Tokens available', u.tokensAvailable, 'tokens-available'),
+        row('Users', u.userCount, 'users'),
       ),
     ),
   );
@@ -61,39 +57,33 @@ export async function documentsPage(main: HTMLElement, params: URLSearchParams):
     event.preventDefault();
     location.hash = at({ search: searchBox.value.trim(), environment: envSelect.value, sortBy: sortSelect.value, skip: '0' });
   });
-  replace(
+  showPage(
     main,
+    'Documents',
+    form,
     h(
-      'section',
-      {},
-      h('h1', {}, 'Documents'),
-      form,
-      h(
-        'p',
-        { class: 'toolbar' },
-        skip > 0 ? h('a', { href: at({ skip: String(Math.max(0, skip - PAGE)) }) }, '← previous') : null,
-        h('span', { class: 'status', 'data-test': 'document-count' }, page.total === 0 ? 'no documents' : `${skip + 1}–${skip + page.items.length} of ${page.total}`),
-        skip + PAGE < page.total ? h('a', { href: at({ skip: String(skip + PAGE) }) }, 'next →') : null,
-      ),
-      h(
-        'table',
-        { class: 'list', 'data-test': 'documents' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Rendered'), h('th', {}, 'Environment'), h('th', {}, 'Version'), h('th', {}, 'Pages'), h('th', {}, 'Size'), h('th', {}))),
-        h(
-          'tbody',
-          {},
-          ...page.items.map((d: StoredDocument) =>
-            h(
-              'tr',
-              { 'data-test': 'document' },
-              h('td', {}, d.documentName),
-              h('td', {}, formatTime(d.renderedAt)),
-              h('td', {}, d.environment),
-              h('td', {}, `v${d.versionNumber}`),
-              h('td', {}, d.pageCount),
-              h('td', {}, `${Math.ceil(d.fileSizeBytes / 1024)} KB`),
-              h('td', {}, d.isPdfDeleted ? 'purged' : h('a', { href: `/workspace/api/documents/${encodeURIComponent(d.id)}/pdf`, download: `${d.documentName}.pdf`, 'data-test': 'download' }, 'Download PDF')),
-            ),
+      'p',
+      { class: 'toolbar' },
+      skip > 0 ? h('a', { href: at({ skip: String(Math.max(0, skip - PAGE)) }) }, '← previous') : null,
+      h('span', { class: 'status', 'data-test': 'document-count' }, page.total === 0 ? 'no documents' : `${skip + 1}–${skip + page.items.length} of ${page.total}`),
+      skip + PAGE < page.total ? h('a', { href: at({ skip: String(skip + PAGE) }) }, 'next →') : null,
+    ),
+    h(
+      'table',
+      { class: 'list', 'data-test': 'documents' },
+      ...tableRows(
+        ['Name', 'Rendered', 'Environment', 'Version', 'Pages', 'Size', ''],
+        page.items.map((d: StoredDocument) =>
+          h(
+            'tr',
+            { 'data-test': 'document' },
+            h('td', {}, d.documentName),
+            h('td', {}, formatTime(d.renderedAt)),
+            h('td', {}, d.environment),
+            h('td', {}, `v${d.versionNumber}`),
+            h('td', {}, d.pageCount),
+            h('td', {}, `${Math.ceil(d.fileSizeBytes / 1024)} KB`),
+            h('td', {}, d.isPdfDeleted ? 'purged' : h('a', { href: `/workspace/api/documents/${encodeURIComponent(d.id)}/pdf`, download: `${d.documentName}.pdf`, 'data-test': 'download' }, 'Download PDF')),
           ),
         ),
       ),

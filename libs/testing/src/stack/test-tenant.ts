@@ -45,7 +45,7 @@ export type StoredJobInput = {
 };
 
 /** Stores a queued job the way the gateway's enqueue does (inputs in the blob store, job + outbox row in one transaction). */
-export async function storeQueuedJob(db: Database, blobs: BlobStore, tenant: TestTenant, input: StoredJobInput): Promise<RenderJobRecord> {
+export async function storeQueuedJob(db: Database, blobs: BlobStore, tenant: Pick<TestTenant, 'organisationId' | 'templateId'>, input: StoredJobInput): Promise<RenderJobRecord> {
   const id = randomUUID();
   const inputBlobKey = `jobs/${id}/input`;
   await Promise.all(input.documents.map((d, i) => blobs.put(`${inputBlobKey}/${i}.json`, Buffer.from(JSON.stringify(d)), 'application/json')));
