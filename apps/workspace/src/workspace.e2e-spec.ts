@@ -401,6 +401,9 @@ describe('the template workspace in a browser (issue 35 item 7)', () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
     for (let i = 0; i <= 200; i++) await blobs.put(`orgs/${organisationId}/assets/gallery/${String(i).padStart(3, '0')}.png`, png, 'image/png');
 
+    // a full load: from the signed-out page the test before left, a change of the hash alone keeps its sign-in form
+    // until the router replaces it, and on a busy machine the credentials could be typed into the form being replaced
+    await page.goto('about:blank');
     await page.goto(`${base}/workspace/#/assets`);
     await page.waitForSelector('[data-test=email]');
     await page.type('[data-test=email]', credentials.email);

@@ -15,8 +15,13 @@ export type ReceivedCallback = {
   signatureFailure: string | null;
 };
 
-/** How the receiver answers a path: a status code, `hang` (a black hole that never answers), or a status after a pause. */
-export type Answer = number | 'hang' | { status: number; afterMs: number };
+/**
+ * How the receiver answers a path: a status code, `hang` (a black hole that never answers), a status after a pause, or
+ * a status held back until `inFlight` requests to the path are open at once (then every held one is answered), or
+ * until the path has received `received` requests in all (the last, smaller wave): a host that answers only once
+ * the sender has that many requests out, whatever the machine's speed.
+ */
+export type Answer = number | 'hang' | { status: number; afterMs: number } | { status: number; heldUntil: { inFlight: number; received: number } };
 
 export type CallbackReceiver = {
   url: string;
@@ -37,6 +42,7 @@ export async function startCallbackReceiver(secrets: string[]): Promise<Callback
   const received: ReceivedCallback[] = [];
   const answers = new Map<string, Answer[]>();
   const hanging = new Set<ServerResponse>();
+  const held = new Map<string, Array<() => void>>();
   let current = secrets;
   let inFlight = 0;
   let peak = 0;
@@ -83,7 +89,20 @@ export async function startCallbackReceiver(secrets: string[]): Promise<Callback
         res.writeHead(status, status >= 300 && status < 400 ? { Location: '/redirected' } : {}).end();
       };
       if (typeof answer === 'number') reply(answer);
-      else {
+      else if ('heldUntil' in answer) {
+        hanging.add(res);
+        const waiting = held.get(path) ?? [];
+        waiting.push(() => {
+          hanging.delete(res);
+          if (!res.destroyed) reply(answer.status);
+        });
+        held.set(path, waiting);
+        const receivedHere = received.filter((r) => r.path === path).length;
+        if (waiting.length >= answer.heldUntil.inFlight || receivedHere >= answer.heldUntil.received) {
+          held.delete(path);
+          for (const release of waiting) release();
+        }
+      } else {
         hanging.add(res);
         setTimeout(() => {
           hanging.delete(res);
