@@ -14,7 +14,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund --prefer-offline
 COPY tsconfig.base.json ./
-COPY tools/build.mjs tools/
+COPY tools/build.mjs tools/swc-options.json tools/
 COPY tools/images/collect-app.mjs tools/images/
 COPY libs libs
 COPY apps apps

@@ -158,7 +158,11 @@ describe('container images (deploy/docker/*.Dockerfile)', () => {
     const sources = new Set(
       IMAGES.flatMap(({ app }) => dockerfile(app).stages.flatMap((s) => instructions(s, 'COPY').map(copyParts).filter((c) => c.from === undefined).flatMap((c) => c.sources))),
     );
-    expect([...sources].sort()).toEqual(['apps', 'libs', 'package-lock.json', 'package.json', 'tools/build.mjs', 'tools/images/collect-app.mjs', 'tsconfig.base.json']);
+    expect([...sources].sort()).toEqual(['apps', 'libs', 'package-lock.json', 'package.json', 'tools/build.mjs', 'tools/images/collect-app.mjs', 'tools/swc-options.json', 'tsconfig.base.json']);
+    // what the build reads beside itself (its compile options) is copied with it
+    const readByBuild = [...readFileSync(path.join(REPO_ROOT, 'tools/build.mjs'), 'utf8').matchAll(/path\.join\(root, 'tools', '([^']+)'\)/g)].map((m) => `tools/${m[1]}`);
+    expect(readByBuild).toEqual(['tools/swc-options.json']);
+    for (const file of readByBuild) expect(sources).toContain(file);
     for (const source of sources) {
       expect({ source, exists: existsSync(path.join(REPO_ROOT, source)) }).toEqual({ source, exists: true });
       expect({ source, excludedBy: excludedByDockerignore(dockerignore, source) }).toEqual({ source, excludedBy: null });

@@ -9,10 +9,9 @@ export function printedHtmlChars(parts: PrintedParts): number {
 /**
  * A reused page that printed at least this many characters of HTML is closed afterwards and a new one opened in its
  * place, so its renderer process ends and gives back the memory the print took. Blink keeps that memory for the page's
- * life otherwise, through new documents and about:blank alike: measured on examples/statement (no `pageBreaks`),
- * Chromium's renderer held 0.47 GB PSS after 3,000 rows (0.9 MB of HTML), 2.0 GB after 10,000 (2.8 MB) and 5.9 GB after
- * 20,000 (5.6 MB), and about 50 MB once the page was closed. A new page costs tens of milliseconds; a document this
- * size prints for seconds.
+ * life otherwise, through new documents and about:blank alike: `npm run bench:long` saw Chromium at 4.8 GB PSS after
+ * a 10,000-row statement (2.8 MB of HTML); browser-pool.int-spec.ts shows the memory given back once the page closes.
+ * 1 MB is about 3,000 table rows: a new page costs tens of milliseconds, a document this size prints for seconds.
  */
 export const RELEASE_PAGE_AFTER_CHARS = 1_000_000;
 
