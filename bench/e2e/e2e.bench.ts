@@ -71,8 +71,8 @@ type Cpu = Record<string, number>;
 type VariantKey = 'single1' | 'single2' | 'single4' | 'batch' | 'async';
 type Variant = { key: VariantKey; label: string; rawInFlight: number; run(): Promise<Run> };
 
-/** A variant's runs: each round's run, the raw time around it, and the CPU each process used in it. */
-type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu[] };
+/** A variant's runs: each round's run, the raw time around it, the CPU each process used in it and the documents per print. */
+type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu[]; perPrint: number[] };
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
@@ -214,12 +214,12 @@ async function main(): Promise<void> {
     const browserLaunches: string[] = [];
     const rawRuns = new Map<number, Run[]>();
     const rawCpu: Record<number, Measured> = {};
-    const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: [] }]));
+    const measured = new Map<VariantKey, Measured>(variants.map((v) => [v.key, { runs: [], rawAround: [], cpu: [], perPrint: [] }]));
     const timedRaw = async (inFlight: number): Promise<Run> => {
       const counted = countCpu();
       const run = await rawRun(inFlight);
       rawRuns.set(inFlight, [...(rawRuns.get(inFlight) ?? []), run]);
-      rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: [] };
+      rawCpu[inFlight] ??= { runs: [], rawAround: [], cpu: [], perPrint: [] };
       rawCpu[inFlight].cpu.push(counted(`raw, ${inFlight} window${inFlight === 1 ? '' : 's'}`));
       return run;
     };
@@ -228,9 +228,11 @@ async function main(): Promise<void> {
       for (const variant of variants) {
         const before: Run = previous?.inFlight === variant.rawInFlight ? previous.run : await timedRaw(variant.rawInFlight);
         const counted = countCpu();
+        const printsBefore = await printsOf(stack);
         const run = await variant.run();
         const m = measured.get(variant.key) as Measured;
         m.cpu.push(counted(`${variant.key}, round ${round + 1}`));
+        m.perPrint.push(documentsPerPrint(printsBefore, await printsOf(stack)));
         m.runs.push(run);
         const after = await timedRaw(variant.rawInFlight);
         m.rawAround.push((before.seconds + after.seconds) / 2);
@@ -318,6 +320,19 @@ const latency = (runs: Run[]): string => {
   return all.length === 0 ? '' : `${f(percentile(all, 0.5), 0)} / ${f(percentile(all, 0.95), 0)}`;
 };
 
+/** The render service's docrender_render_documents_per_print so far: documents and prints. */
+async function printsOf(stack: AsyncStack): Promise<{ documents: number; prints: number }> {
+  const port = (stack.processes['render-service'] as AppProcess).env.RENDER_SERVICE_PORT;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const read = (series: string): number => Number(new RegExp(`^docrender_render_documents_per_print_${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { documents: read('sum'), prints: read('count') };
+}
+
+/** Documents per print between two readings of printsOf (a sync batch of 20 printed in one print: 20). */
+function documentsPerPrint(before: { documents: number; prints: number }, after: { documents: number; prints: number }): number {
+  return (after.documents - before.documents) / Math.max(1, after.prints - before.prints);
+}
+
 function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured>, rawRuns: Map<number, Run[]>, rawCpu: Record<number, Measured>): void {
   const rate = (runs: Run[]): number => median(runs.map((r) => DOCUMENTS / r.seconds));
   // PostgreSQL and RabbitMQ are the machine's: their columns count everything they did meanwhile (quiet machine only)
@@ -329,14 +344,14 @@ function printThroughput(variants: Variant[], measured: Map<VariantKey, Measured
   const lines: string[][] = [];
   for (const inFlight of [...rawRuns.keys()].sort()) {
     const runs = rawRuns.get(inFlight) as Run[];
-    lines.push([`raw puppeteer, ${inFlight} window${inFlight === 1 ? '' : 's'} printing`, f(rate(runs), 2), '1.00', latency(runs), ...cpuCells(rawCpu[inFlight])]);
+    lines.push([`raw puppeteer, ${inFlight} window${inFlight === 1 ? '' : 's'} printing`, f(rate(runs), 2), '1.00', latency(runs), '1.00', ...cpuCells(rawCpu[inFlight])]);
   }
   for (const variant of variants) {
     const m = measured.get(variant.key) as Measured;
     const ratio = median(m.runs.map((run, round) => m.rawAround[round] / run.seconds));
-    lines.push([variant.label, f(rate(m.runs), 2), f(ratio, 2), variant.key.startsWith('single') ? latency(m.runs) : '', ...cpuCells(m)]);
+    lines.push([variant.label, f(rate(m.runs), 2), f(ratio, 2), variant.key.startsWith('single') ? latency(m.runs) : '', f(median(m.perPrint), 2), ...cpuCells(m)]);
   }
-  table(['variant', 'PDFs/s', 'ratio to raw', 'p50 / p95 ms', ...cpuColumns.map((c) => `CPU ${c}`)], lines);
+  table(['variant', 'PDFs/s', 'ratio to raw', 'p50 / p95 ms', 'documents per print', ...cpuColumns.map((c) => `CPU ${c}`)], lines);
   printAsyncAgainstBatch(measured, cpuColumns.filter((c) => c !== 'raw Chromium' && c !== 'bench'));
 }
 

@@ -1,4 +1,4 @@
-import { JsonLogger } from '@docrender/observability';
+import { JsonLogger, metricsRegistry } from '@docrender/observability';
 import { printBatchOnPage } from './batch-page-printer';
 import { BatchingDocumentPrinter } from './batching-document-printer';
 import type { BrowserPool } from './browser-pool';
@@ -50,6 +50,13 @@ function pool(capacity: number) {
   return { capacity, run: jest.fn(async (render: { work: (page: unknown) => Promise<unknown> }) => render.work({})) };
 }
 
+/** docrender_render_documents_per_print as /metrics shows it: documents and prints so far. */
+async function documentsPerPrint(): Promise<{ documents: number; prints: number }> {
+  const metric = await metricsRegistry.getSingleMetric('docrender_render_documents_per_print')?.get();
+  const value = (name: string): number => metric?.values.find((v) => v.metricName === name)?.value ?? 0;
+  return { documents: value('docrender_render_documents_per_print_sum'), prints: value('docrender_render_documents_per_print_count') };
+}
+
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () => {
@@ -61,6 +68,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
   it('prints at once while a page is free; documents that arrive while every page is busy are printed together, at most maxDocuments per print, each getting its own PDF and metadata', async () => {
     const alone = alonePrinter();
     const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 3, logger });
+    const before = await documentsPerPrint();
     const results = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6'].map((t) => printer.printPdf(request(t)));
     await flush();
     expect(alone.printer.printPdf).toHaveBeenCalledTimes(1);
@@ -69,6 +77,9 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     const printed = await Promise.all(results);
     expect(batchPrint.mock.calls.map(([, documents]) => documents.length)).toEqual([3, 3]);
     expect(printed.map((p) => p.pdf.toString())).toEqual(['alone:d0', 'batch:d1+d1', 'batch:d2+d2', 'batch:d3+d3', 'batch:d4+d4', 'batch:d5+d5', 'batch:d6+d6']);
+    // the metric an operator reads batching off: 7 documents in 3 prints
+    const after = await documentsPerPrint();
+    expect({ documents: after.documents - before.documents, prints: after.prints - before.prints }).toEqual({ documents: 7, prints: 3 });
   });
 
   it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged, with page references) alone at once', async () => {
