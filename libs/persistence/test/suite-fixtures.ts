@@ -15,7 +15,17 @@ export async function provisionTestOrganisation(database: Database, name: string
   return organisation.id;
 }
 
-/** Creates a template named 'T' with no project of the organisation, for records that need one, and returns its id. */
-export async function createTestTemplate(database: Database, organisationId: string): Promise<string> {
-  return (await database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
+/**
+ * Provisions an organisation as provisionTestOrganisation does, with a template named 'T' in no project for the records
+ * that need one (render jobs, documents), and returns both ids.
+ */
+export async function provisionTestOrganisationWithTemplate(
+  database: Database,
+  name: string,
+  terms: Partial<NewOrganisation> = {},
+  now?: Date,
+): Promise<{ organisationId: string; templateId: string }> {
+  const organisationId = await provisionTestOrganisation(database, name, terms, now);
+  const template = await database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' });
+  return { organisationId, templateId: template.id };
 }

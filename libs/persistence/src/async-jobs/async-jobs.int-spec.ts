@@ -4,7 +4,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { inSpan, startTracing, traceCarrier } from '@docrender/observability';
 import { logSqlStatements } from '@docrender/testing';
 import { suiteDatabase } from '../../test/suite-database';
-import { createTestTemplate, provisionTestOrganisation, silentLogger } from '../../test/suite-fixtures';
+import { provisionTestOrganisation, provisionTestOrganisationWithTemplate, silentLogger } from '../../test/suite-fixtures';
 import { RenderJobRepository } from '../repositories/render-job.repository';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
 import { OutboxSqlStore } from './outbox-sql.store';
@@ -17,8 +17,7 @@ describe('async job persistence against PostgreSQL', () => {
   let templateId: string;
 
   beforeAll(async () => {
-    organisationId = await provisionTestOrganisation(db.database, 'Jobs', { tier: 'pro', includedPagesPerMonth: 100 });
-    templateId = await createTestTemplate(db.database, organisationId);
+    ({ organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Jobs', { tier: 'pro', includedPagesPerMonth: 100 }));
   });
 
   async function queuedJob(): Promise<string> {

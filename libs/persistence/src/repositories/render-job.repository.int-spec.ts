@@ -1,6 +1,6 @@
 import { DocumentType, Environment, JobState, MessageName, RenderIssueType, RenderStatus, renderIssue } from '@docrender/contracts';
 import { suiteDatabase } from '../../test/suite-database';
-import { createTestTemplate, provisionTestOrganisation, silentLogger } from '../../test/suite-fixtures';
+import { provisionTestOrganisationWithTemplate, silentLogger } from '../../test/suite-fixtures';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
 import { OutboxSqlStore } from '../async-jobs/outbox-sql.store';
 
@@ -10,8 +10,7 @@ describe('RenderJobRepository and its outbox message', () => {
   let templateId: string;
 
   beforeAll(async () => {
-    organisationId = await provisionTestOrganisation(db.database, 'Jobs Ltd');
-    templateId = await createTestTemplate(db.database, organisationId);
+    ({ organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Jobs Ltd'));
   });
 
   const newJob = (requestedCount = 3) =>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DocumentType, Environment } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { suiteDatabase } from '../../test/suite-database';
-import { createTestTemplate, provisionTestOrganisation } from '../../test/suite-fixtures';
+import { provisionTestOrganisationWithTemplate } from '../../test/suite-fixtures';
 import { RetentionPurge } from './retention-purge.service';
 
 describe('RetentionPurge against PostgreSQL and the filesystem blob store', () => {
@@ -23,8 +23,7 @@ describe('RetentionPurge against PostgreSQL and the filesystem blob store', () =
   });
 
   async function organisationWithDocuments(retentionDays: number | null, ages: number[]) {
-    const organisationId = await provisionTestOrganisation(db.database, 'Keeper', { retentionDays }, now);
-    const templateId = await createTestTemplate(db.database, organisationId);
+    const { organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Keeper', { retentionDays }, now);
     const documents = [];
     for (const age of ages) {
       const key = `organisations/${organisationId}/documents/${age}.pdf`;
