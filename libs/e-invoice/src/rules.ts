@@ -453,13 +453,18 @@ class InvoiceChecker {
     return value;
   }
 
-  /** A required text: missing or empty fails `rule`; a number is taken as its text. */
-  private text(value: unknown, path: string, rule: string, label: string): string | undefined {
+  /** A required value: missing (undefined, null or empty) fails `rule`; one given is read by `read`. */
+  private required<T>(value: unknown, path: string, rule: string, label: string, read: () => T | undefined): T | undefined {
     if (value === undefined || value === null || value === '') {
       this.fail(rule, path, `${label} is missing.`);
       return undefined;
     }
-    return this.optText(value, path);
+    return read();
+  }
+
+  /** A required text: missing or empty fails `rule`; a number is taken as its text. */
+  private text(value: unknown, path: string, rule: string, label: string): string | undefined {
+    return this.required(value, path, rule, label, () => this.optText(value, path));
   }
 
   private optText(value: unknown, path: string): string | undefined {
@@ -481,11 +486,7 @@ class InvoiceChecker {
   }
 
   private decimal(value: unknown, path: string, rule: string, label: string, centsRule?: string): Decimal | undefined {
-    if (value === undefined || value === null || value === '') {
-      this.fail(rule, path, `${label} is missing.`);
-      return undefined;
-    }
-    return this.optDecimal(value, path, centsRule);
+    return this.required(value, path, rule, label, () => this.optDecimal(value, path, centsRule));
   }
 
   private optDecimal(value: unknown, path: string, centsRule?: string): Decimal | undefined {
@@ -503,11 +504,7 @@ class InvoiceChecker {
   }
 
   private date(value: unknown, path: string, rule: string, label: string): string | undefined {
-    if (value === undefined || value === null || value === '') {
-      this.fail(rule, path, `${label} is missing.`);
-      return undefined;
-    }
-    return this.optDate(value, path);
+    return this.required(value, path, rule, label, () => this.optDate(value, path));
   }
 
   private optDate(value: unknown, path: string): string | undefined {

@@ -1,4 +1,5 @@
 import { DocumentType, Environment, IssueSeverity, JobState, RenderIssueType, RenderStatus } from '@docrender/contracts';
+import { thrownBy } from '../test/thrown-by';
 import { parseCallback } from './callback-parser';
 import { MalformedCallbackError } from './malformed-callback.error';
 
@@ -35,15 +36,7 @@ const completion = {
   ],
 };
 
-function problemOf(raw: string): string {
-  try {
-    parseCallback(raw);
-  } catch (error) {
-    if (error instanceof MalformedCallbackError) return error.problem;
-    throw error;
-  }
-  throw new Error('parseCallback accepted the body');
-}
+const problemOf = (raw: string): string => thrownBy(MalformedCallbackError, () => parseCallback(raw)).problem;
 
 describe('parseCallback', () => {
   it('2.11: a body with a document member is a progress callback (2.10)', () => {

@@ -46,28 +46,25 @@ export function conformanceHeader(conformance: DocumentConformance | undefined):
   return `${claims.join(', ')}; checks=${conformance.checks}${invoice}`;
 }
 
+/** A string property that holds one of `values` or null: with OpenAPI 3.0 `nullable`, an enum must name null itself. */
+function ApiNullableEnum(values: readonly string[], description: string): PropertyDecorator {
+  return ApiProperty({ type: String, enum: [...values, null], nullable: true, description });
+}
+
 /** OpenAPI of DocumentConformance. */
 export class DocumentConformanceDto {
-  // null is listed among the values: with OpenAPI 3.0 `nullable`, an enum must name null itself
-  @ApiProperty({ type: String, enum: [...PDF_A_LEVELS, null], nullable: true, description: 'The PDF/A level the template asked for; null for a plain PDF.' })
+  @ApiNullableEnum(PDF_A_LEVELS, 'The PDF/A level the template asked for; null for a plain PDF.')
   pdfA!: DocumentConformance['pdfA'];
-  @ApiProperty({
-    type: String,
-    enum: [...PDF_UA_LEVELS, null],
-    nullable: true,
-    description: 'The PDF/UA part the template asked for (accessible PDF, checked by the rules docs/template-dsl.md lists); null when none.',
-  })
+  @ApiNullableEnum(PDF_UA_LEVELS, 'The PDF/UA part the template asked for (accessible PDF, checked by the rules docs/template-dsl.md lists); null when none.')
   pdfUA!: DocumentConformance['pdfUA'];
   @ApiProperty({ enum: ['passed', 'none'], description: 'passed: the output met every rule checked for what was asked; none: nothing was asked.' })
   checks!: DocumentConformance['checks'];
   @ApiProperty({ type: [String], description: 'The rules checked (clauses of ISO 19005-2/3; those of ISO 14289-1, PDF/UA, prefixed "UA ").' })
   rules!: string[];
-  @ApiProperty({
-    type: String,
-    enum: [...E_INVOICE_PROFILES, null],
-    nullable: true,
-    description: 'The e-invoice profile whose XML (factur-x.xml or xrechnung.xml) the PDF carries, checked against the profile\'s rules before it was embedded; null when none.',
-  })
+  @ApiNullableEnum(
+    E_INVOICE_PROFILES,
+    'The e-invoice profile whose XML (factur-x.xml or xrechnung.xml) the PDF carries, checked against the profile\'s rules before it was embedded; null when none.',
+  )
   eInvoice!: DocumentConformance['eInvoice'];
 }
 

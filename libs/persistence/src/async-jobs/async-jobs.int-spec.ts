@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentType, Environment, MessageName, WebhookEvent } from '@docrender/contracts';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { inSpan, startTracing, traceCarrier, type Logger } from '@docrender/observability';
+import { inSpan, startTracing, traceCarrier } from '@docrender/observability';
 import { logSqlStatements } from '@docrender/testing';
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import { provisionTestOrganisation, provisionTestOrganisationWithTemplate, silentLogger } from '../../test/suite-fixtures';
 import { RenderJobRepository } from '../repositories/render-job.repository';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
 import { OutboxSqlStore } from './outbox-sql.store';
 import { RunJobOutbox } from './run-job-outbox';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('async job persistence against PostgreSQL', () => {
   const db = suiteDatabase();
@@ -19,11 +17,7 @@ describe('async job persistence against PostgreSQL', () => {
   let templateId: string;
 
   beforeAll(async () => {
-    const provisioned = await db.database.transaction((r) =>
-      provisionOrganisation(r, { name: 'Jobs', tier: 'pro', includedPagesPerMonth: 100, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
-    );
-    organisationId = provisioned.organisation.id;
-    templateId = (await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
+    ({ organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Jobs', { tier: 'pro', includedPagesPerMonth: 100 }));
   });
 
   async function queuedJob(): Promise<string> {
@@ -43,7 +37,7 @@ describe('async job persistence against PostgreSQL', () => {
   }
 
   const relayOf = (publish: (m: OutboxMessage) => Promise<void>, names = [MessageName.RunJob] as (MessageName.RunJob | MessageName.DeliverWebhook)[], minAgeMs = 0, gatherMs = 0) =>
-    new OutboxRelay(new OutboxSqlStore(db.dataSource), publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2, gatherMs }, silent);
+    new OutboxRelay(new OutboxSqlStore(db.dataSource), publish, { messageNames: names, pollIntervalMs: 60_000, minAgeMs, batchSize: 2, gatherMs }, silentLogger);
 
   async function unpublished(): Promise<number> {
     const [{ count }] = (await db.dataSource.query(`SELECT count(*)::int AS count FROM outbox WHERE published_at IS NULL`)) as { count: number }[];
@@ -235,10 +229,7 @@ describe('async job persistence against PostgreSQL', () => {
   });
 
   it('3.1 rule 3 / idempotent: a persisted production document is stored, charged and called back once by one statement; pages that do not fit record nothing', async () => {
-    const provisioned = await db.database.transaction((r) =>
-      provisionOrganisation(r, { name: 'Paying', tier: 'pro', includedPagesPerMonth: 5, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
-    );
-    const payer = provisioned.organisation.id;
+    const payer = await provisionTestOrganisation(db.database, 'Paying', { tier: 'pro', includedPagesPerMonth: 5 });
     const jobId = await queuedJob();
     const entry = (documentIndex: number, pages: number) => {
       const document = {
@@ -283,7 +274,7 @@ describe('async job persistence against PostgreSQL', () => {
 
   it('issue 22: a stored message keeps the trace context it was stored in, and the relay publishes it inside that context (none: a trace of its own)', async () => {
     await publishEverything();
-    const tracing = startTracing('job-worker', 'http://collector.invalid/v1/traces', silent, () => new InMemorySpanExporter());
+    const tracing = startTracing('job-worker', 'http://collector.invalid/v1/traces', silentLogger, () => new InMemorySpanExporter());
     try {
       const payload = (jobId: string) => ({ deliveryId: randomUUID(), jobId, organisationId, event: WebhookEvent.Progress, callbackUrl: 'https://hooks.example/cb', body: '{}', attempt: 1 });
       const jobId = await queuedJob();

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { DocumentConformance, ListQuery } from '@docrender/contracts';
 import type { StoredDocumentRecord } from '../repositories/stored-document.repository';
-import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
+import { listingClauses, listingPage, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 documents: wire names of LISTINGS.documents (filters and sorts) → columns of `documents d`. */
 export const DOCUMENT_LISTING: ListingSql<'documents'> = {
@@ -75,15 +75,11 @@ export class DocumentListingQuery {
   constructor(private readonly manager: EntityManager) {}
 
   async list(organisationId: string, query: ListQuery): Promise<ListingPage<StoredDocumentRecord>> {
-    const clauses = listingClauses(query, DOCUMENT_LISTING, [organisationId]);
-    const where = clauses.conditions.map((c) => ` AND ${c}`).join('');
-    const [rows, [{ total }]] = await Promise.all([
-      this.manager.query(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.organisation_id = $1${where} ${clauses.orderBy} ${clauses.limitOffset}`, [
-        ...clauses.params,
-        ...clauses.pageParams,
-      ]) as Promise<DocumentRow[]>,
-      this.manager.query(`SELECT count(*)::int AS total FROM documents d WHERE d.organisation_id = $1${where}`, clauses.params) as Promise<{ total: number }[]>,
-    ]);
-    return { items: rows.map(toRecord), total };
+    return listingPage(
+      this.manager,
+      { select: `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.organisation_id = $1`, countFrom: 'documents d WHERE d.organisation_id = $1' },
+      listingClauses(query, DOCUMENT_LISTING, [organisationId]),
+      toRecord,
+    );
   }
 }

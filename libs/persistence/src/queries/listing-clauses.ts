@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { FilterOperator, SortDirection, type Filter, type LISTINGS, type ListingName, type ListQuery } from '@docrender/contracts';
 
 /** How a listing field is stored: decides the SQL comparison and how the filter's text value becomes a parameter. */
@@ -115,24 +116,41 @@ function numberValue(filter: Filter): number {
   return value;
 }
 
+/** The SQL comparison of each operator that compares; `contains` applies to text only and has none. */
+const COMPARISON: Readonly<Record<Exclude<FilterOperator, FilterOperator.Contains>, string>> = {
+  [FilterOperator.Eq]: '=',
+  [FilterOperator.Neq]: '<>',
+  [FilterOperator.Gt]: '>',
+  [FilterOperator.Gte]: '>=',
+  [FilterOperator.Lt]: '<',
+  [FilterOperator.Lte]: '<=',
+};
+
 function comparison(op: FilterOperator): string {
-  switch (op) {
-    case FilterOperator.Eq:
-      return '=';
-    case FilterOperator.Neq:
-      return '<>';
-    case FilterOperator.Gt:
-      return '>';
-    case FilterOperator.Gte:
-      return '>=';
-    case FilterOperator.Lt:
-      return '<';
-    case FilterOperator.Lte:
-      return '<=';
-    case FilterOperator.Contains:
-      throw new RangeError('contains applies to text only');
-  }
+  if (op === FilterOperator.Contains) throw new RangeError('contains applies to text only');
+  return COMPARISON[op];
 }
 
 /** A page of records and the count of all records matching the filters. */
 export type ListingPage<T> = { items: T[]; total: number };
+
+/**
+ * Runs one listing's two queries with the same conditions: the page (`select`, its SELECT … WHERE <scope>, with the
+ * conditions ANDed on, ordered and limited) and the count of every matching row (`SELECT count(*) FROM <countFrom>`,
+ * the same tables and scope without what the page only shows). `scope` holds the caller's extra conditions, whose
+ * parameters are among `clauses.params`.
+ */
+export async function listingPage<Row, T>(
+  manager: EntityManager,
+  sql: { select: string; countFrom: string },
+  clauses: ListingClauses,
+  toItem: (row: Row) => T,
+  scope: readonly string[] = [],
+): Promise<ListingPage<T>> {
+  const where = [...scope, ...clauses.conditions].map((c) => ` AND ${c}`).join('');
+  const [rows, [{ total }]] = await Promise.all([
+    manager.query(`${sql.select}${where} ${clauses.orderBy} ${clauses.limitOffset}`, [...clauses.params, ...clauses.pageParams]) as Promise<Row[]>,
+    manager.query(`SELECT count(*)::int AS total FROM ${sql.countFrom}${where}`, clauses.params) as Promise<{ total: number }[]>,
+  ]);
+  return { items: rows.map(toItem), total };
+}

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ListQuery } from '@docrender/contracts';
-import { TEMPLATE_RECORD_SELECT, toTemplateRecord, type TemplateRecord, type TemplateRecordRow } from '../repositories/template.repository';
-import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
+import { TEMPLATE_RECORD_SELECT, toTemplateRecord, type TemplateRecord } from '../repositories/template.repository';
+import { listingClauses, listingPage, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 templates: wire names of LISTINGS.templates → columns of `templates t`. */
 export const TEMPLATE_LISTING: ListingSql<'templates'> = {
@@ -27,15 +27,6 @@ export class TemplateListingQuery {
       scope.push(`t.project_id = $${params.length}`);
     }
     const clauses = listingClauses(query, TEMPLATE_LISTING, params);
-    const where = [...scope, ...clauses.conditions].map((c) => ` AND ${c}`).join('');
-    const [rows, [{ total }]] = await Promise.all([
-      this.manager.query(`${TEMPLATE_RECORD_SELECT}${where} ${clauses.orderBy} ${clauses.limitOffset}`, [...clauses.params, ...clauses.pageParams]) as Promise<
-        TemplateRecordRow[]
-      >,
-      this.manager.query(`SELECT count(*)::int AS total FROM templates t WHERE t.organisation_id = $1${where}`, clauses.params) as Promise<
-        { total: number }[]
-      >,
-    ]);
-    return { items: rows.map(toTemplateRecord), total };
+    return listingPage(this.manager, { select: TEMPLATE_RECORD_SELECT, countFrom: 'templates t WHERE t.organisation_id = $1' }, clauses, toTemplateRecord, scope);
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ListQuery } from '@docrender/contracts';
 import type { TemplateVersionRecord } from '../repositories/template-version.repository';
-import { listingClauses, type ListingPage, type ListingSql } from './listing-clauses';
+import { listingClauses, listingPage, type ListingPage, type ListingSql } from './listing-clauses';
 
 /** Spec 4.1 template versions: wire names of LISTINGS.templateVersions → columns of `template_versions v`. */
 export const TEMPLATE_VERSION_LISTING: ListingSql<'templateVersions'> = {
@@ -39,22 +39,16 @@ export class TemplateVersionListingQuery {
   constructor(private readonly manager: EntityManager) {}
 
   async list(templateId: string, query: ListQuery): Promise<ListingPage<TemplateVersionSummaryRecord>> {
-    const clauses = listingClauses(query, TEMPLATE_VERSION_LISTING, [templateId]);
-    const where = clauses.conditions.map((c) => ` AND ${c}`).join('');
-    const [rows, [{ total }]] = await Promise.all([
-      this.manager.query(
-        `SELECT v.id, v.template_id, v.version_number, v.translations, v.document_name_template, v.published_at, v.published_by,
+    return listingPage(
+      this.manager,
+      {
+        select: `SELECT v.id, v.template_id, v.version_number, v.translations, v.document_name_template, v.published_at, v.published_by,
                 v.preview_image_blob_key, v.created_at, v.updated_at
-           FROM template_versions v WHERE v.template_id = $1${where} ${clauses.orderBy} ${clauses.limitOffset}`,
-        [...clauses.params, ...clauses.pageParams],
-      ) as Promise<Row[]>,
-      this.manager.query(`SELECT count(*)::int AS total FROM template_versions v WHERE v.template_id = $1${where}`, clauses.params) as Promise<
-        { total: number }[]
-      >,
-    ]);
-    return {
-      total,
-      items: rows.map((r) => ({
+           FROM template_versions v WHERE v.template_id = $1`,
+        countFrom: 'template_versions v WHERE v.template_id = $1',
+      },
+      listingClauses(query, TEMPLATE_VERSION_LISTING, [templateId]),
+      (r: Row) => ({
         id: r.id,
         templateId: r.template_id,
         versionNumber: r.version_number,
@@ -65,7 +59,7 @@ export class TemplateVersionListingQuery {
         previewImageBlobKey: r.preview_image_blob_key,
         createdAt: r.created_at,
         updatedAt: r.updated_at,
-      })),
-    };
+      }),
+    );
   }
 }

@@ -1,16 +1,12 @@
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import { provisionTestOrganisation } from '../../test/suite-fixtures';
 
 describe('FontRepository', () => {
   const db = suiteDatabase();
   let organisationId: string;
 
   beforeAll(async () => {
-    organisationId = (
-      await db.database.transaction((r) =>
-        provisionOrganisation(r, { name: 'Fonts Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
-      )
-    ).organisation.id;
+    organisationId = await provisionTestOrganisation(db.database, 'Fonts Ltd');
   });
 
   it('7.3 UnresolvedFont: a family gathers variants, a repeated variant replaces the old file, deletion hides the family', async () => {

@@ -1,11 +1,8 @@
 import { DocumentType, Environment, JobState, MessageName, RenderIssueType, RenderStatus, renderIssue } from '@docrender/contracts';
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
-import type { Logger } from '@docrender/observability';
+import { provisionTestOrganisationWithTemplate, silentLogger } from '../../test/suite-fixtures';
 import { OutboxRelay, type OutboxMessage } from '@docrender/messaging';
 import { OutboxSqlStore } from '../async-jobs/outbox-sql.store';
-
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => silent };
 
 describe('RenderJobRepository and its outbox message', () => {
   const db = suiteDatabase();
@@ -13,12 +10,7 @@ describe('RenderJobRepository and its outbox message', () => {
   let templateId: string;
 
   beforeAll(async () => {
-    organisationId = (
-      await db.database.transaction((r) =>
-        provisionOrganisation(r, { name: 'Jobs Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }),
-      )
-    ).organisation.id;
-    templateId = (await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' })).id;
+    ({ organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Jobs Ltd'));
   });
 
   const newJob = (requestedCount = 3) =>
@@ -41,7 +33,7 @@ describe('RenderJobRepository and its outbox message', () => {
     expect(await db.database.renderJobs.findById(organisationId, job.id)).toEqual(job);
 
     const published: OutboxMessage[] = [];
-    const relay = new OutboxRelay(new OutboxSqlStore(db.dataSource), async (m) => void published.push(m), { messageNames: [MessageName.RunJob], pollIntervalMs: 60_000 }, silent);
+    const relay = new OutboxRelay(new OutboxSqlStore(db.dataSource), async (m) => void published.push(m), { messageNames: [MessageName.RunJob], pollIntervalMs: 60_000 }, silentLogger);
     expect(await relay.publishPending()).toBeGreaterThanOrEqual(1);
     expect(published).toContainEqual(expect.objectContaining({ name: MessageName.RunJob, payload: { jobId: job.id } }));
     expect(await relay.publishPending()).toBe(0);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DependencyOutageError, DocumentType, Environment, OutcomeUnknownError } from '@docrender/contracts';
-import { createTestDatabase, provisionTenant, startTcpFaultProxy, TEST_API_KEY_PEPPER, waitFor, type TcpFaultProxy, type TestDatabase, type TestTenant } from '@docrender/testing';
+import { provisionTenant, startTcpFaultProxy, TEST_API_KEY_PEPPER, waitFor, type TcpFaultProxy, type TestTenant } from '@docrender/testing';
+import { suiteDatabase } from '../../test/suite-database';
 import { Database } from '../database';
 import type { RenderedDocumentEntry } from '@docrender/rendering';
 
@@ -12,24 +13,23 @@ const APPLICATION = 'ledger-under-test';
  * through a TCP fault proxy that the test cuts; the test's own connection reaches PostgreSQL directly.
  */
 describe('RenderedDocumentLedger when PostgreSQL goes away (TCP cut)', () => {
-  let db: TestDatabase;
   let proxy: TcpFaultProxy;
   let ledgerDatabase: Database;
   let tenant: TestTenant;
 
+  // declared before the suite database, so it runs before the database is dropped
+  afterAll(async () => {
+    await ledgerDatabase?.close().catch(() => undefined);
+    await proxy?.close();
+  });
+  const db = suiteDatabase();
+
   beforeAll(async () => {
-    db = await createTestDatabase();
     const url = new URL(db.url);
     proxy = await startTcpFaultProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
     ledgerDatabase = await Database.open({ url: url.toString(), poolSize: 2, applicationName: APPLICATION, apiKeyPepper: TEST_API_KEY_PEPPER, migrate: false });
     tenant = await provisionTenant(db.database, { pages: 1000 });
-  });
-
-  afterAll(async () => {
-    await ledgerDatabase?.close().catch(() => undefined);
-    await proxy?.close();
-    await db?.drop();
   });
 
   const entry = (id: string): RenderedDocumentEntry => {

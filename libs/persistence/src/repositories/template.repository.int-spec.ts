@@ -1,5 +1,5 @@
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import { provisionTestOrganisation } from '../../test/suite-fixtures';
 import { RecordConflictError } from '../persistence.error';
 
 const content = (n: number) => ({
@@ -15,12 +15,8 @@ describe('TemplateRepository and TemplateVersionRepository', () => {
   let otherOrganisationId: string;
 
   beforeAll(async () => {
-    const make = (name: string) =>
-      db.database.transaction(async (r) =>
-        (await provisionOrganisation(r, { name, tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 })).organisation.id,
-      );
-    organisationId = await make('Templates Ltd');
-    otherOrganisationId = await make('Elsewhere Ltd');
+    organisationId = await provisionTestOrganisation(db.database, 'Templates Ltd');
+    otherOrganisationId = await provisionTestOrganisation(db.database, 'Elsewhere Ltd');
   });
 
   it('2.2: a template reports its project, latest published version, version count and master template', async () => {
@@ -81,11 +77,7 @@ describe('TemplateRepository and TemplateVersionRepository', () => {
   });
 
   it('4.18: findRenderable brings the organisation’s live custom fonts, as listCustomFontRefs gives them', async () => {
-    const owner = await db.database.transaction(
-      async (r) =>
-        (await provisionOrganisation(r, { name: 'Fonts Ltd', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays: null, userCount: 1 }))
-          .organisation.id,
-    );
+    const owner = await provisionTestOrganisation(db.database, 'Fonts Ltd');
     const template = await db.database.templates.create({ organisationId: owner, projectId: null, name: 'Fancy', documentNameTemplate: null, updatedBy: 'a' });
     const file = (weight: number, style: 'normal' | 'italic') => ({ weight, style, format: 'woff2' as const, blobKey: `fonts/${weight}${style}.woff2`, fileSizeBytes: 10 });
     await db.database.fonts.addFiles(owner, 'Zeta Serif', [file(700, 'normal')]);

@@ -1,20 +1,12 @@
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import { provisionTestOrganisation } from '../../test/suite-fixtures';
 
 describe('UndeliveredRenderRepository: documents paid for whose answer was lost, kept for the same request (issue 31 item 6, decision 0041)', () => {
   const db = suiteDatabase();
   let organisationId: string;
 
   beforeAll(async () => {
-    organisationId = (
-      await db.database.transaction((r) =>
-        provisionOrganisation(
-          r,
-          { name: 'Retry Ltd', tier: 'growth', includedPagesPerMonth: 100, includedTokensPerMonth: 50, retentionDays: null, userCount: 1 },
-          new Date(),
-        ),
-      )
-    ).organisation.id;
+    organisationId = await provisionTestOrganisation(db.database, 'Retry Ltd', { tier: 'growth', includedPagesPerMonth: 100, includedTokensPerMonth: 50 });
   });
 
   const HOUR = 3_600_000;

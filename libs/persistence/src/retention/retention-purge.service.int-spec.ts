@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DocumentType, Environment } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
 import { suiteDatabase } from '../../test/suite-database';
-import { provisionOrganisation } from '../provisioning/organisation-provisioning';
+import { provisionTestOrganisationWithTemplate } from '../../test/suite-fixtures';
 import { RetentionPurge } from './retention-purge.service';
 
 describe('RetentionPurge against PostgreSQL and the filesystem blob store', () => {
@@ -23,12 +23,7 @@ describe('RetentionPurge against PostgreSQL and the filesystem blob store', () =
   });
 
   async function organisationWithDocuments(retentionDays: number | null, ages: number[]) {
-    const organisationId = (
-      await db.database.transaction((r) =>
-        provisionOrganisation(r, { name: 'Keeper', tier: 'free', includedPagesPerMonth: 1, includedTokensPerMonth: 0, retentionDays, userCount: 1 }, now),
-      )
-    ).organisation.id;
-    const template = await db.database.templates.create({ organisationId, projectId: null, name: 'T', documentNameTemplate: null, updatedBy: 'a' });
+    const { organisationId, templateId } = await provisionTestOrganisationWithTemplate(db.database, 'Keeper', { retentionDays }, now);
     const documents = [];
     for (const age of ages) {
       const key = `organisations/${organisationId}/documents/${age}.pdf`;
@@ -36,7 +31,7 @@ describe('RetentionPurge against PostgreSQL and the filesystem blob store', () =
       documents.push(
         await db.database.documents.create({
           organisationId,
-          templateId: template.id,
+          templateId,
           versionNumber: 1,
           environment: Environment.Test,
           language: null,

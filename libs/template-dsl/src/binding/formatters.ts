@@ -21,32 +21,26 @@ export type FormatOutcome = { ok: true; value: unknown } | { ok: false; reason: 
 const DATE_STYLES = ['short', 'medium', 'long', 'full'] as const;
 type DateStyle = (typeof DATE_STYLES)[number];
 
-// Intl formatters are expensive to create and cheap to use: one per (locale, options).
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
+// Intl formatters are expensive to create and cheap to use: one per (locale, options), at most INTL_CACHE_LIMIT of each kind.
 const INTL_CACHE_LIMIT = 500;
 
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}\u0000${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    if (numberFormats.size >= INTL_CACHE_LIMIT) numberFormats.clear();
-    f = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, f);
-  }
-  return f;
+/** A cache of one kind of Intl formatter by (locale, options), emptied when it reaches INTL_CACHE_LIMIT. */
+function intlCache<O, F>(create: (locale: string, options: O) => F): (locale: string, options: O) => F {
+  const formats = new Map<string, F>();
+  return (locale, options) => {
+    const key = `${locale}\u0000${JSON.stringify(options)}`;
+    let f = formats.get(key);
+    if (!f) {
+      if (formats.size >= INTL_CACHE_LIMIT) formats.clear();
+      f = create(locale, options);
+      formats.set(key, f);
+    }
+    return f;
+  };
 }
 
-function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}\u0000${JSON.stringify(options)}`;
-  let f = dateFormats.get(key);
-  if (!f) {
-    if (dateFormats.size >= INTL_CACHE_LIMIT) dateFormats.clear();
-    f = new Intl.DateTimeFormat(locale, options);
-    dateFormats.set(key, f);
-  }
-  return f;
-}
+const numberFormat = intlCache((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options));
+const dateFormat = intlCache((locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options));
 
 /** Formatters per formatter call (calls come from the parse cache), so the hot path skips building cache keys. */
 const perCall = new WeakMap<FormatterCall, Map<string, Intl.NumberFormat | Intl.DateTimeFormat>>();

@@ -87,6 +87,20 @@ function numbersOf(call: CallContext): number[] | undefined {
   return call.fail(`${call.name}() takes numbers only, and ${where} ${what}${more}, so it has no value${hint}`);
 }
 
+/**
+ * The list (argument 0) and the per-item value (argument 1, required: `usage` is the problem when it is absent) of a
+ * call that works on every item, such as filter(items, x => …); charges a step per item.
+ */
+function listPerItem(call: CallContext, usage: string): { list: unknown[]; by: (item: unknown) => unknown } | undefined {
+  const list = call.list(0);
+  if (list === undefined) return undefined;
+  const by = call.itemValue(1);
+  if (by === undefined) return undefined;
+  if (by === null) return call.fail(usage);
+  call.spend(list.length);
+  return { list, by };
+}
+
 /** min/max: of a list (optionally per item), or of several numbers. */
 function extreme(pick: (a: number, b: number) => number): Fn {
   return (call) => {
@@ -246,12 +260,9 @@ export const FUNCTIONS: Record<string, Fn> = {
   min: extreme((a, b) => Math.min(a, b)),
   max: extreme((a, b) => Math.max(a, b)),
   filter: (call) => {
-    const list = call.list(0);
-    if (list === undefined) return undefined;
-    const by = call.itemValue(1);
-    if (by === undefined) return undefined;
-    if (by === null) return call.fail('filter() needs a condition per item, e.g. filter(items, x => x.vatRate == 0.19), or a field and a value');
-    call.spend(list.length);
+    const perItem = listPerItem(call, 'filter() needs a condition per item, e.g. filter(items, x => x.vatRate == 0.19), or a field and a value');
+    if (perItem === undefined) return undefined;
+    const { list, by } = perItem;
     if (call.argumentCount > 2) {
       const wanted = call.need(2);
       if (wanted === undefined) return undefined;
@@ -266,21 +277,15 @@ export const FUNCTIONS: Record<string, Fn> = {
     return list.filter((item) => isTruthy(by(item)));
   },
   map: (call) => {
-    const list = call.list(0);
-    if (list === undefined) return undefined;
-    const by = call.itemValue(1);
-    if (by === undefined) return undefined;
-    if (by === null) return call.fail('map() needs a field or a function per item, e.g. map(items, x => x.qty * x.price)');
-    call.spend(list.length);
+    const perItem = listPerItem(call, 'map() needs a field or a function per item, e.g. map(items, x => x.qty * x.price)');
+    if (perItem === undefined) return undefined;
+    const { list, by } = perItem;
     return list.map((item) => by(item));
   },
   groupBy: (call) => {
-    const list = call.list(0);
-    if (list === undefined) return undefined;
-    const by = call.itemValue(1);
-    if (by === undefined) return undefined;
-    if (by === null) return call.fail("groupBy() needs a field or a function per item, e.g. groupBy(items, 'vatRate')");
-    call.spend(list.length);
+    const perItem = listPerItem(call, "groupBy() needs a field or a function per item, e.g. groupBy(items, 'vatRate')");
+    if (perItem === undefined) return undefined;
+    const { list, by } = perItem;
     // keys are texts, numbers, booleans or null, which a Map compares as themselves (1 and "1" apart) in constant
     // time per item once a text's hash is computed (charged by its length): linear in the list, never quadratic
     const groups = new Map<unknown, { key: unknown; items: unknown[]; count: number }>();

@@ -57,11 +57,10 @@ export function walkElements(template: Template, visit: (v: ElementVisit) => voi
 
 /** Template text fields of an element (text that may hold bindings), with their JSON paths. */
 export function textFieldsOf(element: TemplateElement, path: string): [string, string][] {
-  const out: [string, string][] = [];
-  const fields = fieldsAt(path, out);
-  if (element.type !== 'pageBreak') fields.value('anchor', element.anchor);
-  modelOf(element).textFields(element, fields);
-  return out;
+  return fieldsAt(path, (fields) => {
+    if (element.type !== 'pageBreak') fields.value('anchor', element.anchor);
+    modelOf(element).textFields(element, fields);
+  });
 }
 
 /** Colour fields of a style, with their JSON paths. */
@@ -79,21 +78,22 @@ export function styleColourFields(style: StyleProperties | undefined, path: stri
 
 /** Colour fields of an element (its own colour properties and those of its styles). */
 export function colourFieldsOf(element: TemplateElement, path: string): [string, string][] {
-  const out: [string, string][] = [];
-  const fields = fieldsAt(path, out);
-  if (element.type !== 'pageBreak') fields.style('style', element.style);
-  modelOf(element).colourFields(element, fields);
-  return out;
+  return fieldsAt(path, (fields) => {
+    if (element.type !== 'pageBreak') fields.style('style', element.style);
+    modelOf(element).colourFields(element, fields);
+  });
 }
 
-/** A FieldSink adding the fields it is given to `out`, with their JSON paths under `path`. */
-function fieldsAt(path: string, out: [string, string][]): FieldSink {
-  return {
+/** The fields `gather` gives the FieldSink it is handed, with their JSON paths under `path`. */
+function fieldsAt(path: string, gather: (fields: FieldSink) => void): [string, string][] {
+  const out: [string, string][] = [];
+  gather({
     value: (field, value) => {
       if (value !== undefined) out.push([`${path}.${field}`, value]);
     },
     style: (field, style) => {
       out.push(...styleColourFields(style, `${path}.${field}`));
     },
-  };
+  });
+  return out;
 }
