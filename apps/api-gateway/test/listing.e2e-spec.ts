@@ -1,9 +1,8 @@
 import { Environment, FieldKind, FilterOperator, LISTINGS, OPERATORS_OF_KIND, type FilterableField, type ListingName } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
-import type { TestDatabase } from '@docrender/testing';
 import { client, createDocument, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
 import { matchesFilter, type ListingValue } from '../src/listing/in-memory-listing';
-import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 /** A seeded record as the oracle sees it: its id and the value of each listing field. */
 type Row = { id: string; values: Record<string, ListingValue> };
@@ -24,17 +23,15 @@ function targetFor(rows: Row[], field: string, definition: FilterableField, op: 
 const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
+  const own = gatewaysOnOwnResources(() => gatewayResources('listing'));
   let gateway: GatewayProcess;
   let tenant: Tenant;
   const rows: Record<'templates' | 'templateVersions' | 'documents', Row[]> = { templates: [], templateVersions: [], documents: [] };
   let versionedTemplateId: string;
 
   beforeAll(async () => {
-    resources = await gatewayResources('listing');
-    ({ db } = resources);
-    const blobs = await FilesystemBlobStore.open(resources.blobDir);
+    const { db, blobDir } = own.resources;
+    const blobs = await FilesystemBlobStore.open(blobDir);
     tenant = await createTenant(db.database, 'Listing Org');
     const other = await createTenant(db.database, 'Other Org');
     const projects = [
@@ -107,12 +104,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
       });
     }
     await createDocument(db.database, blobs, other, { templateId: (await db.database.templates.findByName(other.organisationId, null, 'alpha elsewhere'))[0].id, documentName: 'alpha foreign' });
-    gateway = await startGateway({ ...resources.settings, DB_POOL_SIZE: '4' });
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
+    gateway = await own.startGateway({ DB_POOL_SIZE: '4' });
   });
 
   const pathOf = (listing: 'templates' | 'templateVersions' | 'documents') =>
@@ -240,7 +232,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
   it('4.1: a fixed upper bound on renderedAt keeps the set stable while new records arrive', async () => {
     const bound = day(5).toISOString();
     const before = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
-    await createDocument(db.database, await FilesystemBlobStore.open(resources.blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
+    await createDocument(own.db.database, await FilesystemBlobStore.open(own.resources.blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
     const after = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
     expect(after.page.items.map((i) => i.id)).toEqual(before.page.items.map((i) => i.id));
   });
