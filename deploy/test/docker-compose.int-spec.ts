@@ -6,6 +6,7 @@ import { renderBudgetSettings, renderSettings } from '@docrender/config';
 import { declaredSetting, environmentProblems } from './support/declared-settings';
 import { execForm, parseDockerfile } from './support/dockerfile';
 import { REPO_ROOT, runTool } from './support/external-tool';
+import { SERVING_APPS } from './support/images';
 import { COMPILE_THREAD_BASE_MIB, quantity, RENDER_SERVICE_BASE_MIB } from './support/resources';
 
 /** A service as `docker-compose config` prints it (the fields the checks read). */
@@ -29,15 +30,6 @@ type ComposeService = {
   network_mode?: string;
 };
 type ComposeFile = { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
-
-/** The four apps with the setting naming the port their probes answer on. */
-const APPS = [
-  { service: 'api-gateway', portSetting: 'PORT' },
-  { service: 'render-service', portSetting: 'RENDER_SERVICE_PORT' },
-  { service: 'job-worker', portSetting: 'JOB_WORKER_PORT' },
-  { service: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
-  { service: 'workspace', portSetting: 'WORKSPACE_PORT' },
-] as const;
 
 /**
  * Dependency images, each pinned to a release (checked against this list, offline). The object store, SeaweedFS, is
@@ -103,7 +95,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
         expect({ name, image: s.image }).toEqual({ name, image: expect.stringMatching(DEPENDENCY_IMAGES) });
       }
     }
-    for (const { service: app } of APPS) expect(service(app).build?.dockerfile).toBe(`deploy/docker/${app}.Dockerfile`);
+    for (const { app } of SERVING_APPS) expect(service(app).build?.dockerfile).toBe(`deploy/docker/${app}.Dockerfile`);
     expect(service('migrate').image).toBe('docrender/admin-cli:local');
     expect(service('rabbitmq').ports).toContain('127.0.0.1:15672:15672/tcp');
   });
@@ -130,7 +122,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(store.command).toContain('-ip.bind=0.0.0.0');
     expect(store.healthcheck?.test).toEqual(['CMD', 'wget', '-q', '-O', '/dev/null', 'http://127.0.0.1:8333/healthz']);
     expect(store.ports).toEqual(['127.0.0.1:8333:8333/tcp']);
-    const apps = [...APPS.map((a) => a.service), 'admin'];
+    const apps = [...SERVING_APPS.map((a) => a.app), 'admin'];
     for (const name of apps) {
       const env = service(name).environment ?? {};
       expect({ name, endpoint: env.S3_ENDPOINT }).toEqual({ name, endpoint: 'http://seaweedfs:8333' });
@@ -144,7 +136,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(new Set(apps.map((name) => service(name).environment?.S3_BUCKET))).toEqual(new Set(['documents']));
   });
 
-  it.each(APPS)('4.17, issue 36 item 3: $service\'s health check is its image\'s exec-form check, on the variable the app listens on', ({ service: name, portSetting }) => {
+  it.each(SERVING_APPS)('4.17, issue 36 item 3: $app\'s health check is its image\'s exec-form check, on the variable the app listens on', ({ app: name, portSetting }) => {
     const s = service(name);
     expect(declaredSetting(portSetting).parse(s.environment?.[portSetting])).toBeGreaterThan(0);
     const test = s.healthcheck?.test ?? [];
@@ -158,7 +150,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
   });
 
   it('the apps start after the migrations ran, and do not migrate themselves', () => {
-    for (const { service: name } of APPS) {
+    for (const { app: name } of SERVING_APPS) {
       const s = service(name);
       expect(s.environment?.DB_RUN_MIGRATIONS).toBe('false');
       if (name !== 'render-service') expect(s.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
@@ -173,7 +165,7 @@ describe('docker-compose.yml (docker-compose config)', () => {
   it('8: a stop waits longer than a render (60 s budget) and the render service\'s own shutdown bound', () => {
     const budgetSeconds = renderBudgetSettings.renderBudgetMs.parse(undefined) / 1000;
     expect(budgetSeconds).toBe(60);
-    for (const { service: name } of APPS) expect(secondsOf(service(name).stop_grace_period)).toBeGreaterThan(budgetSeconds);
+    for (const { app: name } of SERVING_APPS) expect(secondsOf(service(name).stop_grace_period)).toBeGreaterThan(budgetSeconds);
     const renderEnv = service('render-service').environment ?? {};
     const shutdownGraceMs = renderSettings.shutdownGraceMs.parse(renderEnv.RENDER_SHUTDOWN_GRACE_MS);
     expect(shutdownGraceMs).toBeGreaterThan(budgetSeconds * 1000);
@@ -194,18 +186,18 @@ describe('docker-compose.yml (docker-compose config)', () => {
   });
 
   it('the apps run on a read-only root file system with a tmpfs /tmp, like in Kubernetes', () => {
-    for (const { service: name } of APPS) {
+    for (const { app: name } of SERVING_APPS) {
       expect({ name, readOnly: service(name).read_only, tmpfs: service(name).tmpfs }).toEqual({ name, readOnly: true, tmpfs: ['/tmp'] });
     }
   });
 
   it('every variable an app service gets is a declared setting with a value the app accepts', () => {
-    for (const name of [...APPS.map((a) => a.service), 'migrate', 'admin']) {
+    for (const name of [...SERVING_APPS.map((a) => a.app), 'migrate', 'admin']) {
       const env = new Map(Object.entries(service(name).environment ?? {}));
       expect({ name, problems: environmentProblems(env) }).toEqual({ name, problems: [] });
       expect(env.get('DATABASE_URL') ?? '').toMatch(/@postgres:5432\//);
     }
-    for (const { service: name } of APPS) {
+    for (const { app: name } of SERVING_APPS) {
       const env = service(name).environment ?? {};
       expect(new URL(env.AMQP_URL).hostname).toBe('rabbitmq');
       expect(new URL(env.S3_ENDPOINT).hostname).toBe('seaweedfs');
@@ -250,12 +242,12 @@ describe('the stand-ins override of npm run images:smoke (tools/images/stand-ins
       env('rabbitmq').ERL_EPMD_PORT,
       env('rabbitmq').RABBITMQ_DIST_PORT,
       env('seaweedfs').S3_PORT,
-      ...APPS.map(({ service, portSetting }) => env(service)[portSetting]),
+      ...SERVING_APPS.map(({ app, portSetting }) => env(app)[portSetting]),
     ].map(Number);
     expect(new Set(listeners).size).toBe(listeners.length);
     for (const port of listeners) expect(port >= 43201 && port <= 43225).toBe(true);
 
-    for (const name of [...APPS.map((a) => a.service), 'migrate', 'admin']) {
+    for (const name of [...SERVING_APPS.map((a) => a.app), 'migrate', 'admin']) {
       const database = new URL(env(name).DATABASE_URL);
       expect({ name, database: database.host }).toEqual({ name, database: `127.0.0.1:${env('postgres').PGPORT}` });
       if (name === 'migrate') continue;

@@ -4,16 +4,7 @@ import { renderSettings } from '@docrender/config';
 import { declaredSetting } from './support/declared-settings';
 import { copyParts, envAssignments, excludedByDockerignore, execForm, parseDockerfile, type Dockerfile, type Stage } from './support/dockerfile';
 import { REPO_ROOT } from './support/external-tool';
-
-/** Every image the project ships, with the setting naming the port it serves (the admin CLI serves none). */
-const IMAGES = [
-  { app: 'api-gateway', portSetting: 'PORT' },
-  { app: 'render-service', portSetting: 'RENDER_SERVICE_PORT' },
-  { app: 'job-worker', portSetting: 'JOB_WORKER_PORT' },
-  { app: 'webhook-dispatcher', portSetting: 'WEBHOOK_DISPATCHER_PORT' },
-  { app: 'workspace', portSetting: 'WORKSPACE_PORT' },
-  { app: 'admin-cli', portSetting: undefined },
-] as const;
+import { IMAGES } from './support/images';
 
 const DOCKER_DIR = path.join(REPO_ROOT, 'deploy/docker');
 /** The pinned Node.js version (nvm's file; `.ci/run` installs exactly this one). */

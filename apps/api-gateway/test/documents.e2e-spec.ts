@@ -1,9 +1,7 @@
 import { ErrorCode, Limits } from '@docrender/contracts';
-import type { MinioBlobStore } from '@docrender/storage';
-import type { TestDatabase } from '@docrender/testing';
 import { ViewUrlSigner } from '@docrender/platform';
 import { client, createDocument, createTemplate, createTenant, TINY_PDF, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { gatewayS3Resources, startGateway, type GatewayProcess, type GatewayS3Resources } from './gateway-process';
+import { gatewayS3Resources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 const VIEW_URL_SECRET = 'e2e-view-url-secret-documents';
 const PUBLIC_BASE_URL = 'https://render.example.com/api';
@@ -12,9 +10,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 type StoredDocument = { id: string; viewUrl: string; isPdfDeleted: boolean } & Record<string, unknown>;
 
 describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
-  let resources: GatewayS3Resources;
-  let db: TestDatabase;
-  let blobs: MinioBlobStore;
+  const own = gatewaysOnOwnResources(() => gatewayS3Resources('documents-e2e'));
   let gateway: GatewayProcess;
   let a: Tenant;
   let b: Tenant;
@@ -22,8 +18,7 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
   const signer = new ViewUrlSigner({ publicBaseUrl: PUBLIC_BASE_URL, secret: VIEW_URL_SECRET });
 
   beforeAll(async () => {
-    resources = await gatewayS3Resources('documents-e2e');
-    ({ db, blobs } = resources);
+    const { db, blobs } = own.resources;
     a = await createTenant(db.database, 'Org A');
     b = await createTenant(db.database, 'Org B');
     const templateA = await createTemplate(db.database, a, { name: 'Invoice', versions: [{ publish: true }] });
@@ -42,12 +37,7 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
     await blobs.delete(blobGone.pdfBlobKey);
     const foreign = await createDocument(db.database, blobs, b, { templateId: templateB.template.id, documentName: 'Foreign' });
     ids = { kept: kept.id, purged: purged.id, foreign: foreign.id, blobGone: blobGone.id };
-    gateway = await startGateway({ ...resources.settings, VIEW_URL_SECRET, PUBLIC_BASE_URL });
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
+    gateway = await own.startGateway({ VIEW_URL_SECRET, PUBLIC_BASE_URL });
   });
 
   const api = (key: string | null = a.testKey) => client(gateway.baseUrl, key);
@@ -129,8 +119,8 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
     it('5.3: without a key and without a signature it is 401; a deleted organisation’s key is 401 NotAuthenticated', async () => {
       await expectError(api(null).get(`/v1/documents/${ids.kept}/file`), 401, ErrorCode.Unauthorized);
       await expectError(api('service_prod_unknownunknownunknown').get(`/v1/documents/${ids.kept}/file`), 401, ErrorCode.Unauthorized);
-      const gone = await createTenant(db.database, 'Gone');
-      await db.database.organisations.markDeleted(gone.organisationId);
+      const gone = await createTenant(own.db.database, 'Gone');
+      await own.db.database.organisations.markDeleted(gone.organisationId);
       for (const path of ['/v1/documents', `/v1/documents/${ids.kept}`, `/v1/documents/${ids.kept}/file`]) {
         await expectError(api(gone.testKey).get(path), 401, ErrorCode.NotAuthenticated);
         await expectError(api(null).get(path), 401, ErrorCode.Unauthorized);
@@ -181,12 +171,12 @@ describe('documents, PDF download and viewUrl (e2e, gateway process)', () => {
     });
 
     it('7.2 404 OrganizationNotFound: a viewUrl of a deleted organisation’s document no longer downloads it', async () => {
-      const gone = await createTenant(db.database, 'Deleted later');
-      const template = await createTemplate(db.database, gone, { name: 'Invoice', versions: [{ publish: true }] });
-      const document = await createDocument(db.database, blobs, gone, { templateId: template.template.id });
+      const gone = await createTenant(own.db.database, 'Deleted later');
+      const template = await createTemplate(own.db.database, gone, { name: 'Invoice', versions: [{ publish: true }] });
+      const document = await createDocument(own.db.database, own.resources.blobs, gone, { templateId: template.template.id });
       const link = local(signer.sign(document.id));
       expect((await api(null).get(link)).status).toBe(200);
-      await db.database.organisations.markDeleted(gone.organisationId);
+      await own.db.database.organisations.markDeleted(gone.organisationId);
       await expectError(api(null).get(link), 404, ErrorCode.OrganizationNotFound);
     });
 

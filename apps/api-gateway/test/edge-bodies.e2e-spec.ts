@@ -3,9 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { ErrorCode, Limits, RenderIssueType } from '@docrender/contracts';
-import { startTestInfrastructure, type TestInfrastructure } from '@docrender/testing';
 import { createTemplate, createTenant, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewaysOnOwnResources, gatewayTestInfrastructure, type GatewayProcess } from './gateway-process';
 
 jest.setTimeout(300_000);
 
@@ -114,29 +113,22 @@ const report = (what: string, a: Answer): void =>
  * counted while it inflates, held to the route's cap and the 50 MB per-document limit of spec 8 on every route.
  */
 describe('issue 17 / spec 8: request bodies are read after the key, inflated as a stream and bounded (gateway process)', () => {
-  let infra: TestInfrastructure;
+  const own = gatewaysOnOwnResources(() => gatewayTestInfrastructure('edge-bodies'));
   let gateway: GatewayProcess;
   let tenant: Tenant;
   let templateId: string;
   let versionPath: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    infra = await startTestInfrastructure('edge-bodies');
     // MALLOC_MMAP_THRESHOLD_ as the gateway's image sets it (deploy/docker/api-gateway.Dockerfile).
-    gateway = await startGateway({ ...infra.env, RATE_LIMIT_ENABLED: 'false', DB_POOL_SIZE: '3', MALLOC_MMAP_THRESHOLD_: '131072' });
-    tenant = await createTenant(infra.db.database, 'Edge bodies');
-    templateId = (await createTemplate(infra.db.database, tenant, { name: 'Invoice', versions: [{ publish: true }] })).template.id;
+    gateway = await own.startGateway({ RATE_LIMIT_ENABLED: 'false', DB_POOL_SIZE: '3', MALLOC_MMAP_THRESHOLD_: '131072' });
+    tenant = await createTenant(own.db.database, 'Edge bodies');
+    templateId = (await createTemplate(own.db.database, tenant, { name: 'Invoice', versions: [{ publish: true }] })).template.id;
     versionPath = `/v1/templates/${templateId}/versions/1/document-name-template`;
     // Warm the routes once, so the measurements below see the bodies, not first-call set-up.
     for (const path of [`/v1/render/${templateId}/validate`, `/v1/render/${templateId}/async`]) {
       await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.testKey}`, 'content-type': 'application/json' }, body: '{}' });
     }
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await infra?.teardown();
   });
 
   describe('unauthenticated: 401 without reading (or inflating) the body', () => {
@@ -312,7 +304,7 @@ describe('issue 17 / spec 8: request bodies are read after the key, inflated as 
       const res = await post(`/v1/render/${templateId}/async`, `{"documents":[{"ok":1},{"deep":${deep}}],"callbackUrl":"https://hooks.example.com/"}`);
       const body = (await res.json()) as { jobId: string };
       expect(res.status).toBe(202);
-      const results = await infra.db.database.renderJobs.listDocumentResults(body.jobId);
+      const results = await own.db.database.renderJobs.listDocumentResults(body.jobId);
       expect(results).toEqual([expect.objectContaining({ documentIndex: 1, outcome: 'blocked', issues: [expect.objectContaining({ type: RenderIssueType.DangerousContent })] })]);
     });
 

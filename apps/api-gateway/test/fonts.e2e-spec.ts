@@ -1,20 +1,17 @@
 import { ErrorCode } from '@docrender/contracts';
-import type { TestDatabase } from '@docrender/testing';
 import { client, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 type FontPage = { items: { family: string; source: string; variants: { weight: number; style: string }[] }[]; total: number; skip: number; take: number };
 
 describe('4.18 fonts (e2e, gateway process)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
+  const own = gatewaysOnOwnResources(() => gatewayResources('fonts'));
   let gateway: GatewayProcess;
   let a: Tenant;
   let b: Tenant;
 
   beforeAll(async () => {
-    resources = await gatewayResources('fonts');
-    ({ db } = resources);
+    const { db } = own.resources;
     a = await createTenant(db.database, 'Fonts A');
     b = await createTenant(db.database, 'Fonts B');
     const file = (weight: number, style: 'normal' | 'italic') => ({ weight, style, format: 'woff2' as const, blobKey: `fonts/${weight}-${style}.woff2`, fileSizeBytes: 100 });
@@ -22,12 +19,7 @@ describe('4.18 fonts (e2e, gateway process)', () => {
     await db.database.fonts.addFiles(a.organisationId, 'Retired', [file(400, 'normal')]);
     await db.database.fonts.deleteFamily(a.organisationId, 'Retired');
     await db.database.fonts.addFiles(b.organisationId, 'Theirs', [file(400, 'normal')]);
-    gateway = await startGateway(resources.settings);
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
+    gateway = await own.startGateway();
   });
 
   const fonts = async (query = '', key = a.testKey) => {
@@ -80,8 +72,8 @@ describe('4.18 fonts (e2e, gateway process)', () => {
   it('5.3: 401 without a valid key; 401 NotAuthenticated for a deleted organisation', async () => {
     const none = await client(gateway.baseUrl, null).get('/v1/fonts');
     expect({ status: none.status, code: none.json<ErrorBody>().error.code }).toEqual({ status: 401, code: ErrorCode.Unauthorized });
-    const gone = await createTenant(db.database, 'Gone');
-    await db.database.organisations.markDeleted(gone.organisationId);
+    const gone = await createTenant(own.db.database, 'Gone');
+    await own.db.database.organisations.markDeleted(gone.organisationId);
     const deleted = await fonts('', gone.testKey);
     expect({ status: deleted.status, code: deleted.error.error.code }).toEqual({ status: 401, code: ErrorCode.NotAuthenticated });
   });

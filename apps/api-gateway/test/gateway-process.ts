@@ -2,7 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MinioBlobStore } from '@docrender/storage';
-import { createTestDatabase, ensureBuilt, freePort, startReadyAppProcess, startS3Server, statusUrl, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
+import {
+  createTestDatabase,
+  ensureBuilt,
+  freePort,
+  startReadyAppProcess,
+  startS3Server,
+  startTestInfrastructure,
+  statusUrl,
+  TEST_API_KEY_PEPPER,
+  type TestDatabase,
+  type TestInfrastructure,
+} from '@docrender/testing';
 
 export { ensureBuilt, freePort };
 
@@ -91,5 +102,64 @@ export async function startGateway(settings: Record<string, string>): Promise<Ga
     stop: async () => {
       await child.stop('SIGTERM', 10_000);
     },
+  };
+}
+
+/** What a spec file's gateways run on: its own database (and blob storage), the settings that select them, their removal. */
+type OwnResources = { db: TestDatabase; settings: Record<string, string>; remove(): Promise<void> };
+
+/** A spec file's own test infrastructure (PostgreSQL, RabbitMQ, S3; `label` names it), as what its gateways run on. */
+export async function gatewayTestInfrastructure(label: string): Promise<OwnResources & { infra: TestInfrastructure }> {
+  await ensureBuilt();
+  const infra = await startTestInfrastructure(label);
+  return { infra, db: infra.db, settings: infra.env, remove: () => infra.teardown() };
+}
+
+/** A spec file's own resources and the gateway processes it starts on them. */
+export type OwnGateways<R extends OwnResources> = {
+  /** The spec file's resources; read them in a hook or a test (they are made before all tests). */
+  readonly resources: R;
+  readonly db: TestDatabase;
+  /** A gateway process on the spec file's resources, with `settings` added to theirs; it is stopped after all tests. */
+  startGateway(settings?: Record<string, string>): Promise<GatewayProcess>;
+  /** The process `starting` starts (e.g. a render service), stopped after all tests with the gateways. */
+  stopsAfterAll<P extends Stoppable>(starting: Promise<P>): Promise<P>;
+};
+
+type Stoppable = { stop(): Promise<void> };
+
+/**
+ * Registers a spec file's set-up and clean-up around gateway processes on resources of its own (gatewayResources,
+ * gatewayS3Resources or gatewayTestInfrastructure): before all its tests, `make` makes them; after all, every process
+ * started through it is stopped, then the resources are removed. Call it in the describe block, before the spec's own hooks.
+ */
+export function gatewaysOnOwnResources<R extends OwnResources>(make: () => Promise<R>): OwnGateways<R> {
+  let resources: R | undefined;
+  const processes: Stoppable[] = [];
+  beforeAll(async () => {
+    resources = await make();
+  });
+  afterAll(async () => {
+    await Promise.all(processes.map((started) => started.stop()));
+    await resources?.remove();
+  });
+  const made = (): R => {
+    if (!resources) throw new Error("the spec file's resources are made before all tests: read them in a hook or a test");
+    return resources;
+  };
+  const stopsAfterAll = async <P extends Stoppable>(starting: Promise<P>): Promise<P> => {
+    const started = await starting;
+    processes.push(started);
+    return started;
+  };
+  return {
+    get resources() {
+      return made();
+    },
+    get db() {
+      return made().db;
+    },
+    startGateway: (settings = {}) => stopsAfterAll(startGateway({ ...made().settings, ...settings })),
+    stopsAfterAll,
   };
 }

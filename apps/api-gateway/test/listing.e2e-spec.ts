@@ -1,38 +1,17 @@
 import { Environment, FieldKind, FilterOperator, LISTINGS, OPERATORS_OF_KIND, type FilterableField, type ListingName } from '@docrender/contracts';
 import { FilesystemBlobStore } from '@docrender/storage';
-import type { TestDatabase } from '@docrender/testing';
 import { client, createDocument, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { matchesFilter, type ListingValue } from '../src/listing/in-memory-listing';
+import { gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
-type Value = string | number | Date | null;
 /** A seeded record as the oracle sees it: its id and the value of each listing field. */
-type Row = { id: string; values: Record<string, Value> };
+type Row = { id: string; values: Record<string, ListingValue> };
 
 const day = (n: number, hour = 9) => new Date(Date.UTC(2026, 2, n, hour, 0, 0, 123));
 
-/** What the spec says a filter keeps (the oracle the SQL is checked against). */
-function keeps(value: Value, op: FilterOperator, target: string): boolean {
-  if (op === FilterOperator.Neq) return value === null || String(value) !== target;
-  if (value === null) return false;
-  if (op === FilterOperator.Contains) return String(value).toLowerCase().includes(target.toLowerCase());
-  const [x, y] = value instanceof Date ? [value.getTime(), Date.parse(target)] : typeof value === 'number' ? [value, Number(target)] : [value, target];
-  switch (op) {
-    case FilterOperator.Eq:
-      return x === y;
-    case FilterOperator.Gt:
-      return x > y;
-    case FilterOperator.Gte:
-      return x >= y;
-    case FilterOperator.Lt:
-      return x < y;
-    case FilterOperator.Lte:
-      return x <= y;
-  }
-}
-
 /** A value for the filter taken from the data (the middle one, so comparisons split the set). */
 function targetFor(rows: Row[], field: string, definition: FilterableField, op: FilterOperator): string {
-  const values = rows.map((r) => r.values[field]).filter((v): v is Exclude<Value, null> => v !== null);
+  const values = rows.map((r) => r.values[field]).filter((v): v is Exclude<ListingValue, null> => v !== null);
   const sorted = [...values].sort((a, b) => (a instanceof Date && b instanceof Date ? a.getTime() - b.getTime() : a < b ? -1 : a > b ? 1 : 0));
   const middle = sorted[Math.floor(sorted.length / 2)];
   if (middle instanceof Date) return middle.toISOString();
@@ -44,17 +23,15 @@ function targetFor(rows: Row[], field: string, definition: FilterableField, op: 
 const encode = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
+  const own = gatewaysOnOwnResources(() => gatewayResources('listing'));
   let gateway: GatewayProcess;
   let tenant: Tenant;
   const rows: Record<'templates' | 'templateVersions' | 'documents', Row[]> = { templates: [], templateVersions: [], documents: [] };
   let versionedTemplateId: string;
 
   beforeAll(async () => {
-    resources = await gatewayResources('listing');
-    ({ db } = resources);
-    const blobs = await FilesystemBlobStore.open(resources.blobDir);
+    const { db, blobDir } = own.resources;
+    const blobs = await FilesystemBlobStore.open(blobDir);
     tenant = await createTenant(db.database, 'Listing Org');
     const other = await createTenant(db.database, 'Other Org');
     const projects = [
@@ -127,12 +104,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
       });
     }
     await createDocument(db.database, blobs, other, { templateId: (await db.database.templates.findByName(other.organisationId, null, 'alpha elsewhere'))[0].id, documentName: 'alpha foreign' });
-    gateway = await startGateway({ ...resources.settings, DB_POOL_SIZE: '4' });
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
+    gateway = await own.startGateway({ DB_POOL_SIZE: '4' });
   });
 
   const pathOf = (listing: 'templates' | 'templateVersions' | 'documents') =>
@@ -150,7 +122,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
 
   it.each(table)('4.1: $listing filter $field $op keeps exactly the matching records', async ({ listing, field, definition, op }) => {
     const target = targetFor(rows[listing], field, definition, op);
-    const expected = rows[listing].filter((r) => keeps(r.values[field], op, target)).map((r) => r.id).sort();
+    const expected = rows[listing].filter((r) => matchesFilter(r.values[field], { field, op, value: target })).map((r) => r.id).sort();
     const { status, page } = await list(listing, { take: '200', 'filters[0].field': field, 'filters[0].op': op, 'filters[0].value': target });
     expect(status).toBe(200);
     expect({ target, ids: page.items.map((i) => i.id).sort(), total: page.total }).toEqual({ target, ids: expected, total: expected.length });
@@ -260,7 +232,7 @@ describe('4.1 shared listing contract over HTTP and SQL (e2e, gateway process)',
   it('4.1: a fixed upper bound on renderedAt keeps the set stable while new records arrive', async () => {
     const bound = day(5).toISOString();
     const before = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
-    await createDocument(db.database, await FilesystemBlobStore.open(resources.blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
+    await createDocument(own.db.database, await FilesystemBlobStore.open(own.resources.blobDir), tenant, { templateId: rows.templates[0].id, documentName: 'late arrival' });
     const after = await list('documents', { take: '200', 'filters[0].field': 'renderedAt', 'filters[0].op': 'lte', 'filters[0].value': bound });
     expect(after.page.items.map((i) => i.id)).toEqual(before.page.items.map((i) => i.id));
   });

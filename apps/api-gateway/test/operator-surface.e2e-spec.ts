@@ -1,23 +1,12 @@
 import { ErrorCode } from '@docrender/contracts';
-import { startAppProcess, TEST_API_KEY_PEPPER, type TestDatabase } from '@docrender/testing';
-import { freePort, gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { startAppProcess, TEST_API_KEY_PEPPER } from '@docrender/testing';
+import { freePort, gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 jest.setTimeout(180_000);
 
 /** Issue 17 item 5: what an operator exposes: metrics off the public port, no start with the public secrets. */
 describe('issue 17 item 5: the operator surface of the gateway (gateway process)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
-  let blobDir: string;
-
-  beforeAll(async () => {
-    resources = await gatewayResources('operator');
-    ({ db, blobDir } = resources);
-  });
-
-  afterAll(async () => {
-    await resources?.remove();
-  });
+  const own = gatewaysOnOwnResources(() => gatewayResources('operator'));
 
   describe('metrics', () => {
     let gateway: GatewayProcess;
@@ -25,10 +14,7 @@ describe('issue 17 item 5: the operator surface of the gateway (gateway process)
 
     beforeAll(async () => {
       metricsPort = await freePort();
-      gateway = await startGateway({ ...resources.settings, DB_POOL_SIZE: '2', GATEWAY_METRICS_PORT: String(metricsPort) });
-    });
-    afterAll(async () => {
-      await gateway?.stop();
+      gateway = await own.startGateway({ DB_POOL_SIZE: '2', GATEWAY_METRICS_PORT: String(metricsPort) });
     });
 
     it('/metrics is not served on the public API port: 404 EntityNotFound in the envelope, with or without a key', async () => {
@@ -47,7 +33,7 @@ describe('issue 17 item 5: the operator surface of the gateway (gateway process)
 
   describe('public development secrets', () => {
     const start = (env: Record<string, string>) =>
-      startAppProcess('apps/api-gateway/src/main.js', { DATABASE_URL: db.url, BLOB_DIR: blobDir, ALLOW_DEVELOPMENT_SECRETS: 'false', ...env });
+      startAppProcess('apps/api-gateway/src/main.js', { DATABASE_URL: own.db.url, BLOB_DIR: own.resources.blobDir, ALLOW_DEVELOPMENT_SECRETS: 'false', ...env });
 
     it.each([
       ['VIEW_URL_SECRET unset', { API_KEY_PEPPER: TEST_API_KEY_PEPPER }, 'VIEW_URL_SECRET'],

@@ -1,29 +1,22 @@
 import { ErrorCode } from '@docrender/contracts';
-import type { BlobStore } from '@docrender/storage';
-import { startTestInfrastructure, type TestDatabase, type TestInfrastructure } from '@docrender/testing';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { client, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewaysOnOwnResources, gatewayTestInfrastructure, type GatewayProcess } from './gateway-process';
 import { startRenderService } from './render-stack';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
 
 describe('4.12 preview images made by the render service on first request (e2e: gateway, render service, RabbitMQ, s3rver, Chromium)', () => {
-  let infra: TestInfrastructure;
-  let db: TestDatabase;
-  let renderService: { stop(): Promise<void>; output(): string };
+  const own = gatewaysOnOwnResources(() => gatewayTestInfrastructure('gateway-preview'));
   let gateway: GatewayProcess;
   let tenant: Tenant;
   let invoiceId: string;
   let invalidId: string;
-  let blobs: BlobStore;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    infra = await startTestInfrastructure('gateway-preview');
-    ({ db, blobStore: blobs } = infra);
+    const { db, settings } = own.resources;
     tenant = await createTenant(db.database, 'Preview Org');
     const [template, data] = await Promise.all([readFile(path.join(ROOT, 'examples/invoice/template.json'), 'utf8'), readFile(path.join(ROOT, 'examples/invoice/data.json'), 'utf8')]);
     const create = async (name: string, templateJson: string) => {
@@ -38,14 +31,8 @@ describe('4.12 preview images made by the render service on first request (e2e: 
     invoiceId = await create('Invoice', template);
     invalidId = await create('Not a template', JSON.stringify({ pages: 'none', elements: 7 }));
     // the render service asks for no database: DATABASE_URL in its settings is not read
-    renderService = await startRenderService({ ...infra.env, RENDER_BROWSERS: '1' });
-    gateway = await startGateway({ ...infra.env, DB_POOL_SIZE: '4' });
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await renderService?.stop();
-    await infra?.teardown();
+    await own.stopsAfterAll(startRenderService({ ...settings, RENDER_BROWSERS: '1' }));
+    gateway = await own.startGateway({ DB_POOL_SIZE: '4' });
   });
 
   it('4.12: the first request renders the first page to a PNG, stores it, and answers a signed url that downloads it', async () => {
@@ -53,25 +40,25 @@ describe('4.12 preview images made by the render service on first request (e2e: 
     expect(first.status).toBe(200);
     const { url } = first.json<{ url: string }>();
     expect(url).toContain(`/v1/templates/${invoiceId}/versions/1/preview-image/file?expires=`);
-    const stored = (await db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey;
+    const stored = (await own.db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey;
     expect(stored).toMatch(new RegExp(`^organisations/${tenant.organisationId}/previews/${invoiceId}/1-[0-9a-f-]+\\.png$`));
     const image = await client(gateway.baseUrl, null).get(url.replace(`http://localhost:${gateway.port}`, gateway.baseUrl));
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.body.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
-    expect(image.body.equals(await blobs.get(stored ?? ''))).toBe(true);
+    expect(image.body.equals(await own.resources.infra.blobStore.get(stored ?? ''))).toBe(true);
   });
 
   it('4.12: later requests reuse the stored image', async () => {
-    const before = (await db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey;
+    const before = (await own.db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey;
     const again = await client(gateway.baseUrl, tenant.prodKey).get(`/v1/templates/${invoiceId}/versions/1/preview-image`);
     expect(again.status).toBe(200);
-    expect((await db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey).toBe(before);
+    expect((await own.db.database.templateVersions.findByNumber(invoiceId, 1))?.previewImageBlobKey).toBe(before);
   });
 
   it('4.12: a version the render service cannot preview is 404 ImageNotFound, never a null url', async () => {
     const response = await client(gateway.baseUrl, tenant.testKey).get(`/v1/templates/${invalidId}/versions/1/preview-image`);
     expect({ status: response.status, code: response.json<ErrorBody>().error.code }).toEqual({ status: 404, code: ErrorCode.ImageNotFound });
-    expect((await db.database.templateVersions.findByNumber(invalidId, 1))?.previewImageBlobKey).toBeNull();
+    expect((await own.db.database.templateVersions.findByNumber(invalidId, 1))?.previewImageBlobKey).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
 import { ErrorCode } from '@docrender/contracts';
-import type { TestDatabase } from '@docrender/testing';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 /**
  * RATE_LIMIT_SCALE 0.01: read 6, write 1 per window. The window is shortened to 10 s to watch it end: long enough
@@ -13,37 +12,28 @@ const READ_LIMIT = 6;
 const WINDOW_SECONDS = 10;
 
 describe('8 rate limits shared by two gateway processes through PostgreSQL (e2e)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
+  const own = gatewaysOnOwnResources(() => gatewayResources('rate-limit'));
   let gateways: GatewayProcess[] = [];
   let a: Tenant;
   let b: Tenant;
   let templateId: string;
 
   beforeAll(async () => {
-    resources = await gatewayResources('rate-limit');
-    ({ db } = resources);
     const settings = {
-      ...resources.settings,
       DB_POOL_SIZE: '4',
       RATE_LIMIT_SCALE: '0.01',
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
     };
-    gateways = await Promise.all([startGateway(settings), startGateway(settings)]);
-  });
-
-  afterAll(async () => {
-    await Promise.all(gateways.map((g) => g.stop()));
-    await resources?.remove();
+    gateways = await Promise.all([own.startGateway(settings), own.startGateway(settings)]);
   });
 
   /** Each test has organisations of its own, so it starts with full budgets without waiting for another's to refill. */
   let tests = 0;
   beforeEach(async () => {
     tests++;
-    a = await createTenant(db.database, `Busy Org ${tests}`);
-    b = await createTenant(db.database, `Quiet Org ${tests}`);
-    templateId = (await createTemplate(db.database, a, { name: 'T', versions: [{ publish: true }] })).template.id;
+    a = await createTenant(own.db.database, `Busy Org ${tests}`);
+    b = await createTenant(own.db.database, `Quiet Org ${tests}`);
+    templateId = (await createTemplate(own.db.database, a, { name: 'T', versions: [{ publish: true }] })).template.id;
   });
 
   const via = (i: number, key: string) => client(gateways[i % 2].baseUrl, key);

@@ -1,7 +1,7 @@
 import { ErrorCode, RenderStatus, type RenderEnvelopeDto } from '@docrender/contracts';
-import { startTcpFaultProxy, startTestInfrastructure, waitFor, type TcpFaultProxy, type TestInfrastructure } from '@docrender/testing';
+import { startTcpFaultProxy, waitFor, type TcpFaultProxy } from '@docrender/testing';
 import { createDocument, createTenant, TINY_PDF, type Tenant } from './gateway-fixtures';
-import { ensureBuilt, startGateway, type GatewayProcess } from './gateway-process';
+import { gatewaysOnOwnResources, gatewayTestInfrastructure, type GatewayProcess } from './gateway-process';
 import { startRenderService } from './render-stack';
 
 jest.setTimeout(300_000);
@@ -20,28 +20,25 @@ type Answer = { status: number; contentType: string | null; text: string; retryA
  * (Chromium) and the test itself use the servers directly.
  */
 describe('7.2 500 ExternalServiceError over HTTP against the real stack when a dependency is down (gateway process)', () => {
-  let infra: TestInfrastructure;
+  const own = gatewaysOnOwnResources(() => gatewayTestInfrastructure('server-errors'));
   let s3: TcpFaultProxy;
   let amqp: TcpFaultProxy;
   let gateway: GatewayProcess;
-  let renderService: { stop(): Promise<void> };
   let tenant: Tenant;
   let templateId: string;
   let documentId: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    infra = await startTestInfrastructure('server-errors');
+    const { infra } = own.resources;
     const s3Url = new URL(infra.env.S3_ENDPOINT);
     const amqpUrl = new URL(infra.env.AMQP_URL);
     s3 = await startTcpFaultProxy({ host: s3Url.hostname, port: Number(s3Url.port) });
     amqp = await startTcpFaultProxy({ host: amqpUrl.hostname, port: Number(amqpUrl.port || 5672) });
     s3Url.port = String(s3.port);
     amqpUrl.host = `127.0.0.1:${amqp.port}`;
-    [renderService, gateway] = await Promise.all([
-      startRenderService({ ...infra.env, DB_POOL_SIZE: '2', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1' }),
-      startGateway({
-        ...infra.env,
+    [, gateway] = await Promise.all([
+      own.stopsAfterAll(startRenderService({ ...infra.env, DB_POOL_SIZE: '2', RENDER_BROWSERS: '1', RENDER_PAGES_PER_BROWSER: '1' })),
+      own.startGateway({
         S3_ENDPOINT: s3Url.origin,
         AMQP_URL: amqpUrl.toString(),
         // How long a request waits for a lost RabbitMQ connection before it gives up, and how soon one is retried.
@@ -61,11 +58,8 @@ describe('7.2 500 ExternalServiceError over HTTP against the real stack when a d
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await renderService?.stop();
     await s3?.close();
     await amqp?.close();
-    await infra?.teardown();
   });
 
   async function call(method: string, path: string, body?: unknown): Promise<Answer & { body: Buffer }> {

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Environment } from '@docrender/contracts';
 import { provisionOrganisation } from '@docrender/persistence';
-import type { TestDatabase } from '@docrender/testing';
-import { gatewayResources, startGateway, type GatewayProcess, type GatewayResources } from './gateway-process';
+import { gatewayResources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 jest.setTimeout(120_000);
 
 /** Spec 5.4 / 7.2: 403 Forbidden — the key is valid but the organisation may not perform the action. */
 describe('403 Forbidden for a suspended organisation (gateway as a process)', () => {
-  let resources: GatewayResources;
-  let db: TestDatabase;
+  const own = gatewaysOnOwnResources(() => gatewayResources('suspended'));
   let gateway: GatewayProcess;
   let organisationId: string;
   let key: string;
 
   beforeAll(async () => {
-    resources = await gatewayResources('suspended');
-    ({ db } = resources);
+    const { db } = own.resources;
     ({ organisation: { id: organisationId } } = await provisionOrganisation(db.database, {
       name: 'Suspended Ltd',
       tier: 't',
@@ -26,13 +23,8 @@ describe('403 Forbidden for a suspended organisation (gateway as a process)', ()
       userCount: 1,
     }));
     key = (await db.database.apiKeys.create(organisationId, Environment.Production)).plaintextKey;
-    gateway = await startGateway(resources.settings);
+    gateway = await own.startGateway();
     await db.database.organisations.setSuspended(organisationId, true);
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
   });
 
   const call = (method: string, path: string, body?: unknown) =>
@@ -57,7 +49,7 @@ describe('403 Forbidden for a suspended organisation (gateway as a process)', ()
   it('5.4: reads still work, and resuming the organisation lifts the 403', async () => {
     expect((await call('GET', '/v1/templates')).status).toBe(200);
     expect((await call('GET', '/v1/organisation/stats')).status).toBe(200);
-    await db.database.organisations.setSuspended(organisationId, false);
+    await own.db.database.organisations.setSuspended(organisationId, false);
     const res = await call('POST', `/v1/render/${randomUUID()}`, { documents: [{}] });
     expect(res.status).toBe(404);
   });

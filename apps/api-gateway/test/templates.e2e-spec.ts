@@ -1,19 +1,15 @@
 import { Environment, ErrorCode } from '@docrender/contracts';
-import type { MinioBlobStore } from '@docrender/storage';
-import type { TestDatabase } from '@docrender/testing';
 import { SignedUrlSigner } from '@docrender/platform';
 import { previewImageLink } from '../src/templates/preview-image-link';
 import { client, createTemplate, createTenant, type ErrorBody, type Tenant } from './gateway-fixtures';
-import { gatewayS3Resources, startGateway, type GatewayProcess, type GatewayS3Resources } from './gateway-process';
+import { gatewayS3Resources, gatewaysOnOwnResources, type GatewayProcess } from './gateway-process';
 
 const VIEW_URL_SECRET = 'e2e-view-url-secret-templates';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('templates, versions, preview images, organisation stats (e2e, gateway process)', () => {
-  let resources: GatewayS3Resources;
-  let db: TestDatabase;
-  let blobs: MinioBlobStore;
+  const own = gatewaysOnOwnResources(() => gatewayS3Resources('gateway-e2e'));
   let gateway: GatewayProcess;
   let a: Tenant;
   let b: Tenant;
@@ -28,8 +24,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
   };
 
   beforeAll(async () => {
-    resources = await gatewayS3Resources('gateway-e2e');
-    ({ db, blobs } = resources);
+    const { db, blobs } = own.resources;
     a = await createTenant(db.database, 'Org A', { includedPagesPerMonth: 500 });
     b = await createTenant(db.database, 'Org B');
     const project = await db.database.projects.create({ organisationId: a.organisationId, name: 'Invoices' });
@@ -59,12 +54,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
       foreign: foreign.template.id,
       broken: broken.id,
     };
-    gateway = await startGateway({ ...resources.settings, VIEW_URL_SECRET });
-  });
-
-  afterAll(async () => {
-    await gateway?.stop();
-    await resources?.remove();
+    gateway = await own.startGateway({ VIEW_URL_SECRET });
   });
 
   const api = (key: string | null = a.testKey) => client(gateway.baseUrl, key);
@@ -247,7 +237,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
 
     it('4.12: a version whose preview cannot be produced is 404 ImageNotFound, never a null url', async () => {
       await expectError(api().get(path(ids.broken, 1)), 404, ErrorCode.ImageNotFound);
-      expect((await db.database.templateVersions.findByNumber(ids.broken, 1))?.previewImageBlobKey).toBeNull();
+      expect((await own.db.database.templateVersions.findByNumber(ids.broken, 1))?.previewImageBlobKey).toBeNull();
     });
 
     it('4.12: a signed link to a version without a stored image is 404 ImageNotFound', async () => {
@@ -256,13 +246,13 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     });
 
     it('7.2 404 OrganizationNotFound: a signed preview link of a deleted organisation’s template no longer downloads it', async () => {
-      const gone = await createTenant(db.database, 'Deleted later');
-      const template = await createTemplate(db.database, gone, { name: 'Letter', versions: [{ publish: true }] });
-      await blobs.put('previews/deleted-later-v1.png', PNG, 'image/png');
-      await db.database.templateVersions.setPreviewImage(template.template.id, 1, 'previews/deleted-later-v1.png');
+      const gone = await createTenant(own.db.database, 'Deleted later');
+      const template = await createTemplate(own.db.database, gone, { name: 'Letter', versions: [{ publish: true }] });
+      await own.resources.blobs.put('previews/deleted-later-v1.png', PNG, 'image/png');
+      await own.db.database.templateVersions.setPreviewImage(template.template.id, 1, 'previews/deleted-later-v1.png');
       const link = new SignedUrlSigner({ publicBaseUrl: gateway.baseUrl, secret: VIEW_URL_SECRET }, previewImageLink).sign({ templateId: template.template.id, versionNumber: 1 });
       expect((await client(gateway.baseUrl, null).get(link)).status).toBe(200);
-      await db.database.organisations.markDeleted(gone.organisationId);
+      await own.db.database.organisations.markDeleted(gone.organisationId);
       await expectError(client(gateway.baseUrl, null).get(link), 404, ErrorCode.OrganizationNotFound);
     });
 
@@ -275,7 +265,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
 
   describe('4.16 organisation stats', () => {
     it('4.16: the organisation of the key with its period, allowance and use', async () => {
-      await db.database.usage.setPagesUsed(a.organisationId, 120);
+      await own.db.database.usage.setPagesUsed(a.organisationId, 120);
       const response = await api(a.prodKey).get('/v1/organisation/stats');
       expect(response.status).toBe(200);
       const stats = response.json<Record<string, unknown>>();
@@ -297,7 +287,7 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     });
 
     it('2.12: pagesAvailable is floored at 0', async () => {
-      await db.database.usage.setPagesUsed(a.organisationId, 900);
+      await own.db.database.usage.setPagesUsed(a.organisationId, 900);
       expect((await api().get('/v1/organisation/stats')).json()).toMatchObject({ pagesUsedThisPeriod: 900, pagesAvailable: 0 });
     });
 
@@ -321,8 +311,8 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     ];
 
     it('5.3: a missing, malformed, unknown or revoked key is 401 Unauthorized', async () => {
-      const revoked = await db.database.apiKeys.create(a.organisationId, Environment.Test);
-      await db.database.apiKeys.revoke(revoked.record.id);
+      const revoked = await own.db.database.apiKeys.create(a.organisationId, Environment.Test);
+      await own.db.database.apiKeys.revoke(revoked.record.id);
       const headers: (Record<string, string> | undefined)[] = [
         undefined,
         { authorization: 'Basic dXNlcjpwYXNz' },
@@ -346,8 +336,8 @@ describe('templates, versions, preview images, organisation stats (e2e, gateway 
     });
 
     it('5.3: a valid key whose organisation is gone is 401 NotAuthenticated', async () => {
-      const gone = await createTenant(db.database, 'Gone Ltd');
-      await db.database.organisations.markDeleted(gone.organisationId);
+      const gone = await createTenant(own.db.database, 'Gone Ltd');
+      await own.db.database.organisations.markDeleted(gone.organisationId);
       for (const [method, path, body] of routes()) {
         const response = await client(gateway.baseUrl, gone.prodKey).send(method, path, { body });
         expect({ path, status: response.status, code: response.json<ErrorBody>().error.code }).toEqual({ path, status: 401, code: ErrorCode.NotAuthenticated });

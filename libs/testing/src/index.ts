@@ -8,6 +8,7 @@ export * from './openapi/contract-answers';
 export * from './fixtures/render-target';
 export * from './fixtures/slow-compile';
 export * from './fixtures/table-template';
+export * from './errors/domain-error-of';
 export * from './files/temp-file';
 export * from './event-loop/event-loop-turns';
 export * from '@docrender/template-dsl/testing';

@@ -6,28 +6,24 @@ import { LOGGER } from '@docrender/platform';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 
-/** Nest's own HTTP exceptions (routing, parsing) mapped onto the spec's codes. */
+/**
+ * Nest's own HTTP exceptions (routing, parsing) mapped onto the spec's codes. Nest turns URIErrors (bad %-encoding)
+ * into plain 400s; our own business-rule 400s are DomainErrors, so a plain 400 is a request that could not be bound
+ * (spec 7.2).
+ */
+const CODE_OF_NEST_STATUS: ReadonlyMap<number, ErrorCode> = new Map([
+  [400, ErrorCode.BindingError],
+  [401, ErrorCode.Unauthorized],
+  [403, ErrorCode.Forbidden],
+  [404, ErrorCode.EntityNotFound],
+  [406, ErrorCode.NotAcceptable],
+  [413, ErrorCode.PayloadTooLarge],
+  [429, ErrorCode.TooManyRequests],
+]);
+
+/** The code of a Nest HTTP exception's status: from the table, else InternalError from 500 up and BindingError below. */
 function codeForHttpStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400:
-      // Nest turns URIErrors (bad %-encoding) into plain 400s; our own business-rule 400s are DomainErrors. A plain 400
-      // is therefore a request that could not be bound (spec 7.2).
-      return ErrorCode.BindingError;
-    case 401:
-      return ErrorCode.Unauthorized;
-    case 403:
-      return ErrorCode.Forbidden;
-    case 404:
-      return ErrorCode.EntityNotFound;
-    case 406:
-      return ErrorCode.NotAcceptable;
-    case 413:
-      return ErrorCode.PayloadTooLarge;
-    case 429:
-      return ErrorCode.TooManyRequests;
-    default:
-      return status >= 500 ? ErrorCode.InternalError : ErrorCode.BindingError;
-  }
+  return CODE_OF_NEST_STATUS.get(status) ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.BindingError);
 }
 
 /**

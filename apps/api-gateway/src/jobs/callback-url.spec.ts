@@ -1,19 +1,12 @@
-import { DomainError, ErrorCode } from '@docrender/contracts';
+import { ErrorCode } from '@docrender/contracts';
 import type { EgressPolicy } from '@docrender/egress';
+import { domainErrorOf } from '@docrender/testing';
 import { checkCallbackUrl } from './callback-url';
 
 const strict: EgressPolicy = { allowHttp: false, allowPrivate: false };
 const development: EgressPolicy = { allowHttp: true, allowPrivate: true };
 
-function refusal(url: string, policy: EgressPolicy = strict): DomainError {
-  try {
-    checkCallbackUrl(url, policy);
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${url} to be refused`);
-}
+const refusal = (url: string, policy: EgressPolicy = strict) => domainErrorOf(() => checkCallbackUrl(url, policy));
 
 describe('checkCallbackUrl (spec 4.5 / part 6: a callback URL the service would never call is refused at enqueue)', () => {
   it('accepts a public https URL with a host name (resolved and checked at each delivery, not here)', () => {

@@ -147,6 +147,20 @@ export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): J
     }
   };
 
+  /** An object or array opens at `i`: it begins a value of its kind and one more container. */
+  const open = (kind: 'object' | 'array', container: number): void => {
+    beginValue(kind);
+    push(container);
+    i++;
+  };
+
+  /** The closer at `i` ends the innermost container, the value that began at its height. */
+  const close = (): void => {
+    i++;
+    height--;
+    endValue();
+  };
+
   const decoder = new TextDecoder();
   // 0: a value is expected; 1: a value ended; 2: first member name or '}'; 3: member name; 4: first element or ']'
   let state = 0;
@@ -163,9 +177,7 @@ export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): J
         i++;
         state = stack[height - 1] === OBJECT ? 3 : 0;
       } else if (c === closer) {
-        i++;
-        height--;
-        endValue();
+        close();
       } else {
         return failure(stack[height - 1] === OBJECT ? "expected ',' or '}'" : "expected ',' or ']'");
       }
@@ -173,9 +185,7 @@ export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): J
     }
     if (state === 2 || state === 3) {
       if (state === 2 && bytes[i] === 0x7d) {
-        i++;
-        height--;
-        endValue();
+        close();
         state = 1;
         continue;
       }
@@ -191,9 +201,7 @@ export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): J
       continue;
     }
     if (state === 4 && bytes[i] === 0x5d) {
-      i++;
-      height--;
-      endValue();
+      close();
       state = 1;
       continue;
     }
@@ -201,16 +209,12 @@ export function scanJsonBody(bytes: Uint8Array, splitKeys: readonly string[]): J
     const c = bytes[i];
     let problem: string | null = null;
     if (c === 0x7b) {
-      beginValue('object');
-      push(OBJECT);
-      i++;
+      open('object', OBJECT);
       state = 2;
       continue;
     }
     if (c === 0x5b) {
-      beginValue('array');
-      push(ARRAY);
-      i++;
+      open('array', ARRAY);
       state = 4;
       continue;
     }

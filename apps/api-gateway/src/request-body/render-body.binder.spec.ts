@@ -1,4 +1,5 @@
-import { DomainError, ErrorCode, Limits } from '@docrender/contracts';
+import { ErrorCode, Limits } from '@docrender/contracts';
+import { domainErrorOf } from '@docrender/testing';
 import { scanJsonBody } from './json-body.scanner';
 import {
   bindDocumentNameTemplateBody,
@@ -18,13 +19,8 @@ const documentName = (text: string) => bindDocumentNameTemplateBody(raw(text), s
 const stateless = (text: string) => bindStatelessRenderBody(raw(text), scanJsonBody(raw(text), []));
 
 function rejection(bind: () => unknown): { code: ErrorCode; message: string } {
-  try {
-    bind();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a rejection');
+  const { code, message } = domainErrorOf(bind);
+  return { code, message };
 }
 
 describe('render body binding', () => {

@@ -1,8 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { jobsSettings, Settings } from '@docrender/config';
 import type { Logger } from '@docrender/observability';
 import { ExclusivePasses, RetentionPurge, StoredDocumentRepository, type PurgeReport } from '@docrender/persistence';
-import { LOGGER, PeriodicExclusivePass } from '@docrender/platform';
+import { LOGGER, PeriodicPassService } from '@docrender/platform';
 import { BLOB_STORE, type BlobStore } from '@docrender/storage';
 import { jobMetrics } from '../jobs/job-metrics';
 
@@ -16,9 +16,7 @@ export const RETENTION_SWEEP_LOCK_KEY = 7_441_902_114;
  * advisory lock (tried, never waited for), so at most one replica sweeps at a time and the others skip that round.
  */
 @Injectable()
-export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly pass: PeriodicExclusivePass<PurgeReport>;
-
+export class RetentionSweepService extends PeriodicPassService<PurgeReport> {
   constructor(
     passes: ExclusivePasses,
     private readonly documents: StoredDocumentRepository,
@@ -26,24 +24,12 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
   ) {
-    this.pass = new PeriodicExclusivePass(passes, logger, {
+    super(passes, logger, {
+      name: 'retention sweep',
+      intervalSetting: 'JOBS_RETENTION_SWEEP_INTERVAL_MS',
       lockKey: RETENTION_SWEEP_LOCK_KEY,
       intervalMs: settings.get(jobsSettings).retentionSweepIntervalMs,
-      messages: {
-        disabled: 'retention sweep disabled (JOBS_RETENTION_SWEEP_INTERVAL_MS=0)',
-        skipped: 'retention sweep skipped: another replica is sweeping',
-        failed: 'retention sweep failed; it runs again next round',
-      },
-      work: (now) => this.purge(now),
     });
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.pass.stop();
   }
 
   /**
@@ -52,10 +38,10 @@ export class RetentionSweepService implements OnApplicationBootstrap, OnModuleDe
    * on the next round).
    */
   sweep(now: Date = new Date()): Promise<PurgeReport | null> {
-    return this.pass.run(now);
+    return this.runPass(now);
   }
 
-  private async purge(now: Date): Promise<PurgeReport> {
+  protected async work(now: Date): Promise<PurgeReport> {
     const report = await new RetentionPurge(this.documents, this.blobStore).purgeByRetentionPolicy(now);
     jobMetrics.pdfsPurged.inc(report.purged);
     if (report.purged > 0 || report.failures.length > 0) {

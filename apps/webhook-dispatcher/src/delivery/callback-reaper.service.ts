@@ -1,10 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type ConfigOf, Settings, webhookSettings } from '@docrender/config';
 import { MessageName, type DeliverWebhookCommand } from '@docrender/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@docrender/messaging';
 import type { Logger } from '@docrender/observability';
 import { ExclusivePasses, WebhookDeliveryRepository, type StaleDelivery } from '@docrender/persistence';
-import { LOGGER, PeriodicExclusivePass } from '@docrender/platform';
+import { LOGGER, PeriodicPassService } from '@docrender/platform';
 import { retryDelaySeconds } from '@docrender/webhooks';
 import { dispatcherMetrics } from './dispatcher-metrics';
 
@@ -37,9 +37,8 @@ export function attemptToResend(last: StaleDelivery['lastAttempt']): number | nu
  * or no attempt left, is recorded as abandoned.
  */
 @Injectable()
-export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDestroy {
+export class CallbackReaperService extends PeriodicPassService<ReaperReport> {
   private readonly settings: ConfigOf<typeof webhookSettings>;
-  private readonly pass: PeriodicExclusivePass<ReaperReport>;
 
   constructor(
     passes: ExclusivePasses,
@@ -48,33 +47,22 @@ export class CallbackReaperService implements OnApplicationBootstrap, OnModuleDe
     @Inject(LOGGER) private readonly logger: Logger,
     settings: Settings,
   ) {
-    this.settings = settings.get(webhookSettings);
-    this.pass = new PeriodicExclusivePass(passes, logger, {
+    const reaper = settings.get(webhookSettings);
+    super(passes, logger, {
+      name: 'callback reaper',
+      intervalSetting: 'WEBHOOK_REAPER_INTERVAL_MS',
       lockKey: CALLBACK_REAPER_LOCK_KEY,
-      intervalMs: this.settings.reaperIntervalMs,
-      messages: {
-        disabled: 'callback reaper disabled (WEBHOOK_REAPER_INTERVAL_MS=0)',
-        skipped: 'callback reaper pass skipped: another replica is reaping',
-        failed: 'callback reaper pass failed; it runs again next round',
-      },
-      work: (now) => this.resendStale(now),
+      intervalMs: reaper.reaperIntervalMs,
     });
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.pass.stop();
+    this.settings = reaper;
   }
 
   /** One pass at `now`; null when another replica holds the lock or the pass failed (logged; the next pass retries). */
   reap(now: Date = new Date()): Promise<ReaperReport | null> {
-    return this.pass.run(now);
+    return this.runPass(now);
   }
 
-  private async resendStale(now: Date): Promise<ReaperReport> {
+  protected async work(now: Date): Promise<ReaperReport> {
     const { deliveries } = this;
     const report: ReaperReport = { resent: 0, abandoned: 0 };
     for (const stale of await deliveries.findStale(new Date(now.getTime() - this.settings.reaperStaleMs), BATCH)) {

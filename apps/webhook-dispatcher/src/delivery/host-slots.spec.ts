@@ -2,9 +2,14 @@ import { callbackHostOf, callbackOriginOf, DeliverySlots, type SlotGrant } from 
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Starts `count` acquisitions for `host`, recording each grant as it comes. */
-function request(slots: DeliverySlots, host: string, count: number, grants: Array<[string, SlotGrant]>, signal?: AbortSignal): void {
-  for (let i = 0; i < count; i++) void slots.acquire(host, signal).then((grant) => grants.push([host, grant]));
+/** Slots with `options`, the grants in the order they come, and `request`: starts `count` acquisitions for `host`. */
+function slotsOf(options: ConstructorParameters<typeof DeliverySlots>[0]) {
+  const slots = new DeliverySlots(options);
+  const grants: Array<[string, SlotGrant]> = [];
+  const request = (host: string, count: number, signal?: AbortSignal): void => {
+    for (let i = 0; i < count; i++) void slots.acquire(host, signal).then((grant) => grants.push([host, grant]));
+  };
+  return { slots, grants, request };
 }
 
 describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', () => {
@@ -16,9 +21,8 @@ describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', 
   afterEach(() => leftWaiting.abort());
 
   it('6.3: one host alone gets every slot, not only its per-host share', async () => {
-    const slots = new DeliverySlots({ total: 16, perHost: 4, parkAfterMs: 60_000 });
-    const grants: Array<[string, SlotGrant]> = [];
-    request(slots, 'slow.example', 20, grants, leftWaiting.signal);
+    const { slots, grants, request } = slotsOf({ total: 16, perHost: 4, parkAfterMs: 60_000 });
+    request('slow.example', 20, leftWaiting.signal);
     await tick();
     expect(grants).toHaveLength(16);
     expect(slots.inFlightTo('slow.example')).toBe(16);
@@ -29,12 +33,11 @@ describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', 
   });
 
   it('6.3: while other hosts wait, a freed slot goes to a host below its share before a host above it', async () => {
-    const slots = new DeliverySlots({ total: 4, perHost: 2, parkAfterMs: 60_000 });
-    const grants: Array<[string, SlotGrant]> = [];
-    request(slots, 'a', 6, grants, leftWaiting.signal);
+    const { slots, grants, request } = slotsOf({ total: 4, perHost: 2, parkAfterMs: 60_000 });
+    request('a', 6, leftWaiting.signal);
     await tick();
     expect(grants).toHaveLength(4);
-    request(slots, 'b', 3, grants, leftWaiting.signal);
+    request('b', 3, leftWaiting.signal);
     await tick();
     slots.release('a');
     slots.release('a');
@@ -53,10 +56,9 @@ describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', 
   it('a callback that waited past parkAfterMs while its host holds its share is parked; one whose host is below it keeps waiting', async () => {
     jest.useFakeTimers();
     try {
-      const slots = new DeliverySlots({ total: 2, perHost: 1, parkAfterMs: 1_000 });
-      const grants: Array<[string, SlotGrant]> = [];
-      request(slots, 'hog', 3, grants);
-      request(slots, 'other', 1, grants);
+      const { slots, grants, request } = slotsOf({ total: 2, perHost: 1, parkAfterMs: 1_000 });
+      request('hog', 3);
+      request('other', 1);
       await jest.advanceTimersByTimeAsync(1_000);
       expect(grants).toEqual([
         ['hog', 'go'],
@@ -73,11 +75,10 @@ describe('DeliverySlots (spec 6.3: 16 callbacks in flight, one host included)', 
   });
 
   it('a waiting callback whose delivery was abandoned (channel closed) leaves without a slot', async () => {
-    const slots = new DeliverySlots({ total: 1, perHost: 1, parkAfterMs: 60_000 });
-    const grants: Array<[string, SlotGrant]> = [];
+    const { slots, grants, request } = slotsOf({ total: 1, perHost: 1, parkAfterMs: 60_000 });
     const lost = new AbortController();
-    request(slots, 'h', 1, grants);
-    request(slots, 'h', 1, grants, lost.signal);
+    request('h', 1);
+    request('h', 1, lost.signal);
     await tick();
     lost.abort();
     await tick();

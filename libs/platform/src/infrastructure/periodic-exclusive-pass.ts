@@ -1,3 +1,4 @@
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from '@docrender/observability';
 import type { ExclusivePasses } from '@docrender/persistence';
 
@@ -63,4 +64,46 @@ export class PeriodicExclusivePass<T> {
       return null;
     }
   }
+}
+
+/** What names a periodic pass in its log lines: the pass ("retention sweep") and the setting that times it. */
+export type PeriodicPassIdentity = { name: string; intervalSetting: string };
+
+/**
+ * A Nest provider that runs a PeriodicExclusivePass: the timer starts once the app has started and stops (waiting for
+ * the pass in flight) when the app closes. The subclass names the pass, gives its lock and interval, and does one pass
+ * in `work`; its log lines say the pass is disabled (`intervalSetting`=0), skipped or failed.
+ */
+export abstract class PeriodicPassService<T> implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly pass: PeriodicExclusivePass<T>;
+
+  protected constructor(passes: ExclusivePasses, logger: Logger, options: PeriodicPassIdentity & Pick<PeriodicPassOptions<T>, 'lockKey' | 'intervalMs'>) {
+    const { name, intervalSetting, lockKey, intervalMs } = options;
+    this.pass = new PeriodicExclusivePass(passes, logger, {
+      lockKey,
+      intervalMs,
+      messages: {
+        disabled: `${name} disabled (${intervalSetting}=0)`,
+        skipped: `${name} skipped: another replica holds its lock`,
+        failed: `${name} failed; it runs again next round`,
+      },
+      work: (now) => this.work(now),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.pass.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.pass.stop();
+  }
+
+  /** One pass at `now`: what `work` returned, or null when another replica holds the lock or the pass failed (logged; the next round retries). */
+  protected runPass(now: Date): Promise<T | null> {
+    return this.pass.run(now);
+  }
+
+  /** One pass at `now`, run while this process holds the lock. */
+  protected abstract work(now: Date): Promise<T>;
 }

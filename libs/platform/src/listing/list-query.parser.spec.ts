@@ -1,17 +1,10 @@
-import { DomainError, ErrorCode, FieldKind, FilterOperator, LISTINGS, OPERATORS_OF_KIND, SortDirection, type FilterableField, type ListingName } from '@docrender/contracts';
+import { ErrorCode, FieldKind, FilterOperator, LISTINGS, OPERATORS_OF_KIND, SortDirection, type FilterableField, type ListingName } from '@docrender/contracts';
+import { domainErrorOf } from '@docrender/testing';
 import { MAX_FILTERS, parseListQuery } from './list-query.parser';
 
 const parse = (query: string, listing: ListingName = 'documents') => parseListQuery(new URLSearchParams(query), LISTINGS[listing], listing);
 
-function rejection(query: string, listing: ListingName = 'documents'): DomainError {
-  try {
-    parse(query, listing);
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${query} to be rejected`);
-}
+const rejection = (query: string, listing: ListingName = 'documents') => domainErrorOf(() => parse(query, listing));
 
 /** A valid value for each kind of field (and the normalised value the parser passes on). */
 function sampleValue(field: FilterableField): { raw: string; parsed: string } {
