@@ -7,7 +7,7 @@ import { declaredSetting, environmentProblems } from './support/declared-setting
 import { execForm, parseDockerfile } from './support/dockerfile';
 import { REPO_ROOT, runTool } from './support/external-tool';
 import { SERVING_APPS } from './support/images';
-import { COMPILE_THREAD_BASE_MIB, quantity, RENDER_SERVICE_BASE_MIB } from './support/resources';
+import { quantity, renderServiceMemoryMib } from './support/resources';
 
 /** A service as `docker-compose config` prints it (the fields the checks read). */
 type ComposeService = {
@@ -173,16 +173,19 @@ describe('docker-compose.yml (docker-compose config)', () => {
     expect(secondsOf(service('render-service').stop_grace_period) * 1000).toBeGreaterThan(shutdownGraceMs + 20_000);
   });
 
-  it('issue 31: the render service runs a compile thread per CPU it may use, and its memory limit holds Chromium and every thread at its heap', () => {
+  it('issue 31 and issue 32 item 3: the render service runs a compile thread per CPU it may use, and its memory limit holds Chromium printing the longest document it accepts and every thread at its heap', () => {
     const s = service('render-service');
     const threads = renderSettings.compileThreads.parse(s.environment?.RENDER_COMPILE_THREADS);
     expect(s.environment?.RENDER_COMPILE_THREADS).toBeDefined();
     expect(threads).toBe(quantity(s.cpus, 'cpu'));
-    const heapMb = renderSettings.compileHeapMb.parse(s.environment?.RENDER_COMPILE_HEAP_MB);
-    // compose writes bytes as 4g
-    expect(quantity(s.mem_limit?.replace(/^(\d+)([kmg])b?$/i, (_, n: string, u: string) => `${n}${u.toUpperCase()}i`), 'MiB')).toBeGreaterThanOrEqual(
-      RENDER_SERVICE_BASE_MIB + threads * (COMPILE_THREAD_BASE_MIB + heapMb),
-    );
+    expect(s.environment?.RENDER_MAX_PRINTED_HTML_MB).toBeDefined();
+    const needed = renderServiceMemoryMib({
+      compileThreads: threads,
+      compileHeapMb: renderSettings.compileHeapMb.parse(s.environment?.RENDER_COMPILE_HEAP_MB),
+      maxPrintedHtmlMb: renderSettings.maxPrintedHtmlMb.parse(s.environment?.RENDER_MAX_PRINTED_HTML_MB),
+    });
+    // compose writes bytes as 8g
+    expect(quantity(s.mem_limit?.replace(/^(\d+)([kmg])b?$/i, (_, n: string, u: string) => `${n}${u.toUpperCase()}i`), 'MiB')).toBeGreaterThanOrEqual(needed);
   });
 
   it('the apps run on a read-only root file system with a tmpfs /tmp, like in Kubernetes', () => {

@@ -1,7 +1,7 @@
 import { histogram, type Logger } from '@docrender/observability';
 import { batchPrintKey, printBatchOnPage } from './batch-page-printer';
 import type { BrowserPool } from './browser-pool';
-import { releasesPage } from './printed-size';
+import { isLongPrint } from './printed-size';
 import type { ChromiumDocumentPrinter, DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
 
 /** How much batching saves is seen here: the documents of each print the batching printer starts (1 when alone). */
@@ -72,7 +72,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
           javaScript: false,
           deadline: Math.min(...requests.map((r) => r.deadline)),
           budgetMs: Math.max(...requests.map((r) => r.budgetMs)),
-          releasePage: releasesPage(requests),
+          longPrint: isLongPrint(requests),
           work: (page) => printBatchOnPage(page, requests),
         });
         documentsPerPrint.observe(batch.length);

@@ -10,7 +10,7 @@ import { BrowserPool, BrowserPoolOptions } from './browser-pool';
 import { locateChromium } from './chromium-executable';
 import { printPdfOnPage } from './page-printer';
 import type { PageWork } from './pooled-browser';
-import { releasesPage } from './printed-size';
+import { isLongPrint } from './printed-size';
 import { RenderTimeoutError } from './render-timeout.error';
 
 const quietLogger = new JsonLogger('render-service-test', 'error', {}, () => undefined);
@@ -321,15 +321,15 @@ describe('render-service Chromium pool (real Chromium)', () => {
     expect(pages.size).toBe(1);
   });
 
-  it('pool: a reused page that printed a long document is closed and replaced, and its renderer gives the memory back (RELEASE_PAGE_AFTER_CHARS)', async () => {
+  it('pool: a reused page that printed a long document is closed and replaced, and its renderer gives the memory back (LONG_PRINT_CHARS)', async () => {
     const releasing = await BrowserPool.start(await poolOptions({ pagesPerBrowser: 1 }));
     const [leader] = releasing.browserProcessIds;
     const chromiumMb = (): number => treeMemoryMb(leader).privateMb;
     const rows = Array.from({ length: 10_000 }, (_, i) => `<tr><td>${i + 1}</td><td>2026-11-${String((i % 28) + 1).padStart(2, '0')}</td><td>Payment received, reference RF18 5390 0754 7034 ${i}</td><td>1.234,56 EUR</td></tr>`);
     const long = `<!doctype html><html><head><meta charset="utf-8"><style>@page { size: A4; margin: 15mm }</style></head><body><table>${rows.join('')}</table></body></html>`;
     const parts = { html: long, headerHtml: null, footerHtml: null };
-    expect(releasesPage([parts])).toBe(true);
-    expect(releasesPage([{ html: INVOICE, headerHtml: null, footerHtml: null }])).toBe(false);
+    expect(isLongPrint([parts])).toBe(true);
+    expect(isLongPrint([{ html: INVOICE, headerHtml: null, footerHtml: null }])).toBe(false);
     const pagesUsed: Page[] = [];
     try {
       const before = chromiumMb();
@@ -338,7 +338,7 @@ describe('render-service Chromium pool (real Chromium)', () => {
         javaScript: false,
         deadline: Date.now() + 120_000,
         budgetMs: 120_000,
-        releasePage: releasesPage([parts]),
+        longPrint: isLongPrint([parts]),
         work: async (page) => {
           pagesUsed.push(page);
           await printPdfOnPage(page, { ...parts, tagged: false });
@@ -358,6 +358,47 @@ describe('render-service Chromium pool (real Chromium)', () => {
     } finally {
       await releasing.close();
     }
+  });
+
+  it('pool: one long print at a time (LONG_PRINT_CHARS): a second long print waits for the first, a short render passes it on the free page', async () => {
+    // 2 pages; the work functions stand for prints and end when the test lets them
+    const events: string[] = [];
+    const ends = new Map<string, () => void>();
+    const started = new Map<string, Promise<void>>();
+    const task = (name: string, longPrint: boolean): Promise<void> => {
+      let begun!: () => void;
+      started.set(name, new Promise<void>((resolve) => (begun = resolve)));
+      return pool.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 60_000,
+        budgetMs: 60_000,
+        longPrint,
+        work: async () => {
+          events.push(`${name} starts`);
+          begun();
+          await new Promise<void>((resolve) => ends.set(name, resolve));
+          events.push(`${name} ends`);
+        },
+      });
+    };
+    const first = task('long 1', true);
+    await started.get('long 1');
+    const second = task('long 2', true);
+    const short = task('short', false);
+    await started.get('short');
+    expect(events).toEqual(['long 1 starts', 'short starts']);
+    ends.get('short')?.();
+    await short;
+    // the page the short render used is free again, and the second long print still waits for the first
+    await onReusedPage(pool, async (page) => page.setContent('<p>another short render</p>'));
+    expect(events).toEqual(['long 1 starts', 'short starts', 'short ends']);
+    ends.get('long 1')?.();
+    await first;
+    await started.get('long 2');
+    ends.get('long 2')?.();
+    await second;
+    expect(events).toEqual(['long 1 starts', 'short starts', 'short ends', 'long 1 ends', 'long 2 starts', 'long 2 ends']);
   });
 
   it('pool: close leaves no Chromium process and no zombie behind', async () => {

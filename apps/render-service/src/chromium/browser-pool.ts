@@ -48,6 +48,8 @@ const waitingRenders = gauge('docrender_render_waiting', 'Renders waiting for a 
 /**
  * A supervised, bounded pool of Chromium browsers (docs/decisions/0003-chromium-pool.md):
  * - `browsers × pagesPerBrowser` renders at once, the rest wait in FIFO order (each within its deadline);
+ * - one long print at a time (PageTask.longPrint): a long print waits while another runs and shorter renders pass
+ *   it, so the memory Chromium takes while printing is bounded by one longest document, not by the page count;
  * - a browser is replaced after `maxRendersPerBrowser` renders (it keeps rendering until its replacement is ready,
  *   then drains and closes, so a restart costs no capacity), when it crashes, or when it stops answering the
  *   periodic check;
@@ -60,6 +62,7 @@ export class BrowserPool {
   private launching = 0;
   private readonly queue: QueuedRender[] = [];
   private running = 0;
+  private longRunning = false;
   private closed = false;
   private watchdog: NodeJS.Timeout | undefined;
   private readonly launchConfig: BrowserLaunchConfig;
@@ -181,11 +184,13 @@ export class BrowserPool {
   }
 
   private pump(): void {
-    while (!this.closed && this.queue.length > 0 && this.running < this.capacity) {
-      const next = this.queue[0];
+    while (!this.closed && this.running < this.capacity) {
+      const index = this.queue.findIndex((queued) => !(this.longRunning && queued.render.longPrint === true));
+      if (index < 0) return;
+      const next = this.queue[index];
       const browser = this.pickBrowser(next.render.isolation);
       if (browser === undefined) return;
-      this.queue.shift();
+      this.queue.splice(index, 1);
       waitingRenders.set(this.queue.length);
       clearTimeout(next.waitTimer);
       this.dispatch(next, browser);
@@ -201,15 +206,17 @@ export class BrowserPool {
   }
 
   private dispatch(queued: QueuedRender, browser: PooledBrowser): void {
+    const long = queued.render.longPrint === true;
     this.running++;
+    if (long) this.longRunning = true;
     busyPages.set(this.running);
     browser.run(queued.render).then(
       (value) => {
-        this.finished();
+        this.finished(long);
         queued.resolve(value);
       },
       (error: unknown) => {
-        this.finished();
+        this.finished(long);
         const failure = error instanceof Error ? error : new Error(String(error));
         if (failure instanceof BrowserCrashedError && queued.attempts === 0 && !this.closed) {
           queued.attempts++;
@@ -231,8 +238,9 @@ export class BrowserPool {
     );
   }
 
-  private finished(): void {
+  private finished(long: boolean): void {
     this.running--;
+    if (long) this.longRunning = false;
     busyPages.set(this.running);
     this.pump();
   }

@@ -2,7 +2,7 @@ import type { Logger } from '@docrender/observability';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { BrowserPool } from './browser-pool';
 import { printPdfOnPage, screenshotFirstPageOnPage, type PageScreenshotOptions, type PageVariantOf } from './page-printer';
-import { releasesPage } from './printed-size';
+import { isLongPrint } from './printed-size';
 
 export type { PageVariantOf } from './page-printer';
 
@@ -97,7 +97,7 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
       javaScript: request.javaScript,
       deadline: request.deadline,
       budgetMs: request.budgetMs,
-      releasePage: releasesPage([request]),
+      longPrint: isLongPrint([request]),
       work: (page) =>
         printPdfOnPage(page, {
           html: request.html,

@@ -29,10 +29,11 @@ export type PageTask<T> = {
   /** The budget the deadline was derived from, for the error message. */
   budgetMs: number;
   /**
-   * A reused page is closed after this render and a new one opened in its place, so its renderer process ends and
-   * gives back the memory a long document took (printed-size.ts, RELEASE_PAGE_AFTER_CHARS). Absent: kept.
+   * A long print (printed-size.ts, LONG_PRINT_CHARS): the pool runs one at a time, and a reused page is closed after
+   * it and a new one opened in its place, so its renderer process ends and gives back the memory the print took.
+   * Absent: not long.
    */
-  releasePage?: boolean;
+  longPrint?: boolean;
   work: PageWork<T>;
 };
 
@@ -339,7 +340,7 @@ export class PooledBrowser {
       throw error;
     }
     reusable.rendersOnDocument++;
-    if (task.releasePage === true) {
+    if (task.longPrint === true) {
       pagesReleased.inc();
       this.replacePage(reusable.page);
     } else if (reusable.page.url() === 'about:blank') {
