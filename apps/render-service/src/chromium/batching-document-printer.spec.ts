@@ -52,9 +52,9 @@ function pool(capacity: number) {
 
 /** docrender_render_documents_per_print as /metrics shows it: documents and prints so far. */
 async function documentsPerPrint(): Promise<{ documents: number; prints: number }> {
-  const metric = await metricsRegistry.getSingleMetric('docrender_render_documents_per_print')?.get();
-  const value = (name: string): number => metric?.values.find((v) => v.metricName === name)?.value ?? 0;
-  return { documents: value('docrender_render_documents_per_print_sum'), prints: value('docrender_render_documents_per_print_count') };
+  const text = await metricsRegistry.getSingleMetricAsString('docrender_render_documents_per_print');
+  const value = (series: string): number => Number(new RegExp(`^docrender_render_documents_per_print_${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { documents: value('sum'), prints: value('count') };
 }
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
