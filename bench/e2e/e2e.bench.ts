@@ -17,7 +17,8 @@
  *     flight against raw with 1 window printing, the others against raw with 2);
  *   - sync batches of BENCH_BATCH_SIZE documents (POST /v1/render/{id}, JSON envelope), 2 batches in flight;
  *   - one async job of all the run's documents, from the enqueue request to the completion callback's arrival.
- * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), and the CPU each process used
+ * Per variant: PDFs/s (median of the rounds), p50/p95 latency (single requests and raw), documents per print (the render
+ * service's docrender_render_documents_per_print over the run, median of the rounds), and the CPU each process used
  * per document, median over the rounds (/proc/<pid>/stat; a run during which the render service replaced a browser
  * after RENDER_MAX_RENDERS_PER_BROWSER renders counts the new browser's start, and is named; Chromium counted apart
  * from the render service's Node process; PostgreSQL's and RabbitMQ's processes are the machine's, so their columns
