@@ -1,18 +1,16 @@
 import type { RenderIssue } from '@docrender/contracts';
-import { Environment, IssueSeverity } from '@docrender/contracts/values';
+import { blocksRender, Environment, IssueSeverity } from '@docrender/contracts/values';
 
 type IssueLike = Pick<RenderIssue, 'severity'>;
 
+const KNOWN_SEVERITIES = new Set<string>(Object.values(IssueSeverity));
+
 /**
- * The issues that block a render in `environment` (spec 7.4): Error always; Warning in production. Severities this SDK
- * does not know are treated as blocking.
+ * The issues that block a render in `environment` (spec 7.4, the contracts' blocksRender: Error always; Warning in
+ * production). Severities this SDK does not know (a newer service's) are treated as blocking.
  */
 export function blockingIssues<I extends IssueLike>(issues: readonly I[], environment: Environment | `${Environment}`): I[] {
-  return issues.filter((issue) => {
-    if (issue.severity === IssueSeverity.Information) return false;
-    if (issue.severity === IssueSeverity.Warning) return environment === Environment.Production;
-    return true;
-  });
+  return issues.filter((issue) => !KNOWN_SEVERITIES.has(issue.severity) || blocksRender(issue.severity, environment as Environment));
 }
 
 /**
