@@ -335,7 +335,7 @@ describe('Kubernetes overlay production: external dependencies, KEDA', () => {
     expect(route.spec.parentRefs.map((p) => p.sectionName)).toEqual(['https']);
   });
 
-  it('KEDA scales the render service on render.document and render.preview, with the pool\'s prefetch as the target per pod', () => {
+  it('KEDA scales the render service on render.document and render.preview, with what one pod keeps at work as the target per pod (its pages and half as many ready, not its batch-printing prefetch)', () => {
     const renderService = manifests().deployment('docrender-render-service');
     const env = manifests().containerEnvironment(appContainer(renderService));
     const topology = new AmqpTopology(loadSettings(messagingSettings, { AMQP_QUEUE_PREFIX: env.get('AMQP_QUEUE_PREFIX')?.value }));
