@@ -26,7 +26,7 @@ export class RetentionSweepService extends PeriodicPassService<PurgeReport> {
   ) {
     super(passes, logger, {
       name: 'retention sweep',
-      intervalSetting: 'JOBS_RETENTION_SWEEP_INTERVAL_MS',
+      intervalSetting: jobsSettings.retentionSweepIntervalMs.env,
       lockKey: RETENTION_SWEEP_LOCK_KEY,
       intervalMs: settings.get(jobsSettings).retentionSweepIntervalMs,
     });

@@ -50,7 +50,7 @@ export class CallbackReaperService extends PeriodicPassService<ReaperReport> {
     const reaper = settings.get(webhookSettings);
     super(passes, logger, {
       name: 'callback reaper',
-      intervalSetting: 'WEBHOOK_REAPER_INTERVAL_MS',
+      intervalSetting: webhookSettings.reaperIntervalMs.env,
       lockKey: CALLBACK_REAPER_LOCK_KEY,
       intervalMs: reaper.reaperIntervalMs,
     });
