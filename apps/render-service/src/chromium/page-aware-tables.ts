@@ -106,6 +106,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         if (at === null) break;
         const planned: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
         plans[t] = planned;
+        await layout.hide();
         await showBreaks(devTools, tables[t], planned);
       }
       await layout.beforePrint();
@@ -137,6 +138,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
           // the table starts elsewhere (content above it moved): found again from this print
           found[t] = null;
           plans[t] = null;
+          await layout.hide();
           await showBreaks(devTools, table, null);
           if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
           break;
@@ -152,6 +154,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         }
         const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
         plans[t] = { page: planned.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+        await layout.hide();
         await showBreaks(devTools, table, plans[t]);
         if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
         break;
@@ -225,7 +228,8 @@ const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${e
  * measures made one after the other share the layout.
  */
 class PrintLayout {
-  private sized = false;
+  /** The root's style of the moment: laid out at the content area's width, or not laid out at all, or its own. */
+  private rootStyle: 'measuring' | 'hidden' | null = null;
   private printMedia = false;
 
   constructor(
@@ -235,23 +239,36 @@ class PrintLayout {
   ) {}
 
   async enter(): Promise<void> {
-    if (!this.sized) await evaluate(this.devTools, `(${sizeRoot.toString()})(${this.contentWidth})`);
-    this.sized = true;
+    await this.styleRoot('measuring');
     if (!this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
     this.printMedia = true;
   }
 
-  /** The root's own width again; the print media stays, so a print reuses the styles the measures computed. */
-  async beforePrint(): Promise<void> {
-    if (this.sized) await evaluate(this.devTools, `(${sizeRoot.toString()})(null)`);
-    this.sized = false;
+  /**
+   * Not laid out while the break rows are put in: every change to the table would have the page lay all of it out
+   * again at its next frame, for nothing, since the print lays it out anew.
+   */
+  async hide(): Promise<void> {
+    await this.styleRoot('hidden');
   }
 
-  /** The page as it was: the root's own width and the media it emulated. */
+  /** The root's own style again; the print media stays, so a print reuses the styles the measures computed. */
+  async beforePrint(): Promise<void> {
+    await this.styleRoot(null);
+  }
+
+  /** The page as it was: the root's own style and the media it emulated. */
   async restore(): Promise<void> {
     await this.beforePrint();
     if (this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: this.screenMedia });
     this.printMedia = false;
+  }
+
+  private async styleRoot(style: 'measuring' | 'hidden' | null): Promise<void> {
+    if (this.rootStyle === style) return;
+    const css = style === 'measuring' ? `html{width:${this.contentWidth}px!important}` : style === 'hidden' ? 'html{display:none!important}' : null;
+    await evaluate(this.devTools, `(${styleRoot.toString()})(${JSON.stringify(css)})`);
+    this.rootStyle = style;
   }
 }
 
@@ -337,15 +354,15 @@ export function pageBox(): PageBox {
   return { height, top: margin('top'), bottom: margin('bottom'), contentWidth: width - margin('left') - margin('right') };
 }
 
-/** Runs in the page: the root given the width of the page's content area (CSS pixels), or its own width again (null). */
-function sizeRoot(width: number | null): void {
-  const id = 'docrender-print-width';
+/** Runs in the page: the root given a style of its own (PrintLayout), or its own style again (null). */
+function styleRoot(css: string | null): void {
+  const id = 'docrender-print-layout';
   document.getElementById(id)?.remove();
-  if (width === null) return;
-  const sizing = document.createElement('style');
-  sizing.id = id;
-  sizing.textContent = `html{width:${width}px!important}`;
-  document.head.appendChild(sizing);
+  if (css === null) return;
+  const style = document.createElement('style');
+  style.id = id;
+  style.textContent = css;
+  document.head.appendChild(style);
 }
 
 /** The in-page helpers (IN_PAGE_BREAK_ROWS). */
@@ -442,20 +459,48 @@ function measureTables(host: string, box: PageBox): Measured {
 
 /**
  * Runs in the page, laid out for print (PrintLayout): the heights of the rows that would follow each of the rows
- * `after` of table `table` at a break, [at the foot, at the head of the next page], put in for the purpose (carried and brought-forward rows shown at once, which changes
- * no row's height in a `table-layout:fixed` table) and taken out again.
+ * `after` of table `table` at a break, [at the foot, at the head of the next page]. They are measured in a copy of
+ * the table beside it, out of the flow and hidden: the table's own attributes and column widths (its colgroup and
+ * header), its width, and for each row the row itself, its break rows (carried and brought-forward rows shown at
+ * once, which changes no row's height in a `table-layout:fixed` table) and the row after it, so each break row has
+ * the neighbours whose borders it shares in the print. Only the copy is laid out: putting rows into the table itself
+ * would lay out all of it again.
  */
 function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: number[]): [number, number][] {
-  const placed = breakRows.insert(breakRows.expand, breakRows.dataClass, table, after);
+  if (after.length === 0) return [];
+  const prefix = `${table}:`;
+  const rows = new Map<number, HTMLTableRowElement>();
+  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-r^="${prefix}"]`))) rows.set(Number((row.getAttribute('data-r') ?? '').slice(prefix.length)), row);
+  const original = rows.get(after[0])?.closest('table');
+  if (!original) return after.map(() => [0, 0]);
+  const holder = document.querySelector(`template.${breakRows.dataClass}[data-t="${table}"]`);
+  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"r":[]}') as BreakRowsData;
+  const copy = original.cloneNode(false) as HTMLTableElement;
+  for (const part of Array.from(original.children)) if (part.tagName === 'COLGROUP' || part.tagName === 'THEAD') copy.appendChild(part.cloneNode(true));
+  copy.style.position = 'absolute';
+  copy.style.visibility = 'hidden';
+  copy.style.width = `${original.getBoundingClientRect().width}px`;
+  const copied = (row: HTMLTableRowElement | undefined): string => {
+    if (row === undefined) return '';
+    const plain = row.cloneNode(true) as HTMLTableRowElement;
+    plain.removeAttribute('data-r');
+    plain.removeAttribute('id');
+    return plain.outerHTML;
+  };
+  const body = document.createElement('tbody');
+  body.innerHTML = after.map((row) => copied(rows.get(row)) + breakRows.expand(data, table, row) + copied(rows.get(row + 1))).join('');
+  copy.appendChild(body);
+  for (const row of Array.from(body.querySelectorAll('tr[data-x]'))) row.classList.add('xon');
+  original.after(copy);
   const heights = after.map((row): [number, number] => {
-    const rows = placed.get(row) ?? [];
+    const shown = Array.from(body.querySelectorAll(`tr[data-x="${prefix}${row}"]`));
     const span = (cls: string): number => {
-      const of = rows.filter((shown) => shown.classList.contains(cls));
+      const of = shown.filter((r) => r.classList.contains(cls));
       return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
     };
     return [span('xc'), span('xb')];
   });
-  for (const rows of placed.values()) for (const row of rows) row.remove();
+  copy.remove();
   return heights;
 }
 
