@@ -409,7 +409,6 @@ function measureTables(host: string, box: PageBox): Measured {
   const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
   const { top, bottom } = box;
   const contentHeight = box.height - top - bottom;
-  const origin = document.documentElement.getBoundingClientRect().top;
 
   const byTable = new Map<number, HTMLTableRowElement[]>();
   for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>('tr[data-r]'))) {
@@ -418,15 +417,22 @@ function measureTables(host: string, box: PageBox): Measured {
     rows.push(row);
     byTable.set(table, rows);
   }
-  const tables: Measured['tables'] = [];
-  let first = true;
+  // every link is in before anything is measured, so the document is laid out once
+  const links = new Map<number, HTMLAnchorElement>();
   for (const [index, rows] of byTable) {
-    const element = rows[0].closest('table') as HTMLTableElement;
     const link = document.createElement('a');
     link.className = 'docrender-marker';
     link.href = `https://${host}/r:${index}:0`;
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     rows[0].firstElementChild?.insertBefore(link, rows[0].firstElementChild.firstChild);
+    links.set(index, link);
+  }
+  const origin = document.documentElement.getBoundingClientRect().top;
+  const tables: Measured['tables'] = [];
+  let first = true;
+  for (const [index, rows] of byTable) {
+    const element = rows[0].closest('table') as HTMLTableElement;
+    const link = links.get(index) as HTMLAnchorElement;
     const boxes = rows.map((row) => row.getBoundingClientRect());
     const rowTops = boxes.map((box) => box.top - origin);
     let startOnFirstPage: number | null = null;
