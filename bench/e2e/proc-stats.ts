@@ -60,15 +60,28 @@ export function processesNamed(name: RegExp): number[] {
   return found;
 }
 
+/** A process's CPU time at one look: its own, and that of its children it has waited for (ended), and its parent. */
+type CpuLook = { ownMs: number; reapedMs: number; parent: number };
+
+function cpuLook(pid: number): CpuLook | null {
+  const fields = statFields(pid);
+  if (fields === null) return null;
+  const ms = (ticks: string): number => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { ownMs: ms(fields[11]) + ms(fields[12]), reapedMs: ms(fields[13]) + ms(fields[14]), parent: Number(fields[1]) };
+}
+
 /**
  * Measures the CPU time of a changing set of processes from `start()` to `stop()`, looking at them every `everyMs`:
  * the descendants of a process (a render service's or the bench's Chromium: `CpuMeter.tree`), or the machine's
- * processes of one name (PostgreSQL's backends, RabbitMQ's VM: `CpuMeter.named`). A process that ends meanwhile is
- * counted up to its last look (at most `everyMs` of its time is missed), and one started meanwhile from its start.
+ * processes of one name (PostgreSQL's backends, RabbitMQ's VM: `CpuMeter.named`). A process that ends is counted
+ * through its parent when the parent is one of the set: the kernel adds an ended child's time to its parent's
+ * (/proc/<pid>/stat fields 16 and 17) when the parent waits for it. That is how the short-lived processes are
+ * counted, which mostly end between two looks: Chromium starts a print compositor process for every print. A process
+ * whose parent is not in the set is counted up to its last look (at most `everyMs` of its time is missed).
  */
 export class CpuMeter {
-  private readonly base = new Map<number, number>();
-  private readonly last = new Map<number, number>();
+  private readonly base = new Map<number, CpuLook>();
+  private readonly last = new Map<number, CpuLook>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -76,8 +89,9 @@ export class CpuMeter {
     private readonly everyMs = 500,
   ) {}
 
-  static tree(root: number): CpuMeter {
-    return new CpuMeter(() => descendantsOf(root));
+  /** The descendants of `root`, and `root` itself with `withRoot` (a browser launched by the bench). */
+  static tree(root: number, withRoot = false): CpuMeter {
+    return new CpuMeter(() => (withRoot ? [root, ...descendantsOf(root)] : descendantsOf(root)));
   }
 
   static named(name: RegExp): CpuMeter {
@@ -86,9 +100,10 @@ export class CpuMeter {
 
   start(): this {
     for (const pid of this.pids()) {
-      const used = cpuMs(pid);
-      this.base.set(pid, used);
-      this.last.set(pid, used);
+      const look = cpuLook(pid);
+      if (look === null) continue;
+      this.base.set(pid, look);
+      this.last.set(pid, look);
     }
     this.timer = setInterval(() => this.look(), this.everyMs);
     return this;
@@ -98,17 +113,27 @@ export class CpuMeter {
   stop(): number {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.look();
+    const live = this.look();
     let ms = 0;
-    for (const [pid, used] of this.last) ms += used - (this.base.get(pid) ?? 0);
+    for (const [pid, look] of this.last) {
+      // ended and waited for by a process of the set: its whole time is in its parent's
+      if (!live.has(pid) && this.last.has(look.parent)) continue;
+      const base = this.base.get(pid) ?? { ownMs: 0, reapedMs: 0 };
+      ms += look.ownMs - base.ownMs + (look.reapedMs - base.reapedMs);
+    }
     return ms;
   }
 
-  private look(): void {
+  /** Looks at every process of the set; returns those alive. */
+  private look(): Set<number> {
+    const live = new Set<number>();
     for (const pid of this.pids()) {
-      const used = cpuMs(pid);
-      if (used > 0) this.last.set(pid, used);
+      const look = cpuLook(pid);
+      if (look === null) continue;
+      live.add(pid);
+      this.last.set(pid, look);
     }
+    return live;
   }
 }
 
