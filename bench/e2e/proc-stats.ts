@@ -74,10 +74,11 @@ function cpuLook(pid: number): CpuLook | null {
  * Measures the CPU time of a changing set of processes from `start()` to `stop()`, looking at them every `everyMs`:
  * the descendants of a process (a render service's or the bench's Chromium: `CpuMeter.tree`), or the machine's
  * processes of one name (PostgreSQL's backends, RabbitMQ's VM: `CpuMeter.named`). A process that ends is counted
- * through its parent when the parent is one of the set: the kernel adds an ended child's time to its parent's
- * (/proc/<pid>/stat fields 16 and 17) when the parent waits for it. That is how the short-lived processes are
- * counted, which mostly end between two looks: Chromium starts a print compositor process for every print. A process
- * whose parent is not in the set is counted up to its last look (at most `everyMs` of its time is missed).
+ * through its parent when the parent is one of the set: when the parent waits for it, the kernel adds all of its
+ * life's time to the parent's (/proc/<pid>/stat fields 16 and 17), so what it had used before `start()` is taken off.
+ * That is how the short-lived processes are counted, which mostly end between two looks: Chromium starts a print
+ * compositor process for every print. A process whose parent is not in the set is counted up to its last look (at
+ * most `everyMs` of its time is missed).
  */
 export class CpuMeter {
   private readonly base = new Map<number, CpuLook>();
@@ -116,10 +117,10 @@ export class CpuMeter {
     const live = this.look();
     let ms = 0;
     for (const [pid, look] of this.last) {
-      // ended and waited for by a process of the set: its whole time is in its parent's
-      if (!live.has(pid) && this.last.has(look.parent)) continue;
       const base = this.base.get(pid) ?? { ownMs: 0, reapedMs: 0 };
-      ms += look.ownMs - base.ownMs + (look.reapedMs - base.reapedMs);
+      // ended and waited for by a process of the set: its whole life's time is in its parent's, less what it had used before start()
+      if (!live.has(pid) && this.last.has(look.parent)) ms -= base.ownMs + base.reapedMs;
+      else ms += look.ownMs - base.ownMs + (look.reapedMs - base.reapedMs);
     }
     return ms;
   }
