@@ -20,11 +20,19 @@ function statFields(pid: number): string[] | null {
   }
 }
 
+/** A process's CPU time at one look: its own, and that of its children it has waited for (ended), and its parent. */
+type CpuLook = { ownMs: number; reapedMs: number; parent: number };
+
+function cpuLook(pid: number): CpuLook | null {
+  const fields = statFields(pid);
+  if (fields === null) return null;
+  const ms = (ticks: string): number => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { ownMs: ms(fields[11]) + ms(fields[12]), reapedMs: ms(fields[13]) + ms(fields[14]), parent: Number(fields[1]) };
+}
+
 /** User + system CPU milliseconds the process has used so far (0 once it is gone). */
 export function cpuMs(pid: number): number {
-  const fields = statFields(pid);
-  if (fields === null) return 0;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return cpuLook(pid)?.ownMs ?? 0;
 }
 
 /** Every live process's children, by parent pid. */
@@ -58,16 +66,6 @@ export function processesNamed(name: RegExp): number[] {
     }
   }
   return found;
-}
-
-/** A process's CPU time at one look: its own, and that of its children it has waited for (ended), and its parent. */
-type CpuLook = { ownMs: number; reapedMs: number; parent: number };
-
-function cpuLook(pid: number): CpuLook | null {
-  const fields = statFields(pid);
-  if (fields === null) return null;
-  const ms = (ticks: string): number => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
-  return { ownMs: ms(fields[11]) + ms(fields[12]), reapedMs: ms(fields[13]) + ms(fields[14]), parent: Number(fields[1]) };
 }
 
 /**
