@@ -106,7 +106,6 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         if (at === null) break;
         const planned: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
         plans[t] = planned;
-        await layout.hide();
         await showBreaks(devTools, tables[t], planned);
       }
       await layout.beforePrint();
@@ -138,7 +137,6 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
           // the table starts elsewhere (content above it moved): found again from this print
           found[t] = null;
           plans[t] = null;
-          await layout.hide();
           await showBreaks(devTools, table, null);
           if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
           break;
@@ -154,7 +152,6 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         }
         const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
         plans[t] = { page: planned.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
-        await layout.hide();
         await showBreaks(devTools, table, plans[t]);
         if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
         break;
@@ -228,8 +225,8 @@ const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${e
  * measures made one after the other share the layout.
  */
 class PrintLayout {
-  /** The root's style of the moment: laid out at the content area's width, or not laid out at all, or its own. */
-  private rootStyle: 'measuring' | 'hidden' | null = null;
+  /** The root's style of the moment: laid out at the content area's width, or its own. */
+  private rootStyle: 'measuring' | null = null;
   private printMedia = false;
 
   constructor(
@@ -244,14 +241,6 @@ class PrintLayout {
     this.printMedia = true;
   }
 
-  /**
-   * Not laid out while the break rows are put in: every change to the table would have the page lay all of it out
-   * again at its next frame, for nothing, since the print lays it out anew.
-   */
-  async hide(): Promise<void> {
-    await this.styleRoot('hidden');
-  }
-
   /** The root's own style again; the print media stays, so a print reuses the styles the measures computed. */
   async beforePrint(): Promise<void> {
     await this.styleRoot(null);
@@ -264,9 +253,9 @@ class PrintLayout {
     this.printMedia = false;
   }
 
-  private async styleRoot(style: 'measuring' | 'hidden' | null): Promise<void> {
+  private async styleRoot(style: 'measuring' | null): Promise<void> {
     if (this.rootStyle === style) return;
-    const css = style === 'measuring' ? `html{width:${this.contentWidth}px!important}` : style === 'hidden' ? 'html{display:none!important}' : null;
+    const css = style === 'measuring' ? `html{width:${this.contentWidth}px!important}` : null;
     await evaluate(this.devTools, `(${styleRoot.toString()})(${JSON.stringify(css)})`);
     this.rootStyle = style;
   }
