@@ -484,6 +484,8 @@ export class ElementRenderer {
     const sums: Record<string, number> = {};
     const colspan = columns.length;
     const breakRowsData = breaks ? new BreakRowsEncoder() : null;
+    // the break rows' pieces (a row's opening tag, a cell) that do not read the running sums: drawn once, for every row
+    const sumsFree = new Map<string, string>();
     /** The rows that may follow row i at a page break, kept as data until the printer places them (docs/decisions/0029). */
     const breakRows = (i: number, rowScope: Scope): void => {
       if (!breaks || !breakRowsData) return;
@@ -497,20 +499,39 @@ export class ElementRenderer {
         else ctx.issues.add(RenderIssueType.BindingFailedAtRender, `The running sum "${name}" takes numbers only, and row ${i + 1} gives ${describeValue(found)}, which it leaves out; read text amounts with parseNumber().`, id);
       }
       if (i === items.length - 1) return;
-      const sumScope = scope.with('carried', { ...sums });
+      const reads = { sums: false };
+      const sumScope = scope.with('carried', watchedSums({ ...sums }, reads));
+      // a piece that reads the sums is drawn once for this row (the carried and brought-forward rows often share one)
+      const ofRow = new Map<string, string>();
+      const piece = (key: string, draw: () => string): string => {
+        const known = sumsFree.get(key) ?? ofRow.get(key);
+        if (known !== undefined) return known;
+        reads.sums = false;
+        const html = draw();
+        (reads.sums ? ofRow : sumsFree).set(key, html);
+        return html;
+      };
       const cellsRow = (cls: string, cells: Record<string, string> | undefined): string[] | null => {
         if (!cells) return null;
-        const row = [`<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`];
+        const row = [piece(`tr\u0000${cls}`, () => `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`)];
         for (const { column, index } of columns) {
           const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
-          row.push(`<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`);
+          row.push(
+            piece(
+              `td\u0000${index}\u0000${text ?? ''}`,
+              () => `<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`,
+            ),
+          );
         }
         return row;
       };
       const line = (cls: string, text: string | undefined): string[] | null =>
         text === undefined
           ? null
-          : [`<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`, `<td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td>`];
+          : [
+              piece(`tr\u0000${cls}`, () => `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`),
+              piece(`line\u0000${text}`, () => `<td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td>`),
+            ];
       const rows = [cellsRow('xc', breaks.carried), line('xc', breaks.continuedFoot), line('xb', breaks.continuedHead), cellsRow('xb', breaks.brought)];
       breakRowsData.add(rows.filter((row): row is string[] => row !== null));
     };
@@ -750,4 +771,30 @@ export class ElementRenderer {
 function figureSvg(svg: string, alt: string | null): string {
   if (alt === null || !svg.startsWith('<svg ')) return svg;
   return `<svg ${alt === '' ? 'aria-hidden="true"' : `role="img" aria-label="${escapeHtml(alt)}"`} ${svg.slice(5)}`;
+}
+
+/**
+ * The running sums as a page-aware table's break rows see them (`carried`), noting in `reads` any look at them: a
+ * piece drawn without one is the same for every row. Whatever an expression does with a value of `carried` that
+ * depends on the sums goes through one of these traps (a property, a key, the list of keys).
+ */
+function watchedSums(sums: Record<string, number>, reads: { sums: boolean }): Record<string, number> {
+  return new Proxy(sums, {
+    get(target, key, receiver) {
+      reads.sums = true;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+    has(target, key) {
+      reads.sums = true;
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      reads.sums = true;
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      reads.sums = true;
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
 }

@@ -169,6 +169,37 @@ describe('issue 20: page roles and page counters in bands', () => {
     expect(invalid.ok ? [] : invalid.errors).toEqual([{ path: '$.body[0].pageBreaks.carried', message: '"nope" is not a column id of this table' }]);
   });
 
+  it('item 3: a break row piece that reads the running sums, in its text or only through its style, is drawn for each row; the others are the same for every row', () => {
+    const template: Template = {
+      body: [
+        {
+          type: 'table',
+          id: 'ledger',
+          source: 'rows',
+          as: 'r',
+          columns: [
+            { id: 'text', value: '{{ r.text }}' },
+            { id: 'amount', value: '{{ r.amount }}' },
+          ],
+          pageBreaks: {
+            sums: { amount: '{{ r.amount }}' },
+            carried: { text: 'Carried {{ heading }}', amount: '{{ carried.amount }}' },
+            brought: { text: 'Brought', amount: '{{ carried.amount }}' },
+            style: { color: "{{ carried.amount > 2 ? '#ff0000' : '#000000' }}" },
+          },
+        },
+      ],
+    };
+    const rows = [{ text: 'a', amount: 1.5 }, { text: 'b', amount: 2 }, { text: 'c', amount: 4 }];
+    const compiled = compileDocument({ template, data: { heading: 'on', rows } });
+    expect(compiled.issues).toEqual([]);
+    const carried = [...breakRowsHtml(compiled.html).matchAll(/<tr class="xc[^"]*" style="color:([^"]*)" data-x="0:(\d)"><td[^>]*>([^<]*)<\/td><td[^>]*><nobr>([^<]*)<\/nobr><\/td>/g)];
+    expect(carried.map((m) => [m[2], m[1], m[3], m[4]])).toEqual([
+      ['0', '#000000', 'Carried on', '1.5'],
+      ['1', '#ff0000', 'Carried on', '3.5'],
+    ]);
+  });
+
   it('issue 31: a running sum over a text amount is a Warning naming the row (money is never silently wrong); parseNumber reads it', () => {
     const table = (sum: string): Template => ({
       body: [
