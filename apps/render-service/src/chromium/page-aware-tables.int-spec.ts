@@ -7,6 +7,7 @@ import { pdfText } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
+import { printPdfOnPage } from './page-printer';
 import { RenderBudgetEstimateError } from './render-timeout.error';
 
 const goldenDir = path.join(__dirname, '__golden__');
@@ -159,6 +160,31 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     expectSubtotalsOnEveryPage(text, data, secondFrom);
     expect(measuringPrints).toBe(1);
   }, 300_000);
+
+  it('issue 32 item 2: the page is placed and printed hidden (its window minimized: no frames drawn for nothing) and is in view again for the next document', async () => {
+    const compiled = compileDocument(statement(400));
+    const seen = await pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 600_000,
+      budgetMs: 600_000,
+      work: async (page) => {
+        const watcher = await page.createCDPSession();
+        const states = new Set<string>();
+        let printing = true;
+        const printed = printPdfOnPage(page, { ...compiled, pageAwareTables: true }).finally(() => (printing = false));
+        while (printing) states.add((await watcher.send('Browser.getWindowForTarget')).bounds.windowState ?? 'normal');
+        const pdf = await printed;
+        const after = (await watcher.send('Browser.getWindowForTarget')).bounds.windowState;
+        await watcher.detach();
+        return { states: [...states].sort(), after, visibility: await page.evaluate(() => document.visibilityState), text: await pdfText(pdf) };
+      },
+    });
+    expect(seen.states).toContain('minimized');
+    expect(seen.after).toBe('normal');
+    expect(seen.visibility).toBe('visible');
+    expectGoldenPages('statement-400.pages.txt', seen.text);
+  });
 
   it('issue 32 item 3: with less of the budget left than its measuring print took, the render fails before the real print and says why (a tagged document: measured untagged first)', async () => {
     const { template, data } = readExample('ledger');

@@ -11,7 +11,7 @@ export type MeasuringPrint = () => Promise<Buffer>;
 const MARKER_HOST = 'row.docrender.invalid';
 /** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
 const MAX_ROUNDS = 8;
-/** Rounds of measuring break rows where a plan breaks before measuring all of them (planMeasuringBreaks). */
+/** Rounds of showing a plan whose break rows measured otherwise than planned before measuring all of them (showPlan). */
 const MAX_MEASURING_ROUNDS = 4;
 const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
@@ -67,9 +67,8 @@ type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: P
  * data (BreakRowsData). The table is laid out once for print in the page (print media, the page's content width) and
  * every row, header and totals row measured, and the break rows of its first row; the breaks are then placed by
  * arithmetic (planTablePages) — each page as many rows as fit with the carried rows at its foot and the header and
- * brought-forward rows at its head — the break rows measured where the plan breaks (planMeasuringBreaks), and made
- * explicit: the carried rows put after the last row of a page, the brought-forward rows before the next one with a
- * forced page break. One print with a link at the first and last row of every page and after its carried rows (a PDF
+ * brought-forward rows at its head — and made explicit: the carried rows put after the last row of a page, the
+ * brought-forward rows before the next one with a forced page break, and measured there (showPlan). One print with a link at the first and last row of every page and after its carried rows (a PDF
  * link annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
  * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
  * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
@@ -81,18 +80,20 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
   const { screenMedia = '', printIsReal = false } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
   await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
-  await evaluate(devTools, `(${clearBreaks.toString()})()`);
-  const box = await evaluateValue<PageBox>(devTools, `(${pageBox.toString()})()`);
+  const box = await evaluateValue<PageBox>(devTools, `(${clearBreaks.toString()})(), (${pageBox.toString()})()`);
   const layout = new PrintLayout(devTools, box.contentWidth, screenMedia);
   try {
     await layout.enter();
-    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(devTools, `(${measureTables.toString()})(${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)})`);
-    // the rows whose break rows were measured, per table
-    const breaksMeasured = tables.map(() => new Set<number>());
+    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
+      devTools,
+      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)})`,
+    );
+    // the rows whose break rows were measured, per table: the first row's, in the layout (every row taken as tall)
+    const breaksMeasured = tables.map((table) => new Set<number>(table.rowTops.length > 1 ? [0] : []));
     // the room on a page, learnt lower when a page overflows
     const pageSpace = tables.map(() => contentHeight);
     const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
-      planMeasuringBreaks(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
+      showPlan(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
     const plans: (TablePlan | null)[] = tables.map(() => null);
     // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
     const found: ({ page: number; firstSpace: number } | null)[] = tables.map((table) =>
@@ -104,9 +105,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         if (plans[t] !== null) continue;
         const at = found[t];
         if (at === null) break;
-        const planned: TablePlan = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
-        plans[t] = planned;
-        await showBreaks(devTools, tables[t], planned);
+        plans[t] = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
       }
       await layout.beforePrint();
       const printed = await measure();
@@ -152,13 +151,15 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         }
         const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
         plans[t] = { page: planned.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
-        await showBreaks(devTools, table, plans[t]);
         if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
         break;
       }
       if (settled) {
-        await evaluate(devTools, `(${removeMarkers.toString()})()`);
-        if (!printIsReal) return { measuringPrints: prints, printed };
+        if (!printIsReal) {
+          await evaluate(devTools, `(${removeMarkers.toString()})()`);
+          return { measuringPrints: prints, printed };
+        }
+        // the document is printed no more (the next one replaces it): its links stay in the page
         for (const page of document.getPages()) withoutMarkerLinks(page, [MARKER_HOST]);
         return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
       }
@@ -212,10 +213,12 @@ function misplacedPages(table: MeasuredTable, plan: TablePlan, pages: Map<string
 }
 
 /**
- * The in-page helpers the page functions below are handed (as source text): insertBreakRows with expandBreakRows and
- * the class of the template elements holding the break rows.
+ * The in-page helpers the page functions below are handed (as source text): insertBreakRows, breakRowsCopy and
+ * breakRowHeights, expandBreakRows and the class of the template elements holding the break rows.
  */
-const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${expandBreakRows.toString()}, dataClass: ${JSON.stringify(BREAK_ROWS_CLASS)} }`;
+const IN_PAGE_BREAK_ROWS =
+  `{ insert: ${insertBreakRows.toString()}, copy: ${breakRowsCopy.toString()}, heights: ${breakRowHeights.toString()}, ` +
+  `expand: ${expandBreakRows.toString()}, dataClass: ${JSON.stringify(BREAK_ROWS_CLASS)} }`;
 
 /**
  * The document laid out as printed, for measuring: print media emulated and the root given the width of the `@page`
@@ -223,11 +226,20 @@ const IN_PAGE_BREAK_ROWS = `{ insert: ${insertBreakRows.toString()}, expand: ${e
  * breaks as in the print. Entered before measuring; the width is taken off before printing, the media kept until
  * the breaks are placed. Entering sets the width before the media, so the document is laid out once, at that width;
  * measures made one after the other share the layout.
+ *
+ * The page's window is minimized from the first entering until the page is restored, the prints included. A page in
+ * view draws a frame after every change to the document (styles, layout, paint, raster of what is in view), which
+ * nothing here uses: the measures force the layout they need, and a print lays out and paints for paper. A hidden
+ * page draws none. While all of its pages are hidden, Chromium runs their renderer at background priority (nice 5):
+ * under a full CPU these documents yield to the others. Where the browser has no windows to minimize, the document
+ * is measured and printed in view.
  */
 class PrintLayout {
   /** The root's style of the moment: laid out at the content area's width, or its own. */
   private rootStyle: 'measuring' | null = null;
   private printMedia = false;
+  /** The page's window while minimized (the state to give back); undefined before the first entering. */
+  private window: { id: number; state: WindowState } | null | undefined = undefined;
 
   constructor(
     private readonly devTools: CDPSession,
@@ -236,6 +248,7 @@ class PrintLayout {
   ) {}
 
   async enter(): Promise<void> {
+    if (this.window === undefined) this.window = await minimize(this.devTools);
     await this.styleRoot('measuring');
     if (!this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
     this.printMedia = true;
@@ -246,11 +259,13 @@ class PrintLayout {
     await this.styleRoot(null);
   }
 
-  /** The page as it was: the root's own style and the media it emulated. */
+  /** The page as it was: the root's own style, the media it emulated, its window in view. */
   async restore(): Promise<void> {
     await this.beforePrint();
     if (this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: this.screenMedia });
     this.printMedia = false;
+    if (this.window) await this.devTools.send('Browser.setWindowBounds', { windowId: this.window.id, bounds: { windowState: this.window.state } });
+    this.window = undefined;
   }
 
   private async styleRoot(style: 'measuring' | null): Promise<void> {
@@ -261,15 +276,27 @@ class PrintLayout {
   }
 }
 
+type WindowState = 'normal' | 'minimized' | 'maximized' | 'fullscreen';
+
+/** Minimizes the page's window; returns it and the state it had, or null where the browser has no windows. */
+async function minimize(devTools: CDPSession): Promise<{ id: number; state: WindowState } | null> {
+  const window = await devTools.send('Browser.getWindowForTarget').catch(() => null);
+  if (window === null || window.bounds.windowState === 'minimized') return null;
+  await devTools.send('Browser.setWindowBounds', { windowId: window.windowId, bounds: { windowState: 'minimized' } });
+  return { id: window.windowId, state: window.bounds.windowState ?? 'normal' };
+}
+
 /**
- * A table's pages (planTablePages) from the heights of its break rows, measured only where the plan breaks (in the
- * print layout). The first row's are measured first and taken for every row's; then the rows after which a planned
- * page ends and whose break rows were not measured yet are measured, every row not measured yet is taken as tall as
- * the tallest measured, and the table is planned again, until every planned break is measured. Break rows of one
- * table usually measure alike, so one round after the first is enough; after MAX_MEASURING_ROUNDS every row left is
- * measured.
+ * A table's pages (planTablePages), shown (showBreaks): the break rows put in at the plan's breaks and measured there,
+ * in the print layout. Rows whose break rows were not measured yet are taken as tall as the tallest measured (the
+ * first row's, measured with the table). When the break rows at a break measure otherwise, the table is planned again
+ * with those heights, and shown again if its breaks moved, until the break rows at every break shown are measured.
+ * Break rows of one table usually measure alike, so the first plan usually stands; after MAX_MEASURING_ROUNDS every
+ * row's break rows are measured (measureBreakRows). Measuring them where they are shown lays the document out as the
+ * print then finds it: traced at 1,000 rows, Chromium's renderer does about as much work for the whole document as
+ * for the same table without `pageBreaks`.
  */
-async function planMeasuringBreaks(
+async function showPlan(
   devTools: CDPSession,
   layout: PrintLayout,
   table: MeasuredTable,
@@ -279,30 +306,49 @@ async function planMeasuringBreaks(
   fixed: number[],
 ): Promise<PlannedPage[]> {
   const last = table.rowTops.length - 1;
-  for (let round = 0; ; round++) {
-    let rows = [0];
-    if (measured.size > 0 || last === 0) {
-      const pages = planTablePages(table, firstSpace, pageSpace, fixed);
-      rows = breaksOf(pages).filter((row) => !measured.has(row));
-      if (rows.length === 0) return pages;
-      if (round >= MAX_MEASURING_ROUNDS) rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
-    }
-    await layout.enter();
-    const heights = await evaluateValue<[number, number][]>(devTools, `(${measureBreakRows.toString()})(${IN_PAGE_BREAK_ROWS}, ${table.index}, ${JSON.stringify(rows)})`);
-    rows.forEach((row, k) => {
-      [table.carried[row], table.brought[row]] = heights[k];
+  await layout.enter();
+  let pages = planTablePages(table, firstSpace, pageSpace, fixed);
+  let shown = breaksOf(pages);
+  let heights = await showBreaks(devTools, table, pages);
+  for (let round = 1; ; round++) {
+    let changed = false;
+    shown.forEach((row, k) => {
       measured.add(row);
+      if (heights[k][0] === table.carried[row] && heights[k][1] === table.brought[row]) return;
+      [table.carried[row], table.brought[row]] = heights[k];
+      changed = true;
     });
+    if (!changed) return pages;
+    if (round >= MAX_MEASURING_ROUNDS) {
+      const rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
+      const all = await evaluateValue<[number, number][]>(devTools, `(${measureBreakRows.toString()})(${IN_PAGE_BREAK_ROWS}, ${table.index}, ${JSON.stringify(rows)})`);
+      rows.forEach((row, k) => {
+        [table.carried[row], table.brought[row]] = all[k];
+        measured.add(row);
+      });
+    }
     const tallest = [...measured].reduce(([carried, brought], row) => [Math.max(carried, table.carried[row]), Math.max(brought, table.brought[row])], [0, 0]);
     for (let row = 0; row < last; row++) if (!measured.has(row)) [table.carried[row], table.brought[row]] = tallest;
+    pages = planTablePages(table, firstSpace, pageSpace, fixed);
+    const breaks = breaksOf(pages);
+    // the same breaks: the rows shown stand, measured
+    if (breaks.length === shown.length && breaks.every((row, k) => row === shown[k])) return pages;
+    shown = breaks;
+    heights = await showBreaks(devTools, table, pages);
   }
 }
 
-/** Shows the break rows of a plan (none for null) and puts the links the confirming print reads. */
-async function showBreaks(devTools: CDPSession, table: MeasuredTable, plan: TablePlan | null): Promise<void> {
-  const breaks = plan === null ? [] : breaksOf(plan.pages);
-  const rows = plan === null ? [0] : [...new Set(plan.pages.flatMap((page) => [page.first, page.last]))];
-  await evaluate(devTools, `(${applyBreaks.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`);
+/**
+ * Shows the break rows of a plan's pages (none for null), puts the links the confirming print reads, and returns
+ * the heights of the break rows at each break ([carried, brought], in the order of breaksOf).
+ */
+async function showBreaks(devTools: CDPSession, table: MeasuredTable, pages: PlannedPage[] | null): Promise<[number, number][]> {
+  const breaks = pages === null ? [] : breaksOf(pages);
+  const rows = pages === null ? [0] : [...new Set(pages.flatMap((page) => [page.first, page.last]))];
+  return evaluateValue<[number, number][]>(
+    devTools,
+    `(${applyBreaks.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`,
+  );
 }
 
 /** Runs an expression in the page through DevTools; `what` names the work in the error when it throws. */
@@ -355,7 +401,13 @@ function styleRoot(css: string | null): void {
 }
 
 /** The in-page helpers (IN_PAGE_BREAK_ROWS). */
-type BreakRowsInPage = { insert: typeof insertBreakRows; expand: typeof expandBreakRows; dataClass: string };
+type BreakRowsInPage = {
+  insert: typeof insertBreakRows;
+  copy: typeof breakRowsCopy;
+  heights: typeof breakRowHeights;
+  expand: typeof expandBreakRows;
+  dataClass: string;
+};
 
 /** Runs in the page: every break row of every page-aware table taken out again and the marker links too (a table placed anew). */
 function clearBreaks(): void {
@@ -390,11 +442,12 @@ function insertBreakRows(expand: typeof expandBreakRows, dataClass: string, tabl
 
 /**
  * Runs in the page, laid out for print (PrintLayout): measures every page-aware table: its rows, its header and
- * totals row (its break rows are measured where a plan needs them: measureBreakRows; 0 until then). Puts a link in
- * every table's first row (how far below the row's top it is, is measured too). Leaves the document as it was, but
- * for those links.
+ * totals row, and the break rows of its first row (in a copy of the table: breakRowsCopy; the others are measured
+ * where a plan shows them: applyBreaks). Puts a link in every table's first row (how far below the row's top it is,
+ * is measured too). The copies and links go in before anything is measured, so the document is laid out once. Leaves
+ * the document as it was, but for those links.
  */
-function measureTables(host: string, box: PageBox): Measured {
+function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox): Measured {
   const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
   const { top, bottom } = box;
   const contentHeight = box.height - top - bottom;
@@ -406,7 +459,8 @@ function measureTables(host: string, box: PageBox): Measured {
     rows.push(row);
     byTable.set(table, rows);
   }
-  // every link is in before anything is measured, so the document is laid out once
+  const copies = new Map<number, ReturnType<typeof breakRowsCopy>>();
+  for (const [index, rows] of byTable) if (rows.length > 1) copies.set(index, breakRows.copy(breakRows, index, rows, [0]));
   const links = new Map<number, HTMLAnchorElement>();
   for (const [index, rows] of byTable) {
     const link = document.createElement('a');
@@ -436,12 +490,14 @@ function measureTables(host: string, box: PageBox): Measured {
       if (!breaksAbove) startOnFirstPage = rowTops[0];
     }
     first = false;
+    // the first row's break rows, taken for every row's until measured
+    const [carried, brought] = copies.get(index)?.heights()[0] ?? [0, 0];
     tables.push({
       index,
       rowTops,
       rowBottoms: boxes.map((box) => box.bottom - origin),
-      carried: rows.map(() => 0),
-      brought: rows.map(() => 0),
+      carried: rows.map((_, row) => (row < rows.length - 1 ? carried : 0)),
+      brought: rows.map((_, row) => (row < rows.length - 1 ? brought : 0)),
       breakable: rows.map((row, i) => i + 1 >= rows.length || row.parentElement !== rows[i + 1].parentElement || !row.parentElement?.classList.contains('kr')),
       head: element.tHead?.getBoundingClientRect().height ?? 0,
       totals: element.querySelector(':scope > tbody.tot')?.getBoundingClientRect().height ?? 0,
@@ -449,32 +505,28 @@ function measureTables(host: string, box: PageBox): Measured {
       markerOffset: link.getBoundingClientRect().top - boxes[0].top,
     });
   }
+  for (const copy of copies.values()) copy.remove();
   return { contentTop: top, contentHeight, tables };
 }
 
 /**
- * Runs in the page, laid out for print (PrintLayout): the heights of the rows that would follow each of the rows
- * `after` of table `table` at a break, [at the foot, at the head of the next page]. They are measured in a copy of
- * the table beside it, out of the flow and hidden: the table's own attributes and column widths (its colgroup and
- * header), its width, and for each row the row itself, its break rows (carried and brought-forward rows shown at
- * once, which changes no row's height in a `table-layout:fixed` table) and the row after it, so each break row has
- * the neighbours whose borders it shares in the print. Only the copy is laid out: putting rows into the table itself
- * would lay out all of it again.
+ * Runs in the page: a copy of table `table` beside it, out of the flow and hidden, holding the break rows that would
+ * follow each of the rows `after` (`rows`: the table's rows by index), for measuring them without laying the table
+ * out again: the table's own attributes and column widths (its colgroup and header), its width, and for each row the
+ * row itself, its break rows (carried and brought-forward rows shown at once, which changes no row's height in a
+ * `table-layout:fixed` table) and the row after it, so each break row has the neighbours whose borders it shares in
+ * the print. `heights()` gives the copy the table's width and measures them (breakRowHeights), by row of `after`;
+ * `remove()` takes the copy out.
  */
-function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: number[]): [number, number][] {
-  if (after.length === 0) return [];
-  const prefix = `${table}:`;
-  const rows = new Map<number, HTMLTableRowElement>();
-  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-r^="${prefix}"]`))) rows.set(Number((row.getAttribute('data-r') ?? '').slice(prefix.length)), row);
-  const original = rows.get(after[0])?.closest('table');
-  if (!original) return after.map(() => [0, 0]);
+function breakRowsCopy(breakRows: BreakRowsInPage, table: number, rows: HTMLTableRowElement[], after: number[]): { heights(): [number, number][]; remove(): void } {
+  const original = rows[0]?.closest('table');
+  if (!original || after.length === 0) return { heights: () => after.map(() => [0, 0]), remove: () => undefined };
   const holder = document.querySelector(`template.${breakRows.dataClass}[data-t="${table}"]`);
   const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"r":[]}') as BreakRowsData;
   const copy = original.cloneNode(false) as HTMLTableElement;
   for (const part of Array.from(original.children)) if (part.tagName === 'COLGROUP' || part.tagName === 'THEAD') copy.appendChild(part.cloneNode(true));
   copy.style.position = 'absolute';
   copy.style.visibility = 'hidden';
-  copy.style.width = `${original.getBoundingClientRect().width}px`;
   const copied = (row: HTMLTableRowElement | undefined): string => {
     if (row === undefined) return '';
     const plain = row.cloneNode(true) as HTMLTableRowElement;
@@ -483,28 +535,57 @@ function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: numb
     return plain.outerHTML;
   };
   const body = document.createElement('tbody');
-  body.innerHTML = after.map((row) => copied(rows.get(row)) + breakRows.expand(data, table, row) + copied(rows.get(row + 1))).join('');
+  body.innerHTML = after.map((row) => copied(rows[row]) + breakRows.expand(data, table, row) + copied(rows[row + 1])).join('');
   copy.appendChild(body);
-  for (const row of Array.from(body.querySelectorAll('tr[data-x]'))) row.classList.add('xon');
+  const shown = new Map<string, Element[]>();
+  for (const row of Array.from(body.querySelectorAll('tr[data-x]'))) {
+    row.classList.add('xon');
+    const key = row.getAttribute('data-x') ?? '';
+    shown.set(key, [...(shown.get(key) ?? []), row]);
+  }
   original.after(copy);
-  const heights = after.map((row): [number, number] => {
-    const shown = Array.from(body.querySelectorAll(`tr[data-x="${prefix}${row}"]`));
-    const span = (cls: string): number => {
-      const of = shown.filter((r) => r.classList.contains(cls));
-      return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
-    };
-    return [span('xc'), span('xb')];
-  });
+  return {
+    heights: () => {
+      // the table's width is read when measuring, so that building the copy lays nothing out
+      copy.style.width = `${original.getBoundingClientRect().width}px`;
+      return after.map((row) => breakRows.heights(shown.get(`${table}:${row}`) ?? []));
+    },
+    remove: () => copy.remove(),
+  };
+}
+
+/** Runs in the page: the height of the carried rows and of the brought-forward rows among one break's rows `shown`. */
+function breakRowHeights(shown: Element[]): [number, number] {
+  const span = (cls: string): number => {
+    const of = shown.filter((row) => row.classList.contains(cls));
+    return of.length === 0 ? 0 : of[of.length - 1].getBoundingClientRect().bottom - of[0].getBoundingClientRect().top;
+  };
+  return [span('xc'), span('xb')];
+}
+
+/**
+ * Runs in the page, laid out for print (PrintLayout): the heights of the rows that would follow each of the rows
+ * `after` of table `table` at a break, [at the foot, at the head of the next page], measured in a copy of the table
+ * (breakRowsCopy).
+ */
+function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: number[]): [number, number][] {
+  const prefix = `${table}:`;
+  const rows: HTMLTableRowElement[] = [];
+  for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-r^="${prefix}"]`))) rows[Number((row.getAttribute('data-r') ?? '').slice(prefix.length))] = row;
+  const copy = breakRows.copy(breakRows, table, rows, after);
+  const heights = copy.heights();
   copy.remove();
   return heights;
 }
 
 /**
- * Puts the rows at the page breaks after the rows `breaks` of table `table` (only those; the table's from before
- * are taken out): the first brought-forward row of each starts a page. Links go at the top of the rows `rows` and of
- * the last carried row of every break (the table's links from before are taken out first).
+ * Runs in the page, laid out for print (PrintLayout): puts the rows at the page breaks after the rows `breaks` of
+ * table `table` (only those; the table's from before are taken out): the first brought-forward row of each starts a
+ * page. Links go at the top of the rows `rows` and of the last carried row of every break (the table's links from
+ * before are taken out first). Returns the heights of each break's rows where they are (breakRowHeights), in the
+ * order of `breaks`: measuring lays the table out, which the page would do at its next frame anyway.
  */
-function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, breaks: number[], rows: number[]): void {
+function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, breaks: number[], rows: number[]): [number, number][] {
   const prefix = `${table}:`;
   for (const link of Array.from(document.querySelectorAll(`a.docrender-marker[data-t="${table}"]`))) link.remove();
   for (const row of Array.from(document.querySelectorAll(`tr[data-x^="${prefix}"]`))) row.remove();
@@ -518,7 +599,8 @@ function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, br
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     cell.insertBefore(link, cell.firstChild);
   };
-  for (const [after, shown] of breakRows.insert(breakRows.expand, breakRows.dataClass, table, breaks)) {
+  const placed = breakRows.insert(breakRows.expand, breakRows.dataClass, table, breaks);
+  for (const [after, shown] of placed) {
     shown.find((row) => row.classList.contains('xb'))?.classList.add('xbrk');
     const carried = shown.filter((row) => row.classList.contains('xc'));
     mark(carried[carried.length - 1], `c:${prefix}${after}`);
@@ -530,6 +612,7 @@ function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, br
       if (wanted.has(key) && key !== `${prefix}0`) mark(row, `r:${key}`);
     }
   }
+  return breaks.map((after) => breakRows.heights(placed.get(after) ?? []));
 }
 
 function removeMarkers(): void {
