@@ -484,7 +484,33 @@ export class ElementRenderer {
     const sums: Record<string, number> = {};
     const colspan = columns.length;
     const breakRowsData = breaks ? new BreakRowsEncoder() : null;
-    // the break rows' pieces (a row's opening tag, a cell) that do not read the running sums: drawn once, for every row
+    // what the break rows are made of, row by row, each piece drawn in the scope of the running sums of a row
+    const rowTag = (cls: string): BreakRowPiece => ({ key: `tr\u0000${cls}`, draw: (sumScope) => `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>` });
+    const cellsRow = (cls: string, cells: Record<string, string> | undefined): BreakRowPiece[] | null =>
+      cells === undefined
+        ? null
+        : [
+            rowTag(cls),
+            ...columns.map(({ column, index }): BreakRowPiece => {
+              const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
+              return {
+                key: `td\u0000${index}\u0000${text ?? ''}`,
+                draw: (sumScope) =>
+                  `<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`,
+              };
+            }),
+          ];
+    const line = (cls: string, text: string | undefined): BreakRowPiece[] | null =>
+      text === undefined
+        ? null
+        : [
+            rowTag(cls),
+            { key: `line\u0000${text}`, draw: (sumScope) => `<td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td>` },
+          ];
+    const breakRowPieces = breaks
+      ? [cellsRow('xc', breaks.carried), line('xc', breaks.continuedFoot), line('xb', breaks.continuedHead), cellsRow('xb', breaks.brought)].filter((row): row is BreakRowPiece[] => row !== null)
+      : [];
+    // the pieces that do not read the running sums: drawn once, for every row
     const sumsFree = new Map<string, string>();
     /** The rows that may follow row i at a page break, kept as data until the printer places them (docs/decisions/0029). */
     const breakRows = (i: number, rowScope: Scope): void => {
@@ -503,37 +529,15 @@ export class ElementRenderer {
       const sumScope = scope.with('carried', watchedSums({ ...sums }, reads));
       // a piece that reads the sums is drawn once for this row (the carried and brought-forward rows often share one)
       const ofRow = new Map<string, string>();
-      const piece = (key: string, draw: () => string): string => {
+      const drawn = ({ key, draw }: BreakRowPiece): string => {
         const known = sumsFree.get(key) ?? ofRow.get(key);
         if (known !== undefined) return known;
         reads.sums = false;
-        const html = draw();
+        const html = draw(sumScope);
         (reads.sums ? ofRow : sumsFree).set(key, html);
         return html;
       };
-      const cellsRow = (cls: string, cells: Record<string, string> | undefined): string[] | null => {
-        if (!cells) return null;
-        const row = [piece(`tr\u0000${cls}`, () => `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`)];
-        for (const { column, index } of columns) {
-          const text = Object.prototype.hasOwnProperty.call(cells, column.id) ? cells[column.id] : undefined;
-          row.push(
-            piece(
-              `td\u0000${index}\u0000${text ?? ''}`,
-              () => `<td${attrs(t.cells[index], sumScope, ctx, id)}>${text === undefined ? '' : this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), t.hyphenateCells[index], id)}</td>`,
-            ),
-          );
-        }
-        return row;
-      };
-      const line = (cls: string, text: string | undefined): string[] | null =>
-        text === undefined
-          ? null
-          : [
-              piece(`tr\u0000${cls}`, () => `<tr${attrs(t.breakRows, sumScope, ctx, id, cls)}>`),
-              piece(`line\u0000${text}`, () => `<td colspan="${colspan}">${this.hyphenated(textHtml(segmentsOf(text), sumScope, ctx, id, prep.region, this.dir), prep.hyphenate, id)}</td>`),
-            ];
-      const rows = [cellsRow('xc', breaks.carried), line('xc', breaks.continuedFoot), line('xb', breaks.continuedHead), cellsRow('xb', breaks.brought)];
-      breakRowsData.add(rows.filter((row): row is string[] => row !== null));
+      breakRowsData.add(breakRowPieces.map((row) => row.map(drawn)));
     };
     for (let i = 0; i < items.length; i++) {
       if (!mayDraw(ctx, DRAWING_STEPS + columns.length, id)) break;
@@ -772,6 +776,9 @@ function figureSvg(svg: string, alt: string | null): string {
   if (alt === null || !svg.startsWith('<svg ')) return svg;
   return `<svg ${alt === '' ? 'aria-hidden="true"' : `role="img" aria-label="${escapeHtml(alt)}"`} ${svg.slice(5)}`;
 }
+
+/** A piece of a page-aware table's break rows (a row's opening tag, a cell): pieces alike share a key. */
+type BreakRowPiece = { key: string; draw: (sumScope: Scope) => string };
 
 /**
  * The running sums as a page-aware table's break rows see them (`carried`), noting in `reads` any look at them: a
