@@ -68,13 +68,14 @@ type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: P
  * every row, header and totals row measured, and the break rows of its first row; the breaks are then placed by
  * arithmetic (planTablePages) — each page as many rows as fit with the carried rows at its foot and the header and
  * brought-forward rows at its head — and made explicit: the carried rows put after the last row of a page, the
- * brought-forward rows before the next one with a forced page break, and measured there (showPlan). One print with a link at the first and last row of every page and after its carried rows (a PDF
- * link annotation knows its page) confirms the plan. A table found elsewhere than planned is corrected from there on: the
- * page that overflowed tells that a page holds less than its arithmetic said, the rest of the table is planned again
- * with that, and printed again to confirm. A table that starts below content that itself breaks over pages is found
- * by that print first. The links are removed before the real print. Costs one measuring print for a document whose
- * first page-aware table starts on page 1, one more for each further table (docs/decisions/0029); none for the first
- * when the confirming print is the real one (`printIsReal`: its links are then taken out of the PDF).
+ * brought-forward rows before the next one with a forced page break, and measured there (showPlan). One print with
+ * a link at the first and last row of every page and after its carried rows (a PDF link annotation knows its page)
+ * confirms the plan. A table found elsewhere than planned is corrected from there on: the page that overflowed tells
+ * that a page holds less than its arithmetic said, the rest of the table is planned again with that, and printed
+ * again to confirm. A table that starts below content that itself breaks over pages is found by that print first.
+ * The links are removed before the real print. Costs one measuring print for a document whose first page-aware table
+ * starts on page 1, one more for each further table (docs/decisions/0029); none for the first when the confirming
+ * print is the real one (`printIsReal`: its links are then taken out of the PDF).
  */
 export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
   const { screenMedia = '', printIsReal = false } = options;
