@@ -11,6 +11,28 @@ function breakRowsHtml(html: string): string {
   return data.r.map((_, row) => expandBreakRows(data, 0, row)).join('');
 }
 
+/** A two-column ledger table of `rows` (text, amount) with these lines at page breaks. */
+const ledger = (pageBreaks: NonNullable<Extract<Template['body'][number], { type: 'table' }>['pageBreaks']>): Template => ({
+  body: [
+    {
+      type: 'table',
+      id: 'ledger',
+      source: 'rows',
+      as: 'r',
+      columns: [
+        { id: 'text', value: '{{ r.text }}' },
+        { id: 'amount', value: '{{ r.amount }}' },
+      ],
+      pageBreaks,
+    },
+  ],
+});
+const LEDGER_ROWS = [
+  { text: 'a', amount: 1.5 },
+  { text: 'b', amount: 2 },
+  { text: 'c', amount: 4 },
+];
+
 const types = (template: Template): [RenderIssueType, string | null][] =>
   compileDocument({ template, data: {} }).issues.map((i) => [i.type, i.elementId]);
 
@@ -136,26 +158,12 @@ describe('issue 20: page roles and page counters in bands', () => {
   });
 
   it('item 3: after each row but the last, the carried/brought rows (data a printer puts in at a break) hold the sum of the rows so far; a column id they name must exist', () => {
-    const template: Template = {
-      body: [
-        {
-          type: 'table',
-          id: 'ledger',
-          source: 'rows',
-          as: 'r',
-          columns: [
-            { id: 'text', value: '{{ r.text }}' },
-            { id: 'amount', value: '{{ r.amount }}' },
-          ],
-          pageBreaks: {
-            sums: { amount: '{{ r.amount }}' },
-            carried: { text: 'Carried', amount: '{{ carried.amount }}' },
-            brought: { text: 'Brought', amount: '{{ carried.amount }}' },
-          },
-        },
-      ],
-    };
-    const compiled = compileDocument({ template, data: { rows: [{ text: 'a', amount: 1.5 }, { text: 'b', amount: 2 }, { text: 'c', amount: 4 }] } });
+    const template = ledger({
+      sums: { amount: '{{ r.amount }}' },
+      carried: { text: 'Carried', amount: '{{ carried.amount }}' },
+      brought: { text: 'Brought', amount: '{{ carried.amount }}' },
+    });
+    const compiled = compileDocument({ template, data: { rows: LEDGER_ROWS } });
     expect(compiled.issues).toEqual([]);
     expect(compiled.pageAwareTables).toBe(true);
     const breakRows = breakRowsHtml(compiled.html);
@@ -170,28 +178,13 @@ describe('issue 20: page roles and page counters in bands', () => {
   });
 
   it('item 3: a break row piece that reads the running sums, in its text or only through its style, is drawn for each row; the others are the same for every row', () => {
-    const template: Template = {
-      body: [
-        {
-          type: 'table',
-          id: 'ledger',
-          source: 'rows',
-          as: 'r',
-          columns: [
-            { id: 'text', value: '{{ r.text }}' },
-            { id: 'amount', value: '{{ r.amount }}' },
-          ],
-          pageBreaks: {
-            sums: { amount: '{{ r.amount }}' },
-            carried: { text: 'Carried {{ heading }}', amount: '{{ carried.amount }}' },
-            brought: { text: 'Brought', amount: '{{ carried.amount }}' },
-            style: { color: "{{ carried.amount > 2 ? '#ff0000' : '#000000' }}" },
-          },
-        },
-      ],
-    };
-    const rows = [{ text: 'a', amount: 1.5 }, { text: 'b', amount: 2 }, { text: 'c', amount: 4 }];
-    const compiled = compileDocument({ template, data: { heading: 'on', rows } });
+    const template = ledger({
+      sums: { amount: '{{ r.amount }}' },
+      carried: { text: 'Carried {{ heading }}', amount: '{{ carried.amount }}' },
+      brought: { text: 'Brought', amount: '{{ carried.amount }}' },
+      style: { color: "{{ carried.amount > 2 ? '#ff0000' : '#000000' }}" },
+    });
+    const compiled = compileDocument({ template, data: { heading: 'on', rows: LEDGER_ROWS } });
     expect(compiled.issues).toEqual([]);
     const carried = [...breakRowsHtml(compiled.html).matchAll(/<tr class="xc[^"]*" style="color:([^"]*)" data-x="0:(\d)"><td[^>]*>([^<]*)<\/td><td[^>]*><nobr>([^<]*)<\/nobr><\/td>/g)];
     expect(carried.map((m) => [m[2], m[1], m[3], m[4]])).toEqual([
