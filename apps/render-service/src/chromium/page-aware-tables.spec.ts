@@ -17,18 +17,22 @@ const START = 50;
 
 /**
  * A fake page for placeTableBreakRows: it answers the measure with a table of 100 rows of 20 px on pages whose
- * content area measures 1,000 px, keeps the breaks and links the placement asks for, and "prints" by laying the
- * table out on pages that really hold `truePageSpace` px (Chromium's own rules: a row or carried block that does not
- * fit goes to the next page under the repeated header; a shown break forces a page with the brought-forward rows),
- * writing a PDF with a link annotation where each requested link lands.
+ * content area measures 1,000 px (and the first row's break rows), keeps the breaks and links the placement asks
+ * for and answers the heights of the break rows it shows, and "prints" by laying the table out on pages that really
+ * hold `truePageSpace` px (Chromium's own rules: a row or carried block that does not fit goes to the next page under
+ * the repeated header; a shown break forces a page with the brought-forward rows), writing a PDF with a link
+ * annotation where each requested link lands. Its window is minimized and restored as the placement asks.
  */
 class FakeLayout {
   breaks: number[] = [];
   rows: number[] = [0];
   prints = 0;
+  window = 'normal';
+  /** The window's state at each print. */
+  windowAtPrints: string[] = [];
 
-  /** Rounds of measuring break rows where a plan breaks. */
-  breakMeasures = 0;
+  /** How many times the placement showed break rows (and measured them where they are). */
+  shows = 0;
 
   /** `carriedOf(i)`: the height of the carried rows after row i (what measuring them in the page tells). */
   constructor(
@@ -37,20 +41,26 @@ class FakeLayout {
   ) {}
 
   devTools(): CDPSession {
-    const send = async (method: string, params: { expression?: string } = {}): Promise<unknown> => {
+    const send = async (method: string, params: { expression?: string; bounds?: { windowState: string } } = {}): Promise<unknown> => {
       if (method === 'Emulation.setEmulatedMedia') return {};
+      if (method === 'Browser.getWindowForTarget') return { windowId: 1, bounds: { windowState: this.window } };
+      if (method === 'Browser.setWindowBounds') {
+        this.window = params.bounds?.windowState ?? this.window;
+        return {};
+      }
       const expression = params.expression ?? '';
-      if (expression.startsWith('(function pageBox')) return { result: { value: { height: 1200, top: CONTENT_TOP, bottom: 100, contentWidth: 700 } } };
+      if (expression.includes('function pageBox')) return { result: { value: { height: 1200, top: CONTENT_TOP, bottom: 100, contentWidth: 700 } } };
       if (expression.startsWith('(function measureTables')) return { result: { value: this.measured() } };
       const measuring = /, (\[[^\]]*\])\)$/.exec(expression);
       if (expression.startsWith('(function measureBreakRows') && measuring) {
-        this.breakMeasures++;
         return { result: { value: (JSON.parse(measuring[1]) as number[]).map((row) => [this.carriedOf(row), BROUGHT]) } };
       }
       const applied = /"[^"]*", (\d+), (\[[^\]]*\]), (\[[^\]]*\])\)$/.exec(expression);
       if (expression.includes('applyBreaks') && applied) {
+        this.shows++;
         this.breaks = JSON.parse(applied[2]) as number[];
         this.rows = [0, ...(JSON.parse(applied[3]) as number[])];
+        return { result: { value: this.breaks.map((row) => [this.carriedOf(row), BROUGHT]) } };
       }
       return { result: { value: undefined } };
     };
@@ -63,8 +73,8 @@ class FakeLayout {
       contentHeight: 1000,
       tables: [
         {
-          // break rows are measured where a plan needs them (measureBreakRows): none at first
-          ...evenTable(ROWS, ROW, { top: START, carried: 0, brought: 0, head: HEAD, totals: TOTALS }),
+          // the first row's break rows are measured with the table, and taken for every row's
+          ...evenTable(ROWS, ROW, { top: START, carried: this.carriedOf(0), brought: BROUGHT, head: HEAD, totals: TOTALS }),
           startOnFirstPage: START,
           markerOffset: MARKER_OFFSET,
         },
@@ -101,6 +111,7 @@ class FakeLayout {
 
   async print(): Promise<Buffer> {
     this.prints++;
+    this.windowAtPrints.push(this.window);
     const { rows, carried } = this.layout();
     const links = [
       ...this.rows.map((row) => ({ key: `r:0:${row}`, ...rows[row] })),
@@ -136,6 +147,10 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     expect(placed.measuringPrints).toBe(1);
     // page 1: 950 px from the first row: 46 rows + 30 = 950; later pages 1000 - 22 - 25 = 953: 46 rows + 30 = 950
     expect(fake.breaks).toEqual([45, 91]);
+    expect(fake.shows).toBe(1);
+    // printed hidden (no frames drawn), the window given back afterwards
+    expect(fake.windowAtPrints).toEqual(['minimized']);
+    expect(fake.window).toBe('normal');
   });
 
   it('pages that hold less than measured: the overflowing page and the rest are planned again, and the second print confirms', async () => {
@@ -153,15 +168,15 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     expect(fake.breaks).toEqual([44, 89]);
   });
 
-  it('break rows measured only where the plan breaks: taller carried rows further down are measured, and the pages planned with them', async () => {
+  it('break rows measured where the plan shows them: taller carried rows further down are measured, and the pages planned again with them', async () => {
     const fake = new FakeLayout(1000, (row) => (row >= 40 ? 60 : CARRIED));
     const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
     expect(placed.measuringPrints).toBe(1);
     // page 1: 950 px from the first row: 44 rows + 60 = 940; later pages 953: 44 rows + 60 = 940
     expect(fake.breaks).toEqual([43, 87]);
-    // the first row's (30 px) taken for every row's; planned with them at rows 45 and 91, measured 60; planned again
-    // at 43 and 87, measured: three rounds
-    expect(fake.breakMeasures).toBe(3);
+    // the first row's (30 px) taken for every row's; shown at rows 45 and 91, measured 60 there; planned again with
+    // 60 for every row not measured, shown at 43 and 87, measured as planned: two showings
+    expect(fake.shows).toBe(2);
   });
 
   /** Places the breaks on pages that really hold `pageSpace` px with the real print as the confirming one: what it took, and the PDF handed back. */
