@@ -293,9 +293,10 @@ async function minimize(devTools: CDPSession): Promise<{ id: number; state: Wind
  * first row's, measured with the table). When the break rows at a break measure otherwise, the table is planned again
  * with those heights, and shown again if its breaks moved, until the break rows at every break shown are measured.
  * Break rows of one table usually measure alike, so the first plan usually stands; after MAX_MEASURING_ROUNDS every
- * row's break rows are measured (measureBreakRows). Measuring them where they are shown lays the document out as the
- * print then finds it: traced at 1,000 rows, Chromium's renderer does about as much work for the whole document as
- * for the same table without `pageBreaks`.
+ * row's break rows are measured (measureBreakRows). A row's heights change only when it is shown, once measured
+ * where it is (the copy and the table lay its rows out alike), so the rounds end. Measuring them where they are shown
+ * lays the document out as the print then finds it: traced at 1,000 rows, Chromium's renderer does about as much
+ * work for the whole document as for the same table without `pageBreaks`.
  */
 async function showPlan(
   devTools: CDPSession,
@@ -584,7 +585,7 @@ function measureBreakRows(breakRows: BreakRowsInPage, table: number, after: numb
  * table `table` (only those; the table's from before are taken out): the first brought-forward row of each starts a
  * page. Links go at the top of the rows `rows` and of the last carried row of every break (the table's links from
  * before are taken out first). Returns the heights of each break's rows where they are (breakRowHeights), in the
- * order of `breaks`: measuring lays the table out, which the page would do at its next frame anyway.
+ * order of `breaks`: measuring lays the table out as the print then finds it.
  */
 function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, breaks: number[], rows: number[]): [number, number][] {
   const prefix = `${table}:`;
