@@ -27,7 +27,7 @@ const PROBE_BOUND_MS = 1_000;
 /**
  * RSS of this process (where the service runs) after the corpus may exceed its warmed-up baseline by this much. The
  * compile threads live in this process; one that grew for a large document (a 20 MB text, a 200,000-item list) is
- * replaced once it has answered (WorkerPool's retireAfterHeapGrowthMb), so each of the two threads keeps at most
+ * replaced once it has been idle for 10 s (WorkerPool's retireAfterHeapGrowthMb and retireIdleMs), so each of the two threads keeps at most
  * 64 MB more than at its start, and the memory glibc's allocator took for the documents' text and buffers is not all
  * given back to the system (about 128 MB here). Measured on 2026-11-29 on a loaded 2-core machine: +195, +178 MB.
  */

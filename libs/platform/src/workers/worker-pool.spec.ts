@@ -74,19 +74,29 @@ describe('WorkerPool (real worker threads)', () => {
     await expect(workers.run({ kind: 'echo', value: 'after' })).resolves.toBe('after');
   });
 
-  it('issue 31 item 7: a thread whose heap grew past retireAfterHeapGrowthMb during a request is replaced after answering it; one that did not grow keeps serving', async () => {
-    const workers = new WorkerPool<TestRequest, string | number>({ entry, name: 'retiring', size: 1, retireAfterHeapGrowthMb: 64 });
-    pools.push(workers);
-    const retiredCount = async (): Promise<number> =>
-      (await metricsRegistry.getSingleMetric('docrender_worker_threads_retired_total')?.get())?.values.find((v) => v.labels.pool === 'retiring')?.value ?? 0;
-    const small = await workers.run({ kind: 'keep', mb: 1 });
-    await expect(workers.run({ kind: 'thread' })).resolves.toBe(small);
-    // the answer arrives; the thread that kept ~150 MB is then replaced
-    const large = await workers.run({ kind: 'keep', mb: 150 });
+  it('issue 31 item 7, issue 32: a thread whose heap grew past retireAfterHeapGrowthMb is replaced once idle for retireIdleMs; while requests follow it keeps serving, warm; one that did not grow stays', async () => {
+    const retiredCount = async (name: string): Promise<number> =>
+      (await metricsRegistry.getSingleMetric('docrender_worker_threads_retired_total')?.get())?.values.find((v) => v.labels.pool === name)?.value ?? 0;
+    // idle at once (retireIdleMs 0): a grown thread is replaced at the first turn of the timers without a request
+    const idle = new WorkerPool<TestRequest, string | number>({ entry, name: 'retiring-idle', size: 1, retireAfterHeapGrowthMb: 64, retireIdleMs: 0 });
+    pools.push(idle);
+    const small = await idle.run({ kind: 'keep', mb: 1 });
+    // a timer set later than a 0 ms one fires after it: a retirement of the small thread would have happened by then
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(idle.run({ kind: 'thread' })).resolves.toBe(small);
+    const large = await idle.run({ kind: 'keep', mb: 150 });
     expect(large).toBe(small);
-    const next = await workers.run({ kind: 'thread' });
-    expect(next).not.toBe(large);
-    expect(await retiredCount()).toBe(1);
+    while ((await retiredCount('retiring-idle')) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(idle.run({ kind: 'thread' })).resolves.not.toBe(large);
+    expect(await retiredCount('retiring-idle')).toBe(1);
+
+    // requests that follow one another (a stream of large documents) keep the grown thread: no thread start, no cold code
+    const busy = new WorkerPool<TestRequest, string | number>({ entry, name: 'retiring-busy', size: 1, retireAfterHeapGrowthMb: 64, retireIdleMs: 600_000 });
+    pools.push(busy);
+    const grown = await busy.run({ kind: 'keep', mb: 150 });
+    await expect(busy.run({ kind: 'keep', mb: 150 })).resolves.toBe(grown);
+    await expect(busy.run({ kind: 'thread' })).resolves.toBe(grown);
+    expect(await retiredCount('retiring-busy')).toBe(0);
   });
 
   it('an error thrown by the handler fails that request only', async () => {

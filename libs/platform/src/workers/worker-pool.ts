@@ -49,7 +49,7 @@ const stopped = counter(
 
 const retired = counter(
   'docrender_worker_threads_retired_total',
-  'Worker threads replaced after a task because their heap had grown past the pool\'s bound (retireAfterHeapGrowthMb): the memory a large request made a thread keep goes back to the system.',
+  'Worker threads replaced because their heap had grown past the pool\'s bound (retireAfterHeapGrowthMb) and they then stayed idle (retireIdleMs): the memory a large request made a thread keep goes back to the system.',
   ['pool'],
 );
 
@@ -72,6 +72,8 @@ gauge('docrender_worker_tasks_waiting', 'Worker-thread tasks waiting for a free 
 
 /** WorkerPoolOptions.retireAfterHeapGrowthMb when a pool does not set it. */
 const DEFAULT_RETIRE_AFTER_HEAP_GROWTH_MB = 64;
+/** WorkerPoolOptions.retireIdleMs when a pool does not set it. */
+const DEFAULT_RETIRE_IDLE_MS = 10_000;
 
 export type WorkerPoolOptions = {
   /** The worker module: an absolute path without extension (see startModuleWorker). */
@@ -83,12 +85,19 @@ export type WorkerPoolOptions = {
   /** V8 limits of each worker (maxOldGenerationSizeMb above all): one request cannot take the memory of the others. */
   resourceLimits?: ResourceLimits;
   /**
-   * A worker whose heap has grown by more than this (MB) since it started serving is replaced after its request: V8
-   * keeps the space a large request made a thread grow until that thread's own later collections, so an idle pool
-   * would hold the peak of its largest requests. Ending the thread gives all of it back at once. Default 64 MB: a
-   * render-service compile thread grows by about 40 MB over its first invoice, which keeps it.
+   * A worker whose heap has grown by more than this (MB) since it started serving is replaced once it has stayed idle
+   * for `retireIdleMs`: V8 keeps the space a large request made a thread grow until that thread's own later
+   * collections, so an idle pool would hold the peak of its largest requests. Ending the thread gives all of it back
+   * at once. Default 64 MB: a render-service compile thread grows by about 40 MB over its first invoice, which keeps it.
    */
   retireAfterHeapGrowthMb?: number;
+  /**
+   * How long a grown worker (retireAfterHeapGrowthMb) stays idle before it is replaced; a request in that time finds
+   * it warm (its code optimised, its caches kept), so a stream of large documents does not pay a thread start and
+   * a cold compile for each. Default 10 s: longer than a 10,000-row statement prints here, short enough that an idle
+   * service gives the memory back soon after its last large document.
+   */
+  retireIdleMs?: number;
 };
 
 type Task<Request, Reply> = {
@@ -116,13 +125,15 @@ class PooledWorker<Request, Reply> {
   private retired = false;
   /** The worker's heap when it started serving (MB), before any request. */
   private startHeapMb = 0;
+  /** Set while the worker, grown past retireAfterHeapGrowthMb, waits idle to be replaced (retireIdleMs). */
+  private idleRetirement: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly options: WorkerPoolOptions,
     onIdle: () => void,
     onExit: (worker: PooledWorker<Request, Reply>) => void,
   ) {
-    const { retireAfterHeapGrowthMb = DEFAULT_RETIRE_AFTER_HEAP_GROWTH_MB } = options;
+    const { retireAfterHeapGrowthMb = DEFAULT_RETIRE_AFTER_HEAP_GROWTH_MB, retireIdleMs = DEFAULT_RETIRE_IDLE_MS } = options;
     this.worker = startModuleWorker(options.entry, options.name, options.resourceLimits);
     this.worker.unref();
     this.worker.on('message', (answer: WorkerAnswer<Reply>) => {
@@ -133,12 +144,19 @@ class PooledWorker<Request, Reply> {
       const task = this.current;
       this.current = null;
       if (task) settle(task, 'reply' in answer ? { reply: answer.reply } : { error: new WorkerTaskFailedError(`${options.name} worker: ${answer.error}`) });
-      if (!this.retired && answer.heapMb - this.startHeapMb > retireAfterHeapGrowthMb) {
-        retired.inc({ pool: options.name });
-        void this.terminate();
-        // its replacement starts at once, not when this thread has wound down
-        onExit(this);
-      } else if (!this.retired) onIdle();
+      if (this.retired) return;
+      if (answer.heapMb - this.startHeapMb > retireAfterHeapGrowthMb) {
+        // replaced if no request comes meanwhile; its replacement starts at once, not when this thread has wound down
+        this.idleRetirement = setTimeout(() => {
+          this.idleRetirement = null;
+          if (this.retired || this.current !== null) return;
+          retired.inc({ pool: options.name });
+          void this.terminate();
+          onExit(this);
+        }, retireIdleMs);
+        this.idleRetirement.unref();
+      }
+      onIdle();
     });
     this.worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -150,6 +168,7 @@ class PooledWorker<Request, Reply> {
     });
     this.worker.on('exit', (code) => {
       this.retired = true;
+      this.stopIdleRetirement();
       this.fail(new WorkerTaskFailedError(`${options.name} worker exited with code ${code}`));
       onExit(this);
     });
@@ -164,6 +183,7 @@ class PooledWorker<Request, Reply> {
   }
 
   run(task: Task<Request, Reply>): void {
+    this.stopIdleRetirement();
     this.current = task;
     const message: WorkerMessage<Request> = { request: task.request };
     this.worker.postMessage(message, task.transfer);
@@ -180,14 +200,22 @@ class PooledWorker<Request, Reply> {
 
   async terminate(): Promise<void> {
     this.retired = true;
+    this.stopIdleRetirement();
     await this.worker.terminate();
   }
 
   /** Ends the worker, failing its request (if any) with `error`. */
   async close(error: Error): Promise<void> {
     this.retired = true;
+    this.stopIdleRetirement();
     this.fail(error);
     await this.worker.terminate();
+  }
+
+  private stopIdleRetirement(): void {
+    if (this.idleRetirement === null) return;
+    clearTimeout(this.idleRetirement);
+    this.idleRetirement = null;
   }
 
   private fail(error: Error): void {
@@ -203,7 +231,8 @@ class PooledWorker<Request, Reply> {
  * a thread to start). A request's `signal` stops it: a waiting one leaves the queue, a running one's worker is
  * terminated — the only way to stop code that holds a thread — and replaced; either way the request rejects with
  * WorkerTaskAbortedError. A worker that reaches its resourceLimits rejects its request with WorkerOutOfMemoryError and
- * is replaced, and so is one whose heap grew by more than retireAfterHeapGrowthMb by the end of a request. Requests
+ * is replaced, and so is one whose heap grew by more than retireAfterHeapGrowthMb by the end of a request, once it
+ * has stayed idle for retireIdleMs. Requests
  * travel by structured clone: pass large bytes as a SharedArrayBuffer, which is shared, not copied, or list
  * ArrayBuffers in `transfer`.
  */
