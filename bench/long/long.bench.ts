@@ -18,7 +18,10 @@
  * render service process and the peak PSS of its Chromium processes (shared pages divided among them), sampled
  * every 100 ms while the document renders in one more round after the timed ones (sampling slows Chromium down).
  *
- * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROWS "100,1000,3000,10000" ["100,1000"], BENCH_ROUNDS 3 [1],
+ * Below the table, the issue's ratios: (c) ÷ (b) per page, (b) ÷ (a) per document, and each way's time per page at every
+ * size ÷ its time per page at the first size of at least 10 pages (430 rows: whether the time per page stays flat).
+ *
+ * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROWS "100,430,1000,3000,10000" ["100,1000"], BENCH_ROUNDS 3 [1],
  * BENCH_BUDGET_MS 900000.
  */
 import { execFileSync } from 'node:child_process';
@@ -40,7 +43,7 @@ import { launchRaw, median, rawPrint, repositoryRoot } from '../shared/bench-kit
 import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
-const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,1000,3000,10000')).split(',').map(Number);
+const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,430,1000,3000,10000')).split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 900_000);
 const DEFAULT_BUDGET_MS = Limits.renderBudgetMs;
@@ -131,17 +134,48 @@ function printTable(results: Map<number, Record<Way, Measure[]>>): void {
   for (const [rows, byWay] of results) {
     for (const way of WAYS) {
       const runs = byWay[way];
-      if (runs.length === 0) continue;
-      const timed = runs.filter((r) => !r.sampled);
+      const seen = typical(runs);
+      if (seen === null) continue;
+      const { ms, pages } = seen;
       const memory = runs.find((r) => r.sampled);
-      const ms = median((timed.length > 0 ? timed : runs).map((r) => r.ms));
-      const pages = runs[0].pages;
       const prints = runs[0].measuringPrints;
       const mb = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : f(value));
       console.log(
         `| ${rows} | ${names[way]} | ${pages} | ${f(ms / 1000, 1)} | ${f(ms / pages, 1)} | ${prints === null ? '–' : prints} | ${mb(memory?.serviceRssMb)} | ${mb(memory?.chromiumPssMb)} | ${way === 'raw' ? '–' : ms <= DEFAULT_BUDGET_MS ? 'yes' : 'no'} |`,
       );
     }
+  }
+}
+
+/** The median time and the pages of one way at one size, from its timed rounds (all rounds when none was timed). */
+function typical(runs: Measure[]): { ms: number; pages: number } | null {
+  if (runs.length === 0) return null;
+  const timed = runs.filter((r) => !r.sampled);
+  return { ms: median((timed.length > 0 ? timed : runs).map((r) => r.ms)), pages: runs[0].pages };
+}
+
+/**
+ * Issue 32 item 2's ratios: `pageBreaks` ÷ the plain table per page, the plain table ÷ raw per document, and each
+ * way's time per page ÷ its time per page at the first size of at least 10 pages (flat: about 1 at every size).
+ */
+function printRatios(results: Map<number, Record<Way, Measure[]>>): void {
+  const f = (n: number): string => n.toFixed(2);
+  const perPage = (m: { ms: number; pages: number } | null): number | null => (m === null ? null : m.ms / m.pages);
+  const sizes = [...results.entries()].map(([rows, byWay]) => ({ rows, raw: typical(byWay.raw), plain: typical(byWay.plain), pageBreaks: typical(byWay.pageBreaks) }));
+  const pageBreaksToPlain = sizes.flatMap(({ rows, plain, pageBreaks }) => (plain && pageBreaks ? [`${rows} rows ${f((perPage(pageBreaks) ?? 0) / (perPage(plain) ?? 1))}`] : []));
+  const plainToRaw = sizes.flatMap(({ rows, raw, plain }) => (raw && plain ? [`${rows} rows ${f(plain.ms / raw.ms)}`] : []));
+  console.log(`pageBreaks ÷ plain table, per page (≤ 1.3 asked): ${pageBreaksToPlain.join(', ') || '–'}`);
+  console.log(`plain table ÷ raw, per document (≤ 1.2 asked): ${plainToRaw.join(', ') || '–'}`);
+  const reference = sizes.find((size) => (size.plain?.pages ?? 0) >= 10);
+  if (reference === undefined) {
+    console.log('time per page against 10 pages: no size of at least 10 pages in this run');
+    return;
+  }
+  for (const way of WAYS) {
+    const base = perPage(reference[way]);
+    if (base === null) continue;
+    const ratios = sizes.filter((size) => size.rows > reference.rows && size[way] !== null).map((size) => `${size[way]?.pages} pages ${f((perPage(size[way]) ?? 0) / base)}`);
+    console.log(`time per page against ${reference[way]?.pages} pages (${reference.rows} rows), ${way} (≤ 1.2 at 250 asked): ${ratios.join(', ') || '–'}`);
   }
 }
 
@@ -205,6 +239,8 @@ async function main(): Promise<void> {
   }
   console.log('');
   printTable(results);
+  console.log('');
+  printRatios(results);
   console.log('');
   console.log('Times: median of the timed rounds. Memory: peak while the document printed in one more round, sampled every 100 ms (not in the timed rounds). Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c).');
 }
