@@ -94,8 +94,9 @@ export type WorkerPoolOptions = {
   /**
    * How long a grown worker (retireAfterHeapGrowthMb) stays idle before it is replaced; a request in that time finds
    * it warm (its code optimised, its caches kept), so a stream of large documents does not pay a thread start and
-   * a cold compile for each. Default 10 s: longer than a 10,000-row statement prints here, short enough that an idle
-   * service gives the memory back soon after its last large document.
+   * a cold compile for each. Default 10 s: longer than most documents take to print after their compile (a
+   * 10,000-row statement: 5 s on the faster 2-core machine of docs/performance.md), short enough that an idle service
+   * gives the memory back soon after its last large document.
    */
   retireIdleMs?: number;
 };
