@@ -30,6 +30,8 @@ class FakeLayout {
   window = 'normal';
   /** The window's state at each print. */
   windowAtPrints: string[] = [];
+  /** How many showings there had been at each print. */
+  showsAtPrints: number[] = [];
 
   /** How many times the placement showed break rows (and measured them where they are). */
   shows = 0;
@@ -58,6 +60,8 @@ class FakeLayout {
       const applied = /"[^"]*", (\d+), (\[[^\]]*\]), (\[[^\]]*\])\)$/.exec(expression);
       if (expression.includes('applyBreaks') && applied) {
         this.shows++;
+        // a placement that never stops showing plans fails here rather than at the test's timeout
+        if (this.shows > 1_000) throw new Error('runaway: the placement showed break rows 1,000 times');
         this.breaks = JSON.parse(applied[2]) as number[];
         this.rows = [0, ...(JSON.parse(applied[3]) as number[])];
         return { result: { value: this.breaks.map((row) => [this.carriedOf(row), BROUGHT]) } };
@@ -112,6 +116,7 @@ class FakeLayout {
   async print(): Promise<Buffer> {
     this.prints++;
     this.windowAtPrints.push(this.window);
+    this.showsAtPrints.push(this.shows);
     const { rows, carried } = this.layout();
     const links = [
       ...this.rows.map((row) => ({ key: `r:0:${row}`, ...rows[row] })),
@@ -177,6 +182,23 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     // the first row's (30 px) taken for every row's; shown at rows 45 and 91, measured 60 there; planned again with
     // 60 for every row not measured, shown at 43 and 87, measured as planned: two showings
     expect(fake.shows).toBe(2);
+  });
+
+  it('every cost bounded: on a page whose break rows measure taller at every showing, a plan is shown at most 6 times before a print, and the placement ends', async () => {
+    let fake: FakeLayout | undefined;
+    // each showing measures the carried rows 25 px taller than the one before (more than a row): every plan is shown
+    // too short, and the next one breaks elsewhere
+    fake = new FakeLayout(1000, () => CARRIED + 25 * (fake?.shows ?? 0));
+    const ended = await placeTableBreakRows(fake.devTools(), () => (fake as FakeLayout).print()).then(
+      (placed) => `settled after ${placed.measuringPrints} prints`,
+      (error: Error) => error.message,
+    );
+    expect(ended).not.toContain('runaway');
+    // at most 6 showings (MAX_SHOWINGS) before each print, at most 8 prints (MAX_ROUNDS)
+    const showingsBeforeEachPrint = fake.showsAtPrints.map((shows, i) => shows - (i === 0 ? 0 : fake.showsAtPrints[i - 1]));
+    expect(showingsBeforeEachPrint.length).toBeGreaterThan(0);
+    expect(showingsBeforeEachPrint.every((showings) => showings <= 6)).toBe(true);
+    expect(fake.prints).toBeLessThanOrEqual(8);
   });
 
   /** Places the breaks on pages that really hold `pageSpace` px with the real print as the confirming one: what it took, and the PDF handed back. */

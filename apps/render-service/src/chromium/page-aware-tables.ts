@@ -13,6 +13,11 @@ const MARKER_HOST = 'row.docrender.invalid';
 const MAX_ROUNDS = 8;
 /** Rounds of showing a plan whose break rows measured otherwise than planned before measuring all of them (showPlan). */
 const MAX_MEASURING_ROUNDS = 4;
+/**
+ * Showings of one table's plan (showPlan) before the last one shown stands, measured as it is, for the confirming
+ * print to check: on a page whose break rows measured otherwise at every showing the rounds would not end.
+ */
+const MAX_SHOWINGS = MAX_MEASURING_ROUNDS + 2;
 const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
 const measuringPrints = counter(
@@ -294,7 +299,8 @@ async function minimize(devTools: CDPSession): Promise<{ id: number; state: Wind
  * with those heights, and shown again if its breaks moved, until the break rows at every break shown are measured.
  * Break rows of one table usually measure alike, so the first plan usually stands; after MAX_MEASURING_ROUNDS every
  * row's break rows are measured (measureBreakRows). A row's heights change only when it is shown, once measured
- * where it is (the copy and the table lay its rows out alike), so the rounds end. Measuring them where they are shown
+ * where it is (the copy and the table lay its rows out alike), so the rounds end; after MAX_SHOWINGS the plan shown
+ * stands as it is in any case, and the confirming print checks it. Measuring them where they are shown
  * lays the document out as the print then finds it: traced at 1,000 rows, Chromium's renderer does about as much
  * work for the whole document as for the same table without `pageBreaks`.
  */
@@ -320,7 +326,7 @@ async function showPlan(
       [table.carried[row], table.brought[row]] = heights[k];
       changed = true;
     });
-    if (!changed) return pages;
+    if (!changed || round >= MAX_SHOWINGS) return pages;
     if (round >= MAX_MEASURING_ROUNDS) {
       const rows = table.rowTops.map((_, row) => row).filter((row) => row < last && !measured.has(row));
       const all = await evaluateValue<[number, number][]>(devTools, `(${measureBreakRows.toString()})(${IN_PAGE_BREAK_ROWS}, ${table.index}, ${JSON.stringify(rows)})`);
