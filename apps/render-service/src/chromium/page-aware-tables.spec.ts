@@ -185,11 +185,10 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
   });
 
   it('every cost bounded: on a page whose break rows measure taller at every showing, a plan is shown at most 6 times before a print, and the placement ends', async () => {
-    let fake: FakeLayout | undefined;
     // each showing measures the carried rows 25 px taller than the one before (more than a row): every plan is shown
     // too short, and the next one breaks elsewhere
-    fake = new FakeLayout(1000, () => CARRIED + 25 * (fake?.shows ?? 0));
-    const ended = await placeTableBreakRows(fake.devTools(), () => (fake as FakeLayout).print()).then(
+    const fake: FakeLayout = new FakeLayout(1000, () => CARRIED + 25 * fake.shows);
+    const ended = await placeTableBreakRows(fake.devTools(), () => fake.print()).then(
       (placed) => `settled after ${placed.measuringPrints} prints`,
       (error: Error) => error.message,
     );
