@@ -1,7 +1,7 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { JsonLogger } from '@docrender/observability';
 import { BlobStoreUnavailableError, MemoryBlobStore } from '@docrender/storage';
-import type { DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
+import type { DocumentPrinter, ExpectedDocument, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from '../src/chromium/document-printer';
 import { DocumentSources } from '../src/document/document-sources';
 import { FontFileCache } from '../src/document/font-file.cache';
 import { ImageResolver } from '../src/document/image-resolver';
@@ -54,6 +54,24 @@ export class FakePrinter implements DocumentPrinter {
   anchorsNotPrinted: string[] = [];
   /** Called as each print or screenshot starts (e.g. to abandon the delivery while it prints). */
   onStart: () => void = () => undefined;
+  /** Documents announced (expect) and how each announcement ended so far. */
+  readonly announced = { expected: 0, arrived: 0, withdrawn: 0 };
+
+  expect(): ExpectedDocument {
+    this.announced.expected++;
+    let onItsWay = true;
+    return {
+      printPdf: (request) => {
+        if (onItsWay) this.announced.arrived++;
+        onItsWay = false;
+        return this.printPdf(request);
+      },
+      withdraw: () => {
+        if (onItsWay) this.announced.withdrawn++;
+        onItsWay = false;
+      },
+    };
+  }
 
   async printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     this.onStart();

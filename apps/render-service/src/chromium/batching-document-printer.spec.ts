@@ -1,6 +1,6 @@
 import { JsonLogger, metricsRegistry } from '@docrender/observability';
 import { printBatchOnPage } from './batch-page-printer';
-import { BatchingDocumentPrinter } from './batching-document-printer';
+import { BatchingDocumentPrinter, WAIT_FOR_EXPECTED_MS } from './batching-document-printer';
 import type { BrowserPool } from './browser-pool';
 import type { ChromiumDocumentPrinter, PrintedPdf, PrintPdfRequest } from './document-printer';
 
@@ -100,6 +100,71 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
       ['a1', 'a2'],
       ['b1', 'b2'],
     ]);
+  });
+
+  it('issue 32 item 7: with documents on their way (a batch or a job arriving), a free page waits for its share of them instead of printing the first alone', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const expected = Array.from({ length: 6 }, () => printer.expect());
+    // each free page waits until it holds its share of the 6: 3 and 3, then 2 once only 2 of 3 expected remain
+    const results = expected.map((e, i) => e.printPdf(request(`d${i}`)));
+    await flush();
+    alone.release();
+    await Promise.all(results);
+    expect(batchPrint.mock.calls.map(([, documents]) => documents.length)).toEqual([3, 2]);
+    // the last came when both pages were busy and nothing more was expected: printed alone at the next free page
+    expect(alone.printed).toEqual(['d5']);
+  });
+
+  it('issue 32 item 7: a page waits only while at least two documents are on their way, not for one more single request (4 in flight lost throughput waiting for one)', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const busy = printer.printPdf(request('busy'));
+    const [first, second] = [printer.expect(), printer.expect()];
+    const printed = first.printPdf(request('first'));
+    await flush();
+    expect(alone.printer.printPdf.mock.calls.map(([r]) => r.title)).toEqual(['busy', 'first']);
+    second.withdraw();
+    alone.release();
+    alone.release();
+    await Promise.all([busy, printed]);
+  });
+
+  it('issue 32 item 7: a document withdrawn before its print (blocked, failed) ends the wait for it at once', async () => {
+    const alone = alonePrinter();
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const [first, blocked, failed] = [printer.expect(), printer.expect(), printer.expect()];
+    const printed = first.printPdf(request('first'));
+    await flush();
+    expect(alone.printer.printPdf).not.toHaveBeenCalled();
+    blocked.withdraw();
+    blocked.withdraw();
+    await flush();
+    expect(alone.printer.printPdf).toHaveBeenCalledTimes(1);
+    failed.withdraw();
+    alone.release();
+    await printed;
+  });
+
+  it('issue 32 item 7: a document waits for expected ones at most WAIT_FOR_EXPECTED_MS, then prints with what has come', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    try {
+      const alone = alonePrinter();
+      const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger });
+      const expected = Array.from({ length: 4 }, () => printer.expect());
+      const printed = expected[0].printPdf(request('first'));
+      jest.advanceTimersByTime(WAIT_FOR_EXPECTED_MS - 1);
+      await flush();
+      expect(alone.printer.printPdf).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      await flush();
+      expect(alone.printer.printPdf).toHaveBeenCalledTimes(1);
+      alone.release();
+      await printed;
+      expected.slice(1).forEach((e) => e.withdraw());
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('when a shared print fails, each of its documents is printed alone and gets its own outcome', async () => {

@@ -2,7 +2,7 @@ import { histogram, type Logger } from '@docrender/observability';
 import { batchPrintKey, printBatchOnPage } from './batch-page-printer';
 import type { BrowserPool } from './browser-pool';
 import { isLongPrint } from './printed-size';
-import type { ChromiumDocumentPrinter, DocumentPrinter, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
+import type { ChromiumDocumentPrinter, DocumentPrinter, ExpectedDocument, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
 
 /** How much batching saves is seen here: the documents of each print the batching printer starts (1 when alone). */
 const documentsPerPrint = histogram(
@@ -11,37 +11,78 @@ const documentsPerPrint = histogram(
   [1, 2, 3, 4, 6, 10, 20, 50, 100],
 );
 
-type Waiting = { request: PrintPdfRequest; resolve(printed: PrintedPdf): void; reject(error: unknown): void };
+type Waiting = { request: PrintPdfRequest; arrivedAt: number; resolve(printed: PrintedPdf): void; reject(error: unknown): void };
 
 /**
- * Batch printing (RENDER_BATCH_PRINT_MAX > 1; docs/decisions/0015-batch-printing.md): documents that may share a print
+ * A free page waits for expected documents only when at least this many are on their way: holding a page for one
+ * more document lost throughput with 4 single requests in flight (bench:e2e, docs/performance.md), as the pages then
+ * idle while the few documents in flight travel.
+ */
+const MIN_EXPECTED_TO_WAIT = 2;
+
+/** How long, at most, a waiting document is kept from a free page for expected ones: about a few compiles. */
+export const WAIT_FOR_EXPECTED_MS = 30;
+
+/**
+ * Batch printing (RENDER_BATCH_PRINT_MAX > 1; docs/decisions/0015-batch-printing.md and 0037): documents that may share a print
  * (batchPrintKey) and arrive while every page of the pool is busy wait here, and the next free page prints up to
  * `maxDocuments` of them with the same key in one load (printBatchOnPage), each getting its own PDF and metadata.
  * While the pool has a free page a document is printed at once, alone, so batching adds no latency to a quiet
- * service; it forms under load, which is where the saved print time turns into throughput. Documents that cannot
- * share a print, and previews, go to the per-document printer. If a shared print fails in any way (a document the
- * batch cannot hold, a crash, a deadline), each of its documents is printed alone, so each gets its own outcome.
+ * service; it forms under load, which is where the saved print time turns into throughput. When several documents
+ * are on their way (announced by `expect`, being read and compiled: a batch or a job arriving), a free page waits
+ * for its share of them, at most WAIT_FOR_EXPECTED_MS, rather than printing the first one alone. Documents that
+ * cannot share a print, and previews, go to the per-document printer. If a shared print fails in any way (a document
+ * the batch cannot hold, a crash, a deadline), each of its documents is printed alone, so each gets its own outcome.
  */
 export class BatchingDocumentPrinter implements DocumentPrinter {
   /** Documents waiting for a page, by batch key, oldest key first. */
   private readonly waiting = new Map<string, Waiting[]>();
   private printing = 0;
+  /** Documents announced and not yet arrived or withdrawn. */
+  private expected = 0;
+  private wake: { timer: NodeJS.Timeout; at: number } | null = null;
 
   constructor(
     private readonly alone: ChromiumDocumentPrinter,
     private readonly pool: BrowserPool,
-    private readonly options: { maxDocuments: number; logger: Logger },
+    /** waitForExpectedMs: WAIT_FOR_EXPECTED_MS unless given (the unit specs). */
+    private readonly options: { maxDocuments: number; logger: Logger; waitForExpectedMs?: number },
   ) {}
 
   printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     const key = batchPrintKey(request);
     if (key === null) return this.alone.printPdf(request);
     return new Promise<PrintedPdf>((resolve, reject) => {
+      const waiting = { request, arrivedAt: Date.now(), resolve, reject };
       const queue = this.waiting.get(key);
-      if (queue) queue.push({ request, resolve, reject });
-      else this.waiting.set(key, [{ request, resolve, reject }]);
+      if (queue) queue.push(waiting);
+      else this.waiting.set(key, [waiting]);
       this.dispatch();
     });
+  }
+
+  expect(): ExpectedDocument {
+    this.expected++;
+    let onItsWay = true;
+    const arrived = (): void => {
+      if (!onItsWay) return;
+      onItsWay = false;
+      this.expected--;
+    };
+    return {
+      printPdf: (request) => {
+        arrived();
+        const printed = this.printPdf(request);
+        // one fewer expected: a page kept for it may now print what waits (this one went alone if it cannot share)
+        this.dispatch();
+        return printed;
+      },
+      withdraw: () => {
+        if (!onItsWay) return;
+        arrived();
+        this.dispatch();
+      },
+    };
   }
 
   screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer> {
@@ -53,6 +94,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
       const next = this.waiting.entries().next();
       if (next.done) return;
       const [key, queue] = next.value;
+      if (this.waitsForExpected(queue)) return;
       const batch = queue.splice(0, this.options.maxDocuments);
       if (queue.length === 0) this.waiting.delete(key);
       this.printing++;
@@ -61,6 +103,33 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
         this.dispatch();
       });
     }
+  }
+
+  /**
+   * Whether the next free page waits rather than print `queue` now: while at least MIN_EXPECTED_TO_WAIT documents are
+   * on their way, the queue holds less than its share of what is waiting and expected (split over the free pages, at
+   * most maxDocuments), and its oldest document has waited less than WAIT_FOR_EXPECTED_MS. It is woken by each
+   * arrival or withdrawal, and by a timer at the end of the wait. Expected documents are counted whatever their
+   * template: one that cannot join costs the waiting ones at most the wait.
+   */
+  private waitsForExpected(queue: Waiting[]): boolean {
+    if (this.expected < MIN_EXPECTED_TO_WAIT) return false;
+    const freePages = this.pool.capacity - this.printing;
+    const share = Math.min(this.options.maxDocuments, Math.ceil((queue.length + this.expected) / freePages));
+    if (queue.length >= share) return false;
+    const wakeAt = queue[0].arrivedAt + (this.options.waitForExpectedMs ?? WAIT_FOR_EXPECTED_MS);
+    const now = Date.now();
+    if (wakeAt <= now) return false;
+    if (this.wake === null || this.wake.at > wakeAt) {
+      if (this.wake !== null) clearTimeout(this.wake.timer);
+      const timer = setTimeout(() => {
+        this.wake = null;
+        this.dispatch();
+      }, wakeAt - now);
+      timer.unref();
+      this.wake = { timer, at: wakeAt };
+    }
+    return true;
   }
 
   private async print(batch: Waiting[]): Promise<void> {

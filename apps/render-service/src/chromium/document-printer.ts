@@ -46,9 +46,22 @@ export type PrintedPdf = {
   anchorsNotPrinted?: string[];
 };
 
+/**
+ * A document on its way to the printer: announced when its render starts reading its data, before it is compiled.
+ * A printer that lets documents share a print may keep a page free a moment for it (BatchingDocumentPrinter).
+ */
+export interface ExpectedDocument {
+  /** The document arrives: the printer stops expecting it and prints it. */
+  printPdf(request: PrintPdfRequest): Promise<PrintedPdf>;
+  /** The document will not come (blocked, failed, abandoned); nothing once it has arrived. */
+  withdraw(): void;
+}
+
 /** What the render handlers need from Chromium (a port, so their unit tests can use a fake). */
 export interface DocumentPrinter {
   printPdf(request: PrintPdfRequest): Promise<PrintedPdf>;
+  /** Announces a document that will ask for a print (ExpectedDocument); every announcement ends in printPdf or withdraw. */
+  expect(): ExpectedDocument;
   /** A PNG of the document's first page as printed, header and footer bands included. */
   screenshotFirstPage(request: ScreenshotRequest): Promise<Buffer>;
 }
@@ -82,6 +95,11 @@ export class ChromiumDocumentPrinter implements DocumentPrinter {
       (anchors) => (anchorsNotPrinted = anchors),
     );
     return { pdf: this.withMetadata(printed, request.title), placedBeyondPage, anchorsNotPrinted };
+  }
+
+  /** Each document is printed as it comes, so nothing waits for an announced one. */
+  expect(): ExpectedDocument {
+    return { printPdf: (request) => this.printPdf(request), withdraw: () => undefined };
   }
 
   /** A printed PDF with the document's metadata (also each document of a batch print: BatchingDocumentPrinter). */

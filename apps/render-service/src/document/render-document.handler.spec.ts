@@ -69,6 +69,27 @@ describe('render.document handler (fake printer and blob store)', () => {
     expect(blobs.blobs.size).toBe(0);
   });
 
+  it('issue 32 item 7: each render announces its document to the printer before compiling it; the announcement ends in the print, or is withdrawn when the document is blocked or fails before printing', async () => {
+    const outcomes = [];
+    for (const [data, failure] of [
+      [{ inline: { name: 'Ada' } }, null],
+      [{ inline: {} }, null],
+      [{ json: '{"name": ' }, null],
+      [{ inline: { name: 'Ada' } }, new RenderTimeoutError(60_000)],
+    ] as const) {
+      const { printer, handler } = setUp();
+      printer.failure = failure;
+      const result = await handler.handle(renderCommand({ template, data, environment: Environment.Production }));
+      outcomes.push({ outcome: result.outcome, announced: printer.announced });
+    }
+    expect(outcomes).toEqual([
+      { outcome: 'rendered', announced: { expected: 1, arrived: 1, withdrawn: 0 } },
+      { outcome: 'blocked', announced: { expected: 1, arrived: 0, withdrawn: 1 } },
+      { outcome: 'blocked', announced: { expected: 1, arrived: 0, withdrawn: 1 } },
+      { outcome: 'failed', announced: { expected: 1, arrived: 1, withdrawn: 0 } },
+    ]);
+  });
+
   it('issue 20 item 6: a placed element the printer finds below the bottom margin is a RenderLayoutDegraded issue naming it; it blocks a production render (nothing stored) and not a test one', async () => {
     const placed = { dsl: 1, body: [{ type: 'text', id: 'address', position: { x: '20mm', y: '250mm' }, text: 'Line 1' }] };
     for (const [environment, outcome] of [

@@ -104,6 +104,8 @@ export class RenderDocumentHandler {
         messageName: MessageName.RenderDocument,
         onWait: (error, delayMs) => this.deps.logger.warn('blob store unavailable; waiting it out within the render budget', { what, delayMs, reason: error.message }),
       });
+    // announced before its data is read and compiled, so a printer that lets documents share a print can wait for it
+    const expected = this.deps.printer.expect();
     try {
       const [data, customFonts] = await Promise.all([
         storage('reading the document data', () => this.deps.sources.readData(command.data), PRINT_RESERVE_MS),
@@ -135,7 +137,7 @@ export class RenderDocumentHandler {
       issues = compiled.issues;
       const documentName = compiled.documentName;
       throwIfAbandoned(abandoned, MessageName.RenderDocument);
-      const { pdf: printed, placedBeyondPage, anchorsNotPrinted = [] } = await this.deps.printer.printPdf({
+      const { pdf: printed, placedBeyondPage, anchorsNotPrinted = [] } = await expected.printPdf({
         html: compiled.html,
         headerHtml: compiled.headerHtml,
         footerHtml: compiled.footerHtml,
@@ -203,6 +205,9 @@ export class RenderDocumentHandler {
       const message =
         error instanceof BrowserCrashedError ? 'Chromium crashed twice while printing the document.' : `Internal error while rendering (errorId ${errorId}).`;
       return failed(issues, `Not rendered: ${message}`, { code: ErrorCode.InternalError, message });
+    } finally {
+      // blocked, failed or abandoned before its print: a printer waiting for it stops waiting
+      expected.withdraw();
     }
   }
 }
