@@ -57,6 +57,13 @@ async function documentsPerPrint(): Promise<{ documents: number; prints: number 
   return { documents: value('sum'), prints: value('count') };
 }
 
+/** docrender_render_print_wait_seconds as /metrics shows it: seconds waited in all and documents so far. */
+async function waitedForPrint(): Promise<{ seconds: number; documents: number }> {
+  const text = await metricsRegistry.getSingleMetricAsString('docrender_render_print_wait_seconds');
+  const value = (series: string): number => Number(new RegExp(`^docrender_render_print_wait_seconds_${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { seconds: value('sum'), documents: value('count') };
+}
+
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () => {
@@ -152,6 +159,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
       const alone = alonePrinter();
       const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger });
       const expected = Array.from({ length: 4 }, () => printer.expect());
+      const before = await waitedForPrint();
       const printed = expected[0].printPdf(request('first'));
       jest.advanceTimersByTime(WAIT_FOR_EXPECTED_MS - 1);
       await flush();
@@ -159,6 +167,10 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
       jest.advanceTimersByTime(1);
       await flush();
       expect(alone.printer.printPdf).toHaveBeenCalledTimes(1);
+      // the wait is what an operator sees in docrender_render_print_wait_seconds
+      const after = await waitedForPrint();
+      expect(after.documents - before.documents).toBe(1);
+      expect(after.seconds - before.seconds).toBeCloseTo(WAIT_FOR_EXPECTED_MS / 1000, 6);
       alone.release();
       await printed;
       expected.slice(1).forEach((e) => e.withdraw());

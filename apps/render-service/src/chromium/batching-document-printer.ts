@@ -11,6 +11,13 @@ const documentsPerPrint = histogram(
   [1, 2, 3, 4, 6, 10, 20, 50, 100],
 );
 
+/** What batching costs in latency is seen here: how long each document waited at the printer before its print began. */
+const waitedForPrint = histogram(
+  'docrender_render_print_wait_seconds',
+  'Time documents that may share a print (batch printing) waited at the printer before their print began: for a page while every page was busy, or on a free page for documents on their way (at most 30 ms, decision 0037). 0 for a document that found a page free.',
+  [0.001, 0.005, 0.01, 0.02, 0.035, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
+
 type Waiting = { request: PrintPdfRequest; arrivedAt: number; resolve(printed: PrintedPdf): void; reject(error: unknown): void };
 
 /**
@@ -97,6 +104,8 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
       if (this.waitsForExpected(queue)) return;
       const batch = queue.splice(0, this.options.maxDocuments);
       if (queue.length === 0) this.waiting.delete(key);
+      const now = Date.now();
+      for (const w of batch) waitedForPrint.observe((now - w.arrivedAt) / 1000);
       this.printing++;
       void this.print(batch).finally(() => {
         this.printing--;
