@@ -113,7 +113,8 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     const alone = alonePrinter();
     const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
     const expected = Array.from({ length: 6 }, () => printer.expect());
-    // each free page waits until it holds its share of the 6: 3 and 3, then 2 once only 2 of 3 expected remain
+    // the first free page waits for its share of the 6 (3 of them); the second for its share of the 3 left, until
+    // fewer than 2 are expected: it prints 2
     const results = expected.map((e, i) => e.printPdf(request(`d${i}`)));
     await flush();
     alone.release();
