@@ -10,6 +10,9 @@
  * baseline is raw puppeteer in this process (bench/shared/bench-kit): one browser, 2 reused windows, printing the
  * same compiled HTML (examples/invoice) with the same print options.
  *
+ * First it times the stack's first two single requests, one at a time (a service just started: its compile threads
+ * and Chromium pages unused), then warms up.
+ *
  * Each round runs every variant with a raw run just before and just after it (raw runs are shared between
  * neighbours), and a variant's ratio is the mean time of those two raw runs over its own, then the median over the
  * rounds:
@@ -171,7 +174,15 @@ async function main(): Promise<void> {
     ];
     const variants = allVariants.filter((v) => VARIANTS === null || VARIANTS.includes(v.key));
 
-    // warm-up: Chromium pages of both sides, connections, caches
+    // the first requests on the fresh stack, one at a time (what a service just started or scaled out answers with),
+    // then the warm-up: Chromium pages of both sides, connections, caches
+    const firstRequestsMs: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = process.hrtime.bigint();
+      await single();
+      firstRequestsMs.push(Math.round(Number(process.hrtime.bigint() - started) / 1e6));
+    }
+    console.log(`first single requests on the fresh stack, one at a time: ${firstRequestsMs.join(' ms, ')} ms`);
     await rawRun(RAW_WINDOWS, RAW_WINDOWS * 4);
     await closedLoop(4, 2, single);
     await batch();

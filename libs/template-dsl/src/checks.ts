@@ -5,7 +5,7 @@
  * with bwip-js) holds ≈ 17 MB of heap once loaded, and every full garbage collection of such a process would mark it
  * again for nothing.
  */
-export { validateTemplate, checkTemplateVersion, checkDocumentNameTemplate, templateErrorLines, TemplateError, TemplateValidation, TemplateVersionContent } from './schema/validate-template';
+export { validateTemplate, compileTemplateValidator, checkTemplateVersion, checkDocumentNameTemplate, templateErrorLines, TemplateError, TemplateValidation, TemplateVersionContent } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
 export { nestingTooDeepIssue } from './data/check-data';
 export { BUILTIN_FONT_FAMILIES, builtinVariants } from './fonts/font-registry';

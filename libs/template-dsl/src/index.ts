@@ -1,6 +1,6 @@
 export * from './model/template.types';
 export { templateJsonSchema } from './schema/template-json-schema';
-export { validateTemplate, checkTemplateVersion, checkDocumentNameTemplate, templateErrorLines, TemplateError, TemplateValidation, TemplateVersionContent } from './schema/validate-template';
+export { validateTemplate, compileTemplateValidator, checkTemplateVersion, checkDocumentNameTemplate, templateErrorLines, TemplateError, TemplateValidation, TemplateVersionContent } from './schema/validate-template';
 export { languagesOf } from './i18n/translations';
 export { checkData, inspectData, nestingTooDeepIssue } from './data/check-data';
 export { BandFaceSubsets } from './fonts/band-face-subsets';
@@ -24,6 +24,7 @@ export {
 } from './render/compile-document';
 export { fontFamilyKey, fontFamilyUsage, FontFamilyUse, VersionDsl } from './render/font-usage';
 export { anchorNotPrintedIssue, anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from './render/page-references';
+export { warmUp } from './render/warm-up';
 export { BREAK_ROWS_CLASS, BreakRowsData, expandBreakRows } from './render/break-rows';
 export { renderDocumentName } from './document-name/document-name';
 export { CompiledEInvoice, EInvoiceMapping, TemplateEInvoice } from './e-invoice/e-invoice-mapping';

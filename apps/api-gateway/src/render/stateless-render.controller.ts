@@ -1,8 +1,8 @@
-import { Controller, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, type OnModuleInit, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { conformanceHeader, DomainError, ERROR_HTTP_STATUS, ErrorCode, RateLimitCategory } from '@docrender/contracts';
-import { validateTemplate } from '@docrender/template-dsl/checks';
+import { compileTemplateValidator, validateTemplate } from '@docrender/template-dsl/checks';
 import { ApiBearerKey, ApiKeyGuard, CurrentCaller, type Caller } from '../auth';
 import { RateLimited, RateLimitGuard } from '../rate-limit';
 import { RenderBodyParser } from '../request-body/render-body.parser';
@@ -34,12 +34,17 @@ function failureCode(code: string | undefined): ErrorCode {
 @RateLimited(RateLimitCategory.Render)
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 @Controller('v1/render')
-export class StatelessRenderController {
+export class StatelessRenderController implements OnModuleInit {
   constructor(
     private readonly bodies: RenderBodyParser,
     private readonly targets: RenderTargetResolver,
     private readonly renders: SyncRenderService,
   ) {}
+
+  /** The template validator compiled at start: the first stateless render does not hold the event loop for it. */
+  onModuleInit(): void {
+    compileTemplateValidator();
+  }
 
   @Post()
   @HttpCode(200)

@@ -26,6 +26,15 @@ const MAX_ERRORS = 50;
 
 let dslValidator: ValidateFunction | null = null;
 
+/**
+ * Compiles the validator of the DSL's JSON Schema now, once per thread, rather than in the first template's
+ * validation: about 0.4 s of CPU on a 2-core AMD EPYC, which a thread serving requests would otherwise spend on its
+ * first one (the gateway's event loop on its first stateless render; a compile thread in warmUp).
+ */
+export function compileTemplateValidator(): void {
+  validator();
+}
+
 function validator(): ValidateFunction {
   if (!dslValidator) {
     const ajv = new Ajv({ allErrors: true, discriminator: true, strict: true, strictTypes: false });
