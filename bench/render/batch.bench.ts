@@ -5,9 +5,11 @@
  *   npm run bench:batch            (= node tools/build.mjs --quiet && node dist/bench/render/batch.bench.js)
  *
  * Invoices of `examples/invoice` (each with its own number and customer; with BENCH_BATCH_DATA=mixed also 3 to 12
- * items, so 1 or 2 pages) printed on one browser with C reused windows (BENCH_CONCURRENCY, default 2), C documents
+ * items, so 1 or 2 pages) — or, with BENCH_BATCH_DATA=statements, `examples/statement` with 20 to 110 rows (1 to 3
+ * pages, carried and brought-forward subtotals at every break: page-aware tables) — printed on one browser with C reused windows (BENCH_CONCURRENCY, default 2), C documents
  * or batches printing at once, in these variants:
- *   raw        raw puppeteer per document (setContent + page.pdf(), bench-kit's rawPrint): the baseline;
+ *   raw        raw puppeteer per document (setContent + page.pdf(), bench-kit's rawPrint): the baseline (for the
+ *              statements, their HTML without the subtotals' placement, which raw puppeteer cannot do);
  *   per-doc    the render service's per-document printing (printPdfOnPage: kept off the screen, one print, the PDF
  *              in the print command's answer) plus its metadata update;
  *   batch-B    the render service's batch printing (printBatchOnPage) of B documents in one load, split into one
@@ -18,7 +20,7 @@
  * under this one), summed over the rounds. Before timing, it checks that every document of a batch has the text
  * (pdftotext -layout) and page count it has when printed alone.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +39,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 80);
 const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? '10,20,40').split(',').map(Number);
 const MIXED = process.env.BENCH_BATCH_DATA === 'mixed';
+const STATEMENTS = process.env.BENCH_BATCH_DATA === 'statements';
 const run = promisify(execFile);
 
 function metadata(pdf: Buffer, title: string): Buffer {
@@ -62,9 +65,12 @@ type Figures = { rates: number[]; ratios: number[]; chromiumMs: number; nodeMs: 
 async function main(): Promise<void> {
   const root = repositoryRoot();
   const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
-  const example = loadExample(root, 'invoice');
+  const example = loadExample(root, STATEMENTS ? 'statement' : 'invoice');
   const baseData = example.data as { number: string; customer: { name: string }; items: unknown[] };
+  const statementData = (rows: number): unknown =>
+    JSON.parse(execFileSync(process.execPath, [path.join(root, 'examples', 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' }));
   const documents: CompiledDocument[] = Array.from({ length: DOCUMENTS }, (_, i) => {
+    if (STATEMENTS) return compileDocument({ template: example.template as Template, data: statementData(20 + ((i * 37) % 91)) });
     const data = structuredClone(baseData);
     data.number = `INV-2026-${String(10_000 + i)}`;
     data.customer.name = `Customer ${i}`;
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
     return compileDocument({ template: example.template as Template, data });
   });
   console.log(`batch printing benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
-  console.log(`invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'}), ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
+  console.log(`${STATEMENTS ? 'statement (20–110 rows, page-aware tables)' : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
 
   const raw = await launchRaw(executablePath, CONCURRENCY);
   try {

@@ -1,7 +1,8 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDocument, type PDFEmbeddedPage, type PDFPage } from '@cantoo/pdf-lib';
 import { markerLinks, withoutMarkerLinks } from './marker-links';
-import { evaluateInPage } from './page-aware-tables';
+import { BREAK_ROWS_CLASS } from '@docrender/template-dsl';
+import { evaluateInPage, placeBatchTableBreakRows, ROW_MARKER_HOST } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
 import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';
 
@@ -14,17 +15,19 @@ export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | '
   pageVariant?: PageVariantOf | null;
   /** It has placed elements whose height only printing tells (CompiledDocument.placedToMeasure). */
   placedToMeasure?: boolean;
+  /** It has tables with lines at page breaks (CompiledDocument.pageAwareTables): the batch places their breaks. */
+  pageAwareTables?: boolean;
 };
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
  * (styles, font faces, `@page` rules, the page style element, the language), and whether their pages differ. Null
  * for a document that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh
- * context per document), tables with lines at page breaks (their breaks are placed by measuring prints of the
- * document: decision 0029), page references (their numbers are read from the document's own print and written in
+ * context per document), page references (their numbers are read from the document's own print and written in
  * before the real one: decision 0036), `@page` rules for the first, left, right or blank page (in a batch they would apply to
  * the batch's pages, not to each document's), or HTML without the one head and body the template DSL writes. Placed
- * elements to measure may share: the batch's one print measures them (printBatchOnPage).
+ * elements to measure and tables with lines at page breaks (decision 0029) may share: the batch's one print measures
+ * the ones and confirms the others' breaks (printBatchOnPage).
  */
 export function batchPrintKey(document: {
   html: string;
@@ -35,7 +38,7 @@ export function batchPrintKey(document: {
   pageReferences?: boolean;
   pageVariant?: unknown;
 }): string | null {
-  if (document.tagged || document.javaScript || document.pageAwareTables || document.pageReferences === true) return null;
+  if (document.tagged || document.javaScript || document.pageReferences === true) return null;
   const parts = splitDocument(document.html);
   if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
   return `${document.pageVariant ? 'variants' : 'alike'}\n${parts.head.replace(TITLE, '')}`;
@@ -87,10 +90,13 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     if (split === null) throw new Error('a document without the head and body of the template DSL cannot share a print');
     return split;
   });
-  const bodies = parts.map(
-    ({ body }, index) =>
-      `<div style="position:relative${index === 0 ? '' : ';break-before:page'}"><a class="docrender-document" href="https://${MARKER_HOST}/${index}" style="position:absolute;width:1px;height:1px"></a>${body}</div>`,
-  );
+  let tablesBefore = 0;
+  const bodies = parts.map(({ body }, index) => {
+    // the page-aware tables of all the documents numbered apart, in order
+    const numbered = documents[index].pageAwareTables ? numberTablesFrom(body, tablesBefore) : { body, tables: 0 };
+    tablesBefore += numbered.tables;
+    return `<div style="position:relative${index === 0 ? '' : ';break-before:page'}"><a class="docrender-document" href="https://${MARKER_HOST}/${index}" style="position:absolute;width:1px;height:1px"></a>${numbered.body}</div>`;
+  });
   await page.setContent(laidOutForPrintOnly(`${parts[0].head}</head><body>${bodies.join('')}</body></html>`), { waitUntil: 'load', timeout: 0 });
   const devTools = await devToolsOf(page);
   const { result } = await devTools.send('Runtime.evaluate', { expression: `(${oneSetOfFixedElements.toString()})()`, returnByValue: true });
@@ -100,8 +106,18 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   const measuresPlaced = documents.some((document) => document.placedToMeasure);
   if (measuresPlaced) await markPlacedElementsInBatch(devTools);
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
-  const counted = await PDFDocument.load(await printOnce(devTools, false, null, null, ''), { updateMetadata: false });
+  const tables = tablesBefore > 0 ? await placeBatchTableBreakRows(devTools) : null;
+  if (tables !== null && 'notPlaced' in tables) throw new BatchNotSharedError(tables.notPlaced);
+  let counted: PDFDocument;
+  try {
+    counted = await PDFDocument.load(await printOnce(devTools, false, null, null, ''), { updateMetadata: false });
+  } finally {
+    await tables?.restore();
+  }
   const firstPages = documentFirstPages(counted, documents.length);
+  const misplaced = tables?.misplacedDocuments(counted, firstPages) ?? [];
+  // alone, such a document's breaks are corrected by printing it again
+  if (misplaced.length > 0) throw new BatchNotSharedError(`the rows at the table page breaks of documents ${misplaced.map((i) => i + 1).join(', ')} of the batch are not where planned`);
   if (measuresPlaced) {
     // printed alone, such a document gets a page more (and an issue): it is not laid out here as it would be alone
     const beyond = documentsPlacedBeyondFirstPage(counted, firstPages);
@@ -132,7 +148,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   // content: pages whose page style differs are printed again with theirs (the links removed first)
   const content = new Map<number, PrintedPage>();
   const byPageCss = groupBy(pagePlan.filter((p) => p.pageCss !== null), (p) => p.pageCss);
-  if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document, a.docrender-placed-marker').forEach((link) => link.remove())`);
+  if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document, a.docrender-placed-marker, a.docrender-marker').forEach((link) => link.remove())`);
   for (const [pageCss, pages] of byPageCss) {
     await evaluate(devTools, setPageStyle(pageCss ?? ''));
     const source = await PDFDocument.load(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')), { updateMetadata: false });
@@ -181,7 +197,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     }
     for (const p of pages) {
       const copy = copies.get(p.printed) as PDFPage; // every page was copied above
-      withoutMarkerLinks(copy, [MARKER_HOST, PLACED_MARKER_HOST]);
+      withoutMarkerLinks(copy, [MARKER_HOST, PLACED_MARKER_HOST, ROW_MARKER_HOST]);
       own.addPage(copy);
       const stamp = stamps.get(p.printed);
       if (stamp !== undefined) copy.drawPage(stamp);
@@ -189,6 +205,24 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     pdfs.push(Buffer.from(await own.save({ useObjectStreams: false })));
   }
   return pdfs;
+}
+
+const TABLE_ROW = / data-r="(\d+):/g;
+const TABLE_BREAK_ROWS = new RegExp(`<template class="${BREAK_ROWS_CLASS}" data-t="(\\d+)">`, 'g');
+
+/**
+ * A document's body with its page-aware tables numbered from `first` (its rows' `data-r` and its break rows' holder:
+ * CompiledDocument.pageAwareTables), and how many it has. Only the DSL's own attributes match: text and attribute
+ * values the data fills are escaped (`"` as `&quot;`, `<` as `&lt;`).
+ */
+function numberTablesFrom(body: string, first: number): { body: string; tables: number } {
+  let tables = 0;
+  const renumber = (table: string): number => {
+    tables = Math.max(tables, Number(table) + 1);
+    return Number(table) + first;
+  };
+  const numbered = body.replace(TABLE_ROW, (_, table: string) => ` data-r="${renumber(table)}:`).replace(TABLE_BREAK_ROWS, (_, table: string) => `<template class="${BREAK_ROWS_CLASS}" data-t="${renumber(table)}">`);
+  return { body: numbered, tables };
 }
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {

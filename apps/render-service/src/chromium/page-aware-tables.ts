@@ -8,7 +8,9 @@ import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from '
 /** Prints the loaded document as it stands (untagged; without bands unless it is the real print) and returns the PDF. */
 export type MeasuringPrint = () => Promise<Buffer>;
 
-const MARKER_HOST = 'row.docrender.invalid';
+/** The host of the links that mark rows for the confirming print (taken out of the printed PDF). */
+export const ROW_MARKER_HOST = 'row.docrender.invalid';
+const MARKER_HOST = ROW_MARKER_HOST;
 /** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
 const MAX_ROUNDS = 8;
 /** Rounds of showing a plan whose break rows measured otherwise than planned before measuring all of them (showPlan). */
@@ -56,15 +58,20 @@ type Measured = {
   contentTop: number;
   contentHeight: number;
   tables: (MeasuredTable & {
-    /** Where the first row starts below the top of the content area of page 1, when the layout shows it is on page 1. */
+    /**
+     * Where the first row starts below the top of the content area of page 1, when the layout shows it is on page 1;
+     * in a batch, of its document's first page.
+     */
     startOnFirstPage: number | null;
+    /** In a batch, the document the table is in (its block's index among the body's children); else 0. */
+    document: number;
     /** How far below a row's top its marker link is. */
     markerOffset: number;
   })[];
 };
 
 /** A table's planned pages, and where it starts: the page and the room left there under its first row's top. */
-type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: PlannedPage[] };
+export type TablePlan = { page: number; firstSpace: number; pageSpace: number; pages: PlannedPage[] };
 
 /**
  * Tables with lines at page breaks (the DSL's `pageBreaks`: "continued" lines, carried and brought-forward subtotals):
@@ -92,7 +99,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     await layout.enter();
     const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
       devTools,
-      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)})`,
+      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, false)`,
     );
     // the rows whose break rows were measured, per table: the first row's, in the layout (every row taken as tall)
     const breaksMeasured = tables.map((table) => new Set<number>(table.rowTops.length > 1 ? [0] : []));
@@ -175,6 +182,75 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     // the print media stays emulated through the prints (their styles are the measure's); the page is left as it was
     await layout.restore();
   }
+}
+
+/** Page-aware tables of a batch placed by placeBatchTableBreakRows, for the batch's print to confirm. */
+export type BatchTablesPlaced = {
+  /**
+   * The documents (their indexes in the batch) some of whose table rows are not on the pages planned in `printed`,
+   * the batch's print; `firstPages[i]` is document i's first page in it.
+   */
+  misplacedDocuments(printed: PDFDocument, firstPages: number[]): number[];
+  /** The page as it was: its own media and its window in view (after the print). */
+  restore(): Promise<void>;
+};
+
+/**
+ * The page-aware tables of documents printed in one print (batch printing, decision 0015): the batch's document holds
+ * each document in a block of the body that starts a page, their tables numbered apart. Each table is measured and
+ * its breaks placed by arithmetic and shown as for a document printed alone (placeTableBreakRows), counting its pages
+ * from its document's first page; the batch's one print confirms them (`misplacedDocuments`), so the batch needs no
+ * measuring print. Alone, a plan that the print does not confirm is corrected by printing again; a batch with such a
+ * document is refused instead, and each of its documents printed alone. Returns why, instead, when a table cannot be
+ * placed before the print: it does not start on its document's first page, or it is not its document's first
+ * page-aware table (alone, both are found by a print first). Leaves the print layout entered: call `restore` after
+ * the print.
+ */
+export async function placeBatchTableBreakRows(devTools: CDPSession): Promise<BatchTablesPlaced | { notPlaced: string }> {
+  const box = await evaluateValue<PageBox>(devTools, `(${pageBox.toString()})()`);
+  const layout = new PrintLayout(devTools, box.contentWidth, '');
+  try {
+    await layout.enter();
+    const { contentHeight, tables } = await evaluateValue<Measured>(
+      devTools,
+      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, true)`,
+    );
+    const plans: TablePlan[] = [];
+    for (const table of tables) {
+      if (table.startOnFirstPage === null) {
+        await layout.restore();
+        return { notPlaced: `document ${table.document + 1} of the batch has a table with page breaks that is not its first or does not start on its first page` };
+      }
+      const firstSpace = contentHeight - table.startOnFirstPage;
+      const measured = new Set<number>(table.rowTops.length > 1 ? [0] : []);
+      plans.push({ page: 1, firstSpace, pageSpace: contentHeight, pages: await showPlan(devTools, layout, table, measured, firstSpace, contentHeight, []) });
+    }
+    await layout.beforePrint();
+    return {
+      misplacedDocuments: (printed, firstPages) => misplacedInBatch(tables.map((table, t) => ({ table, plan: plans[t] })), markerLinks(printed, MARKER_HOST), firstPages),
+      restore: () => layout.restore(),
+    };
+  } catch (error) {
+    await layout.restore();
+    throw error;
+  }
+}
+
+/**
+ * The documents of a batch (their indexes) some of whose tables' rows are not on the pages planned, from the marker
+ * links of the batch's print (`key` `r:<table>:<row>` or `c:<table>:<row>`, on batch page `page`): each link's page is
+ * counted from the first page of the table's document (`firstPages[document]`), as its plan counts them.
+ */
+export function misplacedInBatch(placed: { table: MeasuredTable & { document: number }; plan: TablePlan }[], links: { key: string; page: number }[], firstPages: number[]): number[] {
+  const documentOf = new Map(placed.map(({ table }) => [table.index, table.document]));
+  const pages = new Map<string, { page: number }>();
+  for (const link of links) {
+    const document = documentOf.get(Number(link.key.split(':')[1]));
+    if (document !== undefined && !pages.has(link.key)) pages.set(link.key, { page: link.page - firstPages[document] + 1 });
+  }
+  const misplaced = new Set<number>();
+  for (const { table, plan } of placed) if (misplacedPages(table, plan, pages).length > 0) misplaced.add(table.document);
+  return [...misplaced].sort((a, b) => a - b);
 }
 
 /** Later tables move when an earlier one changes: their breaks are taken out and they are found again. */
@@ -455,7 +531,7 @@ function insertBreakRows(expand: typeof expandBreakRows, dataClass: string, tabl
  * is measured too). The copies and links go in before anything is measured, so the document is laid out once. Leaves
  * the document as it was, but for those links.
  */
-function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox): Measured {
+function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox, batch: boolean): Measured {
   const forced = new Set(['page', 'always', 'left', 'right', 'recto', 'verso']);
   const { top, bottom } = box;
   const contentHeight = box.height - top - bottom;
@@ -480,24 +556,28 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox): 
   }
   const origin = document.documentElement.getBoundingClientRect().top;
   const tables: Measured['tables'] = [];
-  let first = true;
+  // in a batch every document is a block of the body that starts a page: a table's first page is its document's
+  const documents = batch ? Array.from(document.body.children) : [document.body];
+  const seen = new Set<Element>();
   for (const [index, rows] of byTable) {
     const element = rows[0].closest('table') as HTMLTableElement;
     const link = links.get(index) as HTMLAnchorElement;
     const boxes = rows.map((row) => row.getBoundingClientRect());
     const rowTops = boxes.map((box) => box.top - origin);
+    const container = documents.find((block) => block.contains(element)) ?? document.body;
+    const top = container === document.body ? origin : container.getBoundingClientRect().top;
     let startOnFirstPage: number | null = null;
-    if (first && boxes[0].bottom - origin <= contentHeight) {
+    if (!seen.has(container) && boxes[0].bottom - top <= contentHeight) {
       // on page 1 when nothing above it forces a page break (its own bottom is above the foot of page 1)
       let breaksAbove = false;
-      for (const other of Array.from(document.body.querySelectorAll('*'))) {
+      for (const other of Array.from(container.querySelectorAll('*'))) {
         if (other === element) break;
         const style = getComputedStyle(other);
         if (!element.contains(other) && (forced.has(style.breakBefore) || forced.has(style.breakAfter))) breaksAbove = true;
       }
-      if (!breaksAbove) startOnFirstPage = rowTops[0];
+      if (!breaksAbove) startOnFirstPage = boxes[0].top - top;
     }
-    first = false;
+    seen.add(container);
     // the first row's break rows, taken for every row's until measured
     const [carried, brought] = copies.get(index)?.heights()[0] ?? [0, 0];
     tables.push({
@@ -510,6 +590,7 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox): 
       head: element.tHead?.getBoundingClientRect().height ?? 0,
       totals: element.querySelector(':scope > tbody.tot')?.getBoundingClientRect().height ?? 0,
       startOnFirstPage,
+      document: documents.indexOf(container),
       markerOffset: link.getBoundingClientRect().top - boxes[0].top,
     });
   }
