@@ -64,7 +64,7 @@ export class RenderServiceModule {
           provide: DOCUMENT_PRINTER,
           useFactory: (pool: BrowserPool): DocumentPrinter => {
             const printer = new ChromiumDocumentPrinter(pool, { producer, logger });
-            return settings.batchPrintMax > 1 ? new BatchingDocumentPrinter(printer, pool, { maxDocuments: settings.batchPrintMax, logger }) : printer;
+            return settings.batchPrintMax > 1 ? new BatchingDocumentPrinter(printer, pool, { maxDocuments: settings.batchPrintMax, maxPrintedChars: Math.round(settings.maxPrintedHtmlMb * 1_000_000), logger }) : printer;
           },
           inject: [BrowserPool],
         },

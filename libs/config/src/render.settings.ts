@@ -65,7 +65,7 @@ export const renderSettings = {
   ),
   maxPrintedHtmlMb: setting.number(
     'RENDER_MAX_PRINTED_HTML_MB',
-    'Largest layout printed, in MB (millions of characters) of compiled HTML: a larger document ends before printing with a RenderTimeout issue naming this setting. Chromium\'s memory while it prints grows with the layout (npm run bench:long: 1.1 GB PSS for a 3,000-row statement, 4.9 GB for 10,000 rows, 7.1 GB for 22,000, about 0.3 MB of layout per 1,000 rows; docs/operations.md, Scaling render workers); the pool prints one layout of 1 MB or more at a time, so lower it to what the render service\'s memory limit leaves for one (the manifests: 2 with 8 GiB). At most 8, the layout that prints within the render budget.',
+    'Largest layout printed, in MB (millions of characters) of compiled HTML: a larger document ends before printing with a RenderTimeout issue naming this setting. Chromium\'s memory while it prints grows with the layout (npm run bench:long: 1.1 GB PSS for a 3,000-row statement, 4.9 GB for 10,000 rows, 7.1 GB for 22,000, about 0.3 MB of layout per 1,000 rows; docs/operations.md, Scaling render workers); the pool prints one layout of 1 MB or more at a time, and a batch print (RENDER_BATCH_PRINT_MAX) takes no more documents than keep its layout within this, so lower it to what the render service\'s memory limit leaves for one (the manifests: 2 with 8 GiB). At most 8, the layout that prints within the render budget.',
     DocumentCaps.maxPrintedHtmlChars / 1_000_000,
     { min: 0.1, max: DocumentCaps.maxPrintedHtmlChars / 1_000_000 },
   ),

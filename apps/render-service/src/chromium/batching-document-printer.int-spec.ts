@@ -1,3 +1,4 @@
+import { DocumentCaps } from '@docrender/contracts';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { pdfInfo, pdfText } from '../../test/pdf-tools';
 import { printCompiled, startPrintPool } from '../../test/print-pool';
@@ -30,7 +31,7 @@ describe('issue 23 item 4: RENDER_BATCH_PRINT_MAX — documents waiting for a pa
 
   beforeAll(async () => {
     pool = await startPrintPool('batching-printer-test');
-    printer = new BatchingDocumentPrinter(new ChromiumDocumentPrinter(pool, { producer: PRODUCER, logger: quietLogger }), pool, { maxDocuments: 10, logger: quietLogger });
+    printer = new BatchingDocumentPrinter(new ChromiumDocumentPrinter(pool, { producer: PRODUCER, logger: quietLogger }), pool, { maxDocuments: 10, maxPrintedChars: DocumentCaps.maxPrintedHtmlChars, logger: quietLogger });
   });
 
   afterAll(async () => {

@@ -66,6 +66,9 @@ async function waitedForPrint(): Promise<{ seconds: number; documents: number }>
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The largest layout one print may hand Chromium, as RENDER_MAX_PRINTED_HTML_MB sets it (its default). */
+const MAX_PRINTED_CHARS = 8_000_000;
+
 describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () => {
   beforeEach(() => {
     batchPrint.mockReset();
@@ -74,7 +77,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
 
   it('prints at once while a page is free; documents that arrive while every page is busy are printed together, at most maxDocuments per print, each getting its own PDF and metadata', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 3, logger });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 3, maxPrintedChars: MAX_PRINTED_CHARS, logger });
     const before = await documentsPerPrint();
     const results = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6'].map((t) => printer.printPdf(request(t)));
     await flush();
@@ -91,7 +94,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
 
   it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged, with page references) alone at once', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, logger });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
     const first = printer.printPdf(request('first'));
     const mixed = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')].map((r) => printer.printPdf(r));
     const tagged = printer.printPdf(request('tagged', 'a', { tagged: true }));
@@ -111,7 +114,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
 
   it('issue 32 item 7: with documents on their way (a batch or a job arriving), a free page waits for its share of them instead of printing the first alone', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger, waitForExpectedMs: 60_000 });
     const expected = Array.from({ length: 6 }, () => printer.expect());
     // the first free page waits for its share of the 6 (3 of them); the second for its share of the 3 left, until
     // fewer than 2 are expected: it prints 2
@@ -126,7 +129,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
 
   it('issue 32 item 7: a page waits only while at least two documents are on their way, not for one more single request (4 in flight lost throughput waiting for one)', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger, waitForExpectedMs: 60_000 });
     const busy = printer.printPdf(request('busy'));
     const [first, second] = [printer.expect(), printer.expect()];
     const printed = first.printPdf(request('first'));
@@ -140,7 +143,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
 
   it('issue 32 item 7: a document withdrawn before its print (blocked, failed) ends the wait for it at once', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger, waitForExpectedMs: 60_000 });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger, waitForExpectedMs: 60_000 });
     const [first, blocked, failed] = [printer.expect(), printer.expect(), printer.expect()];
     const printed = first.printPdf(request('first'));
     await flush();
@@ -158,7 +161,7 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
     try {
       const alone = alonePrinter();
-      const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, logger });
+      const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(2) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
       const expected = Array.from({ length: 4 }, () => printer.expect());
       const before = await waitedForPrint();
       const printed = expected[0].printPdf(request('first'));
@@ -180,9 +183,35 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     }
   });
 
+  it('RENDER_MAX_PRINTED_HTML_MB bounds a shared print\'s layout as it bounds a document\'s: the head once and every body within it, so large documents share fewer per print', async () => {
+    const alone = alonePrinter();
+    // each document about 170 characters of head and 440 of body: three fit in 1,600 characters, a fourth does not
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: 1_600, logger });
+    const large = (title: string): PrintPdfRequest => {
+      const document = request(title, 'x'.repeat(100));
+      return { ...document, html: document.html.replace('</p>', `${'y'.repeat(400 - title.length)}</p>`) };
+    };
+    const head = large('d0').html.indexOf('</head>');
+    const body = large('d0').html.length - head;
+    expect(head + 3 * body).toBeLessThanOrEqual(1_600);
+    expect(head + 4 * body).toBeGreaterThan(1_600);
+    const results = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7'].map((t) => printer.printPdf(large(t)));
+    await flush();
+    // d0 found the page free; the other seven wait, then print three, three and one
+    alone.release();
+    for (let i = 0; i < 5; i++) await flush();
+    expect(batchPrint.mock.calls.map(([, documents]) => documents.length)).toEqual([3, 3]);
+    alone.release();
+    expect((await Promise.all(results)).map((p) => p.pdf.toString())).toEqual([
+      'alone:d0',
+      ...['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].map((t) => `batch:${t}+${t}`),
+      'alone:d7',
+    ]);
+  });
+
   it('when a shared print fails, each of its documents is printed alone and gets its own outcome', async () => {
     const alone = alonePrinter();
-    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, logger });
+    const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
     batchPrint.mockRejectedValueOnce(new Error('the documents have different watermarks'));
     const results = ['d0', 'd1', 'd2'].map((t) => printer.printPdf(request(t)));
     await flush();

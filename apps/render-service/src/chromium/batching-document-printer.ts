@@ -1,7 +1,7 @@
 import { histogram, type Logger } from '@docrender/observability';
 import { batchPrintKey, printBatchOnPage } from './batch-page-printer';
 import type { BrowserPool } from './browser-pool';
-import { isLongPrint } from './printed-size';
+import { isLongPrint, printedHtmlChars } from './printed-size';
 import type { ChromiumDocumentPrinter, DocumentPrinter, ExpectedDocument, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
 
 /** How much batching saves is seen here: the documents of each print the batching printer starts (1 when alone). */
@@ -33,7 +33,8 @@ export const WAIT_FOR_EXPECTED_MS = 30;
 /**
  * Batch printing (RENDER_BATCH_PRINT_MAX > 1; docs/decisions/0015-batch-printing.md and 0037): documents that may share a print
  * (batchPrintKey) and arrive while every page of the pool is busy wait here, and the next free page prints up to
- * `maxDocuments` of them with the same key in one load (printBatchOnPage), each getting its own PDF and metadata.
+ * `maxDocuments` of them with the same key in one load (printBatchOnPage), as many as keep its layout within
+ * `maxPrintedChars` (batchSize), each getting its own PDF and metadata.
  * While the pool has a free page a document is printed at once, alone, so batching adds no latency to a quiet
  * service; it forms under load, which is where the saved print time turns into throughput. When several documents
  * are on their way (announced by `expect`, being read and compiled: a batch or a job arriving), a free page waits
@@ -52,8 +53,12 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
   constructor(
     private readonly alone: ChromiumDocumentPrinter,
     private readonly pool: BrowserPool,
-    /** waitForExpectedMs: WAIT_FOR_EXPECTED_MS unless given (the unit specs). */
-    private readonly options: { maxDocuments: number; logger: Logger; waitForExpectedMs?: number },
+    /**
+     * maxPrintedChars: the largest layout one print may hand Chromium (RENDER_MAX_PRINTED_HTML_MB), which a batch's
+     * document, the shared head once and every document's body, stays within as a document alone does.
+     * waitForExpectedMs: WAIT_FOR_EXPECTED_MS unless given (the unit specs).
+     */
+    private readonly options: { maxDocuments: number; maxPrintedChars: number; logger: Logger; waitForExpectedMs?: number },
   ) {}
 
   printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
@@ -102,7 +107,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
       if (next.done) return;
       const [key, queue] = next.value;
       if (this.waitsForExpected(queue)) return;
-      const batch = queue.splice(0, this.options.maxDocuments);
+      const batch = queue.splice(0, batchSize(queue, this.options.maxDocuments, this.options.maxPrintedChars));
       if (queue.length === 0) this.waiting.delete(key);
       const now = Date.now();
       for (const w of batch) waitedForPrint.observe((now - w.arrivedAt) / 1000);
@@ -167,4 +172,23 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
       }),
     );
   }
+}
+
+/**
+ * How many of the documents waiting in `queue` (one batch key) the next print takes, in order: at most
+ * `maxDocuments`, and only as many as keep the batch's layout — the head once (the documents share it) and every
+ * document's body and bands — within `maxPrintedChars`, the largest layout a document alone may print: Chromium's
+ * memory while it prints grows with the layout, and the service is sized for one such print. At least one.
+ */
+function batchSize(queue: Waiting[], maxDocuments: number, maxPrintedChars: number): number {
+  let chars = 0;
+  let count = 0;
+  for (const { request } of queue.slice(0, maxDocuments)) {
+    const head = request.html.indexOf('</head>');
+    const added = count === 0 ? printedHtmlChars(request) : printedHtmlChars(request) - Math.max(head, 0);
+    if (count > 0 && chars + added > maxPrintedChars) break;
+    chars += added;
+    count++;
+  }
+  return count;
 }
