@@ -1,6 +1,6 @@
 import { JsonLogger, metricsRegistry } from '@docrender/observability';
-import { printBatchOnPage } from './batch-page-printer';
-import { BatchingDocumentPrinter, WAIT_FOR_EXPECTED_MS } from './batching-document-printer';
+import { BatchNotSharedError, printBatchOnPage } from './batch-page-printer';
+import { BatchingDocumentPrinter, REFUSALS_BEFORE_ALONE, REFUSED_KEY_ALONE_MS, WAIT_FOR_EXPECTED_MS } from './batching-document-printer';
 import type { BrowserPool } from './browser-pool';
 import type { ChromiumDocumentPrinter, PrintedPdf, PrintPdfRequest } from './document-printer';
 
@@ -207,6 +207,71 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
       ...['d1', 'd2', 'd3', 'd4', 'd5', 'd6'].map((t) => `batch:${t}+${t}`),
       'alone:d7',
     ]);
+  });
+
+  describe('a template whose shared prints are refused (BatchNotSharedError: found only in the page)', () => {
+    const sharing = (): void => {
+      batchPrint.mockImplementation(async (_page, documents) => documents.map((d) => Buffer.from(`batch:${/<title>(.*)<\/title>/.exec(d.html)?.[1]}`)));
+    };
+    const refusing = (): void => {
+      batchPrint.mockRejectedValue(new BatchNotSharedError('a placed element is as wide as the page\'s content area'));
+    };
+    /** One page; three documents of one template: the first takes the free page, the other two are offered one shared print. */
+    async function round(printer: BatchingDocumentPrinter, alone: ReturnType<typeof alonePrinter>, name: string): Promise<string[]> {
+      const results = [0, 1, 2].map((i) => printer.printPdf(request(`${name}-${i}`)));
+      for (let i = 0; i < 8; i++) {
+        alone.release();
+        await flush();
+      }
+      return (await Promise.all(results)).map((p) => p.pdf.toString());
+    }
+
+    it(`after ${REFUSALS_BEFORE_ALONE} refusals in a row its documents print alone at once for REFUSED_KEY_ALONE_MS, then share again`, async () => {
+      let now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+      try {
+        const alone = alonePrinter();
+        const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
+        refusing();
+        for (let r = 0; r < REFUSALS_BEFORE_ALONE; r++) expect(await round(printer, alone, `r${r}`)).toEqual([0, 1, 2].map((i) => `alone:r${r}-${i}`));
+        expect(batchPrint).toHaveBeenCalledTimes(REFUSALS_BEFORE_ALONE);
+        // not offered to a shared print any more, though the page is busy when they arrive
+        expect(await round(printer, alone, 'later')).toEqual([0, 1, 2].map((i) => `alone:later-${i}`));
+        expect(batchPrint).toHaveBeenCalledTimes(REFUSALS_BEFORE_ALONE);
+        now += REFUSED_KEY_ALONE_MS - 1;
+        await round(printer, alone, 'still');
+        expect(batchPrint).toHaveBeenCalledTimes(REFUSALS_BEFORE_ALONE);
+        // the time is up: its documents share again
+        now += 1;
+        sharing();
+        expect(await round(printer, alone, 'again')).toEqual(['alone:again-0', 'batch:again-1+again-1', 'batch:again-2+again-2']);
+        expect(batchPrint).toHaveBeenCalledTimes(REFUSALS_BEFORE_ALONE + 1);
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
+    it('a shared print that prints between refusals starts the count again; other templates share meanwhile', async () => {
+      const alone = alonePrinter();
+      const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
+      const outcomes = ['refused', 'refused', 'shared', 'refused', 'refused', 'refused'];
+      for (const [r, outcome] of outcomes.entries()) {
+        if (outcome === 'refused') refusing();
+        else sharing();
+        await round(printer, alone, `r${r}`);
+      }
+      // the last three in a row: the next documents of the template print alone, a document of another shares
+      expect(batchPrint).toHaveBeenCalledTimes(outcomes.length);
+      sharing();
+      await round(printer, alone, 'after');
+      expect(batchPrint).toHaveBeenCalledTimes(outcomes.length);
+      const other = [0, 1, 2].map((i) => printer.printPdf(request(`other-${i}`, 'b')));
+      for (let i = 0; i < 4; i++) {
+        alone.release();
+        await flush();
+      }
+      expect((await Promise.all(other)).map((p) => p.pdf.toString())).toEqual(['alone:other-0', 'batch:other-1+other-1', 'batch:other-2+other-2']);
+    });
   });
 
   it('when a shared print fails, each of its documents is printed alone and gets its own outcome', async () => {

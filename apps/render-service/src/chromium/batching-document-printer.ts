@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { histogram, type Logger } from '@docrender/observability';
-import { batchPrintKey, printBatchOnPage } from './batch-page-printer';
+import { BatchNotSharedError, batchPrintKey, printBatchOnPage } from './batch-page-printer';
 import type { BrowserPool } from './browser-pool';
 import { isLongPrint, printedHtmlChars } from './printed-size';
 import type { ChromiumDocumentPrinter, DocumentPrinter, ExpectedDocument, PrintedPdf, PrintPdfRequest, ScreenshotRequest } from './document-printer';
@@ -31,6 +32,17 @@ const MIN_EXPECTED_TO_WAIT = 2;
 export const WAIT_FOR_EXPECTED_MS = 30;
 
 /**
+ * Shared prints of one batch key refused in a row (BatchNotSharedError: what the documents hold cannot be printed
+ * together, found only in the page) after which its documents print alone for REFUSED_KEY_ALONE_MS: a template whose
+ * documents are always refused (a placed element as wide as the content area, a page-aware table below a page break)
+ * would otherwise pay a batch load, and its documents a wait, for every print.
+ */
+export const REFUSALS_BEFORE_ALONE = 3;
+export const REFUSED_KEY_ALONE_MS = 60_000;
+/** Batch keys whose refusals are remembered, at most (the oldest forgotten first). */
+const REMEMBERED_KEYS = 1_000;
+
+/**
  * Batch printing (RENDER_BATCH_PRINT_MAX > 1; docs/decisions/0015-batch-printing.md and 0037): documents that may share a print
  * (batchPrintKey) and arrive while every page of the pool is busy wait here, and the next free page prints up to
  * `maxDocuments` of them with the same key in one load (printBatchOnPage), as many as keep its layout within
@@ -40,7 +52,9 @@ export const WAIT_FOR_EXPECTED_MS = 30;
  * are on their way (announced by `expect`, being read and compiled: a batch or a job arriving), a free page waits
  * for its share of them, at most WAIT_FOR_EXPECTED_MS, rather than printing the first one alone. Documents that
  * cannot share a print, and previews, go to the per-document printer. If a shared print fails in any way (a document
- * the batch cannot hold, a crash, a deadline), each of its documents is printed alone, so each gets its own outcome.
+ * the batch cannot hold, a crash, a deadline), each of its documents is printed alone, so each gets its own outcome;
+ * after REFUSALS_BEFORE_ALONE shared prints of one template refused in a row, its documents print alone at once for
+ * REFUSED_KEY_ALONE_MS.
  */
 export class BatchingDocumentPrinter implements DocumentPrinter {
   /** Documents waiting for a page, by batch key, oldest key first. */
@@ -49,6 +63,8 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
   /** Documents announced and not yet arrived or withdrawn. */
   private expected = 0;
   private wake: { timer: NodeJS.Timeout; at: number } | null = null;
+  /** By digest of the batch key: refused shared prints in a row, and until when its documents print alone (0: they share). */
+  private readonly refusals = new Map<string, { inARow: number; aloneUntil: number }>();
 
   constructor(
     private readonly alone: ChromiumDocumentPrinter,
@@ -63,7 +79,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
 
   printPdf(request: PrintPdfRequest): Promise<PrintedPdf> {
     const key = batchPrintKey(request);
-    if (key === null) return this.alone.printPdf(request);
+    if (key === null || this.printsAlone(key)) return this.alone.printPdf(request);
     return new Promise<PrintedPdf>((resolve, reject) => {
       const waiting = { request, arrivedAt: Date.now(), resolve, reject };
       const queue = this.waiting.get(key);
@@ -112,7 +128,7 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
       const now = Date.now();
       for (const w of batch) waitedForPrint.observe((now - w.arrivedAt) / 1000);
       this.printing++;
-      void this.print(batch).finally(() => {
+      void this.print(key, batch).finally(() => {
         this.printing--;
         this.dispatch();
       });
@@ -146,7 +162,42 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
     return true;
   }
 
-  private async print(batch: Waiting[]): Promise<void> {
+  /** Whether documents of `key` print alone for now: their recent shared prints were refused (REFUSALS_BEFORE_ALONE). */
+  private printsAlone(key: string): boolean {
+    if (this.refusals.size === 0) return false;
+    const digest = keyDigest(key);
+    const refused = this.refusals.get(digest);
+    if (refused === undefined || refused.aloneUntil === 0) return false;
+    if (Date.now() < refused.aloneUntil) return true;
+    // the time is up: they try sharing again, from no refusal
+    this.refusals.delete(digest);
+    return false;
+  }
+
+  /** Counts a shared print of `key` that was refused (`reason`), or, `reason` null, one that printed. */
+  private remember(key: string, reason: string | null): void {
+    if (this.refusals.size === 0 && reason === null) return;
+    const digest = keyDigest(key);
+    if (reason === null) {
+      this.refusals.delete(digest);
+      return;
+    }
+    const refused = this.refusals.get(digest) ?? { inARow: 0, aloneUntil: 0 };
+    this.refusals.delete(digest);
+    refused.inARow++;
+    if (refused.inARow >= REFUSALS_BEFORE_ALONE) {
+      refused.aloneUntil = Date.now() + REFUSED_KEY_ALONE_MS;
+      this.options.logger.warn('documents of one template are printed alone for a while: their shared prints were refused several times in a row', {
+        refusedInARow: refused.inARow,
+        aloneForMs: REFUSED_KEY_ALONE_MS,
+        reason,
+      });
+    }
+    this.refusals.set(digest, refused);
+    if (this.refusals.size > REMEMBERED_KEYS) this.refusals.delete(this.refusals.keys().next().value as string);
+  }
+
+  private async print(key: string, batch: Waiting[]): Promise<void> {
     if (batch.length > 1) {
       const requests = batch.map((w) => w.request);
       try {
@@ -159,9 +210,11 @@ export class BatchingDocumentPrinter implements DocumentPrinter {
           work: (page) => printBatchOnPage(page, requests),
         });
         documentsPerPrint.observe(batch.length);
+        this.remember(key, null);
         batch.forEach((w, i) => w.resolve({ pdf: this.alone.withMetadata(pdfs[i], w.request.title), placedBeyondPage: [] }));
         return;
       } catch (error) {
+        if (error instanceof BatchNotSharedError) this.remember(key, error.message);
         this.options.logger.warn('a batch print failed; its documents are printed one by one', { documents: batch.length, reason: error instanceof Error ? error.message : String(error) });
       }
     }
@@ -191,4 +244,9 @@ function batchSize(queue: Waiting[], maxDocuments: number, maxPrintedChars: numb
     count++;
   }
   return count;
+}
+
+/** A short name for a batch key (a document's whole head), for remembering refusals without keeping heads. */
+function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
