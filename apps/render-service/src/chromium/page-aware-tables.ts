@@ -10,7 +10,6 @@ export type MeasuringPrint = () => Promise<Buffer>;
 
 /** The host of the links that mark rows for the confirming print (taken out of the printed PDF). */
 export const ROW_MARKER_HOST = 'row.docrender.invalid';
-const MARKER_HOST = ROW_MARKER_HOST;
 /** Rounds of printing and correcting before giving up; a table whose rows Chromium lays out as measured needs one. */
 const MAX_ROUNDS = 8;
 /** Rounds of showing a plan whose break rows measured otherwise than planned before measuring all of them (showPlan). */
@@ -99,7 +98,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     await layout.enter();
     const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
       devTools,
-      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, false)`,
+      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${JSON.stringify(box)}, false)`,
     );
     // the rows whose break rows were measured, per table: the first row's, in the layout (every row taken as tall)
     const breaksMeasured = tables.map((table) => new Set<number>(table.rowTops.length > 1 ? [0] : []));
@@ -124,7 +123,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
       const printed = await measure();
       prints++;
       const document = await PDFDocument.load(printed, { updateMetadata: false });
-      const links = markerLinks(document, MARKER_HOST);
+      const links = markerLinks(document, ROW_MARKER_HOST);
       const pages = new Map<string, { page: number; top: number }>();
       for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
       let settled = true;
@@ -173,7 +172,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
           return { measuringPrints: prints, printed };
         }
         // the document is printed no more (the next one replaces it): its links stay in the page
-        for (const page of document.getPages()) withoutMarkerLinks(page, [MARKER_HOST]);
+        for (const page of document.getPages()) withoutMarkerLinks(page, [ROW_MARKER_HOST]);
         return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
       }
     }
@@ -213,7 +212,7 @@ export async function placeBatchTableBreakRows(devTools: CDPSession): Promise<Ba
     await layout.enter();
     const { contentHeight, tables } = await evaluateValue<Measured>(
       devTools,
-      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${JSON.stringify(box)}, true)`,
+      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${JSON.stringify(box)}, true)`,
     );
     const plans: TablePlan[] = [];
     for (const table of tables) {
@@ -227,7 +226,7 @@ export async function placeBatchTableBreakRows(devTools: CDPSession): Promise<Ba
     }
     await layout.beforePrint();
     return {
-      misplacedDocuments: (printed, firstPages) => misplacedInBatch(tables.map((table, t) => ({ table, plan: plans[t] })), markerLinks(printed, MARKER_HOST), firstPages),
+      misplacedDocuments: (printed, firstPages) => misplacedInBatch(tables.map((table, t) => ({ table, plan: plans[t] })), markerLinks(printed, ROW_MARKER_HOST), firstPages),
       restore: () => layout.restore(),
     };
   } catch (error) {
@@ -431,7 +430,7 @@ async function showBreaks(devTools: CDPSession, table: MeasuredTable, pages: Pla
   const rows = pages === null ? [0] : [...new Set(pages.flatMap((page) => [page.first, page.last]))];
   return evaluateValue<[number, number][]>(
     devTools,
-    `(${applyBreaks.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`,
+    `(${applyBreaks.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${table.index}, ${JSON.stringify(breaks)}, ${JSON.stringify(rows)})`,
   );
 }
 
