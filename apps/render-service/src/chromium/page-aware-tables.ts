@@ -4,6 +4,7 @@ import { counter } from '@docrender/observability';
 import { BREAK_ROWS_CLASS, type BreakRowsData, expandBreakRows } from '@docrender/template-dsl';
 import { markerLinks, withoutMarkerLinks } from './marker-links';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
+import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
 /** Prints the loaded document as it stands (untagged; without bands unless it is the real print) and returns the PDF. */
 export type MeasuringPrint = () => Promise<Buffer>;
@@ -122,7 +123,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
       await layout.beforePrint();
       const printed = await measure();
       prints++;
-      const document = await PDFDocument.load(printed, { updateMetadata: false });
+      const document = await loadPdf(printed);
       const links = markerLinks(document, ROW_MARKER_HOST);
       const pages = new Map<string, { page: number; top: number }>();
       for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
@@ -173,7 +174,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         }
         // the document is printed no more (the next one replaces it): its links stay in the page
         for (const page of document.getPages()) withoutMarkerLinks(page, [ROW_MARKER_HOST]);
-        return { measuringPrints: prints - 1, printed: Buffer.from(await document.save({ useObjectStreams: false })) };
+        return { measuringPrints: prints - 1, printed: await savePdf(document) };
       }
     }
     throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);

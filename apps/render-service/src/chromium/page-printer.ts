@@ -6,6 +6,7 @@ import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from '
 import { copyDestinations, resolvePageReferences, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
 import { RenderBudgetEstimateError } from './render-timeout.error';
+import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
 /**
  * What page N of M prints with, when pages differ (CompiledDocument.pageVariant). Asynchronous when the compiled
@@ -226,14 +227,14 @@ async function printPageVariants(
   const placed = new Map<number, Awaited<ReturnType<typeof merged.copyPages>>[number]>();
   for (const { variant, pages } of groups.values()) {
     await devTools.send('Runtime.evaluate', { expression: setPageStyle(variant.pageCss) });
-    const printed = await PDFDocument.load(await printOnce(devTools, tagged, variant.headerHtml, variant.footerHtml, pages.join(',')), { updateMetadata: false });
+    const printed = await loadPdf(await printOnce(devTools, tagged, variant.headerHtml, variant.footerHtml, pages.join(',')));
     const copies = await merged.copyPages(printed, printed.getPageIndices());
     copies.forEach((page, i) => placed.set(pages[i], page));
   }
   for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) merged.addPage(placed.get(pageNumber));
   // the links of page references name destinations the catalog of each print held
-  if (pageReferences) copyDestinations(await PDFDocument.load(unbanded, { updateMetadata: false }), merged);
-  return Buffer.from(await merged.save({ useObjectStreams: false }));
+  if (pageReferences) copyDestinations(await loadPdf(unbanded), merged);
+  return savePdf(merged);
 }
 
 /** DevTools expression: the page style element of a document whose pages differ gets this page group's CSS. */

@@ -2,6 +2,7 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from '@cantoo/pdf-lib';
 import { anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from '@docrender/template-dsl';
 import { type MeasuringPrint, type PageBox, pageBox } from './page-aware-tables';
+import { loadPdf } from '../pdf/paced-pdf';
 
 /** Rounds of filling in the pages and printing again before giving up; a reference whose digits move nothing needs one. */
 const MAX_ROUNDS = 4;
@@ -70,7 +71,7 @@ export async function resolvePageReferences(
 
 /** The named destinations of a printed PDF (the catalog's /Dests, as Chromium writes them): name → page number (1-based). */
 export async function destinationPages(pdf: Buffer): Promise<Map<string, number>> {
-  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const document = await loadPdf(pdf);
   const pages = new Map<string, number>();
   const pageOf = new Map<string, number>(document.getPages().map((page, index) => [page.ref.toString(), index + 1]));
   const dests = document.catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);

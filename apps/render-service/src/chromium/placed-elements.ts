@@ -3,6 +3,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
 import { markerLinks } from './marker-links';
 import { evaluateInPage, MeasuringPrint } from './page-aware-tables';
+import { loadPdf } from '../pdf/paced-pdf';
 
 /** The host of the placed elements' marker links (a batch print's pages have them removed: printBatchOnPage). */
 export const PLACED_MARKER_HOST = 'placed.docrender.invalid';
@@ -18,7 +19,7 @@ export async function placedBeyondFirstPage(devTools: CDPSession, measure: Measu
   await evaluate(devTools, `(${addMarkers.toString()})(${JSON.stringify(PLACED_ATTRIBUTE)}, ${JSON.stringify(PLACED_MARKER_HOST)}, false)`);
   const printed = await measure();
   await evaluate(devTools, `(${removeMarkers.toString()})()`);
-  const beyond = markerLinks(await PDFDocument.load(printed, { updateMetadata: false }), PLACED_MARKER_HOST).filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
+  const beyond = markerLinks(await loadPdf(printed), PLACED_MARKER_HOST).filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
   return { elementIds: [...new Set(beyond)], printed };
 }
 

@@ -6,6 +6,7 @@ import { makeAccessible, PDF_UA_1_IDENTIFICATION, type PdfUALevel } from './pdf-
 import { checkPdfUA, PDF_UA_RULES } from './pdf-ua-checks';
 import { pdfDate, pdfTextString } from './pdf-metadata';
 import { DocumentInfo, PdfAConformance, PdfAPart, XmpExtensionSchema, xmpPacket } from './xmp-metadata';
+import { loadPdf, savePdf } from './paced-pdf';
 
 /** The PDF/A levels the service writes (ISO 19005-2 and -3, conformance B and U). */
 export type PdfALevel = 'PDF/A-2b' | 'PDF/A-2u' | 'PDF/A-3b' | 'PDF/A-3u';
@@ -75,7 +76,7 @@ const deflatedProfiles = new WeakMap<Uint8Array, Buffer>();
  * no PDF.
  */
 export async function makeArchivalPdf(printed: Buffer, request: ArchivalPdfRequest): Promise<ArchivalPdfOutcome> {
-  const document = await PDFDocument.load(printed, { updateMetadata: false });
+  const document = await loadPdf(printed);
   const context = document.context;
   // PDF/A-2 and -3 build on PDF 1.7 (ISO 32000-1). Chromium's print declares 1.4, and @cantoo/pdf-lib, unlike
   // pdf-lib 1.17, keeps a loaded file's header: the archival stage declares 1.7, as it always has.
@@ -140,7 +141,7 @@ export async function makeArchivalPdf(printed: Buffer, request: ArchivalPdfReque
   if (request.attachments.length > 0) embedAttachments(document, request.attachments, info.created);
   if (request.pdfUA !== null) makeAccessible(document);
 
-  const pdf = Buffer.from(await document.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }));
+  const pdf = await savePdf(document, { addDefaultPage: false, updateFieldAppearances: false });
   const { failures, checked } = checkArchivalPdf(document, pdf, { level: request.level, attachments: request.attachments.map((a) => a.name) });
   if (request.pdfUA !== null) {
     failures.push(...checkPdfUA(document, Buffer.from(xmp.getContents()).toString('utf8')));

@@ -1,5 +1,5 @@
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { readClassicObject, readClassicTrailer } from './pdf-xref';
+import { loadPdf } from './paced-pdf';
 
 /**
  * The page count written in a PDF: the /Count of the page tree root, reached through the last trailer's /Root and
@@ -10,7 +10,7 @@ import { readClassicObject, readClassicTrailer } from './pdf-xref';
 export async function readPdfPageCount(pdf: Buffer): Promise<number> {
   const quick = pageCountFromClassicXref(pdf);
   if (quick !== null) return quick;
-  const document = await PDFDocument.load(pdf, { updateMetadata: false, ignoreEncryption: true });
+  const document = await loadPdf(pdf, { ignoreEncryption: true });
   return document.getPageCount();
 }
 
