@@ -39,6 +39,24 @@ export function pdfInfo(pdf: Buffer, options: { isoDates?: boolean } = {}): Prom
   });
 }
 
+/**
+ * The logical structure of a tagged PDF as poppler reads it (`pdfinfo -struct-text`): every element with its
+ * attributes and the text of its marked content, indented by depth. Element IDs (`node…`, which Chromium takes from
+ * the DOM) are numbered in order of appearance and object references (annotations) are left unnumbered, so two prints
+ * of the same document compare equal.
+ */
+export function pdfStructure(pdf: Buffer): Promise<string> {
+  return withPdfFile(pdf, async (file) => {
+    const { stdout } = await run('pdfinfo', ['-struct-text', file], { maxBuffer: 64 * 1024 * 1024 });
+    const ids = new Map<string, string>();
+    const numbered = stdout.replace(/node\d+/g, (id) => {
+      if (!ids.has(id)) ids.set(id, `id${ids.size + 1}`);
+      return ids.get(id) as string;
+    });
+    return numbered.replace(/^(\s*)Object \d+ \d+$/gm, '$1Object');
+  });
+}
+
 /** qpdf --check: resolves with its report when qpdf finds the file sound, rejects (non-zero exit) otherwise. */
 export function qpdfCheck(pdf: Buffer): Promise<string> {
   return withPdfFile(pdf, async (file) => (await run('qpdf', ['--check', file])).stdout);

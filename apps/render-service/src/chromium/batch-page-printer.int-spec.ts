@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
-import { pagePngs, pdfInfo, pdfText, qpdfCheck } from '../../test/pdf-tools';
+import { parentTreeProblems } from '../../test/parent-tree';
+import { pagePngs, pdfInfo, pdfStructure, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
 import { pageRolesPage } from '../../test/page-roles';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
@@ -40,6 +41,26 @@ function differingPixels(a: Buffer, b: Buffer): number {
 }
 
 const keyOf = (document: CompiledDocument): string | null => batchPrintKey({ ...document, javaScript: document.needsJavaScript });
+
+/** Each tagged document of the batch against the same document printed alone: the structure poppler reads, and a parent tree that agrees with it. */
+async function expectStructureAsPrintedAlone(pool: BrowserPool, documents: CompiledDocument[], batch: Buffer[]): Promise<void> {
+  for (const [index, document] of documents.entries()) {
+    const alone = await printCompiled(pool, document);
+    const structure = await pdfStructure(batch[index]);
+    expect(structure).toMatch(/^Document\n/);
+    expect({ index, structure }).toEqual({ index, structure: await pdfStructure(alone) });
+    expect({ index, problems: await parentTreeProblems(batch[index]) }).toEqual({ index, problems: [] });
+  }
+}
+
+/** examples/statement with `rows` transactions, from its data generator; `change` edits the template. */
+function statement(rows: number, change: (template: Template) => Template = (template) => template): CompiledDocument {
+  return compileDocument({
+    template: change(readExample('statement').template as Template),
+    data: JSON.parse(execFileSync(process.execPath, [path.join(EXAMPLES_DIR, 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' })) as unknown,
+    builtinFonts: 'served',
+  });
+}
 
 const pageOf = (text: string, n: number): string => text.split('\f')[n - 1] ?? '';
 
@@ -145,14 +166,6 @@ describe('issue 23 item 4: several documents of one template in one print, split
   });
 
   it('issue 32 item 7: statements with carried subtotals (tables with lines at page breaks) of 1, 3 and 2 pages share the print, each as printed alone, the batch\'s one print confirming every break; a table not on its document\'s first page refuses the batch', async () => {
-    const { template } = readExample('statement');
-    // examples/statement with `rows` transactions, from its data generator
-    const statement = (rows: number, body?: (body: Template['body']) => Template['body']): CompiledDocument =>
-      compileDocument({
-        template: body ? { ...(template as Template), body: body((template as Template).body) } : (template as Template),
-        data: JSON.parse(execFileSync(process.execPath, [path.join(EXAMPLES_DIR, 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' })) as unknown,
-        builtinFonts: 'served',
-      });
     const statements = [20, 100, 60].map((rows) => statement(rows));
     expect(statements.every((document) => document.pageAwareTables && keyOf(document) !== null && keyOf(document) === keyOf(statements[0]))).toBe(true);
     const batch = await printBatch(pool, statements);
@@ -162,11 +175,31 @@ describe('issue 23 item 4: several documents of one template in one print, split
     expect(pageOf(await pdfText(batch[1]), 2)).toMatch(/Brought forward[\s\S]*Carried forward/);
 
     // alone, a table below a page break is found by a print first; in a batch it is not placed
-    const below = statement(20, (body) => [body[0], { type: 'pageBreak', id: 'break' }, ...body.slice(1)]);
+    const below = statement(20, (template) => ({ ...template, body: [template.body[0], { type: 'pageBreak', id: 'break' }, ...template.body.slice(1)] }));
     await expect(printBatch(pool, [statements[0], below])).rejects.toBeInstanceOf(BatchNotSharedError);
   });
 
-  it('documents whose watermarks differ are refused (each is then printed alone); tagged documents are never batched', async () => {
+  it('issue 32 item 7: tagged invoices (1 and 2 pages) and tagged statements share a tagged print, each with its own structure tree: pages, text, pixels and the structure poppler reads as printed alone, a parent tree that agrees', async () => {
+    const { template, data } = readExample('invoice');
+    const base = data as { number: string; items: unknown[] };
+    const tagged = { ...(template as Template), tagged: true };
+    const invoices = [3, base.items.length, 5].map((items, i) => compileDocument({ template: tagged, data: { ...base, number: `INV-T-${i}`, items: base.items.slice(0, items) }, builtinFonts: 'served' }));
+    expect(invoices.every((document) => document.tagged && keyOf(document) !== null && keyOf(document) === keyOf(invoices[0]))).toBe(true);
+    // a tagged document never shares an untagged print
+    expect(keyOf(invoices[0])).not.toBe(keyOf({ ...invoices[0], tagged: false }));
+    const batch = await printBatch(pool, invoices);
+    expect(await Promise.all(batch.map(async (pdf) => (await pdfInfo(pdf)).Tagged))).toEqual(['yes', 'yes', 'yes']);
+    await expectAsPrintedAlone(pool, invoices, batch);
+    await expectStructureAsPrintedAlone(pool, invoices, batch);
+
+    // the rows' marker links of the placed breaks are left out of the tree, as their annotations are
+    const statements = [20, 100].map((rows) => statement(rows, (template) => ({ ...template, tagged: true })));
+    const printed = await printBatch(pool, statements);
+    await expectAsPrintedAlone(pool, statements, printed);
+    await expectStructureAsPrintedAlone(pool, statements, printed);
+  });
+
+  it('documents whose watermarks differ are refused (each is then printed alone)', async () => {
     const { template, data } = readExample('invoice');
     const test = compileDocument({ template: template as Template, data, watermark: 'TEST' });
     const same = [test, compileDocument({ template: template as Template, data, watermark: 'TEST' })];
@@ -174,7 +207,5 @@ describe('issue 23 item 4: several documents of one template in one print, split
 
     const other = compileDocument({ template: template as Template, data, watermark: 'SAMPLE' });
     await expect(printBatch(pool, [test, other])).rejects.toBeInstanceOf(BatchNotSharedError);
-
-    expect(keyOf({ ...test, tagged: true })).toBeNull();
   });
 });

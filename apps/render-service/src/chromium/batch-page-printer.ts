@@ -1,10 +1,12 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDocument, type PDFEmbeddedPage, type PDFPage } from '@cantoo/pdf-lib';
-import { markerLinks, withoutMarkerLinks } from './marker-links';
+import { copyTaggedPages } from '../pdf/tagged-pages';
+import { isMarkerLink, markerKeyOf, markerLinks, withoutMarkerLinks } from './marker-links';
 import { BREAK_ROWS_CLASS } from '@docrender/template-dsl';
 import { evaluateInPage, placeBatchTableBreakRows, ROW_MARKER_HOST } from './page-aware-tables';
 import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
 import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';
+import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
 /**
  * A compiled document that may share a print with others (batchPrintKey is not null for it). Its own PDF /Title is
@@ -17,17 +19,21 @@ export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | '
   placedToMeasure?: boolean;
   /** It has tables with lines at page breaks (CompiledDocument.pageAwareTables): the batch places their breaks. */
   pageAwareTables?: boolean;
+  /** Tagged (accessible) PDF; the documents of a batch all are or all are not (batchPrintKey). */
+  tagged?: boolean;
 };
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
- * (styles, font faces, `@page` rules, the page style element, the language), and whether their pages differ. Null
- * for a document that is printed alone: tagged (the structure tree does not survive the split), JavaScript (a fresh
- * context per document), page references (their numbers are read from the document's own print and written in
- * before the real one: decision 0036), `@page` rules for the first, left, right or blank page (in a batch they would apply to
- * the batch's pages, not to each document's), or HTML without the one head and body the template DSL writes. Placed
- * elements to measure and tables with lines at page breaks (decision 0029) may share: the batch's one print measures
- * the ones and confirms the others' breaks (printBatchOnPage).
+ * (styles, font faces, `@page` rules, the page style element, the language), whether their pages differ and whether
+ * they are tagged. Null for a document that is printed alone: JavaScript (a fresh context per document), page
+ * references (their numbers are read from the document's own print and written in before the real one: decision
+ * 0036), an outline (Chromium writes one for the whole print), tagged with pages that differ (alone, its pages are put
+ * together from several prints and it is not tagged: decision 0011), `@page` rules for the first, left, right or
+ * blank page (in a batch they would apply to the batch's pages, not to each document's), or HTML without the one head
+ * and body the template DSL writes. Placed elements to measure and tables with lines at page breaks (decision 0029)
+ * may share: the batch's one print measures the ones and confirms the others' breaks (printBatchOnPage). Tagged
+ * documents share a tagged print, each taking its part of the structure tree (copyTaggedPages).
  */
 export function batchPrintKey(document: {
   html: string;
@@ -36,12 +42,13 @@ export function batchPrintKey(document: {
   pageAwareTables: boolean;
   placedToMeasure: boolean;
   pageReferences?: boolean;
+  outline?: boolean;
   pageVariant?: unknown;
 }): string | null {
-  if (document.tagged || document.javaScript || document.pageReferences === true) return null;
+  if (document.javaScript || document.pageReferences === true || document.outline === true || (document.tagged && document.pageVariant)) return null;
   const parts = splitDocument(document.html);
   if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
-  return `${document.pageVariant ? 'variants' : 'alike'}\n${parts.head.replace(TITLE, '')}`;
+  return `${document.pageVariant ? 'variants' : 'alike'}${document.tagged ? ' tagged' : ''}\n${parts.head.replace(TITLE, '')}`;
 }
 
 const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
@@ -55,6 +62,8 @@ export class BatchNotSharedError extends Error {}
 const TITLE = /<title>[^<]*<\/title>/i;
 const BODY = /<body>([\s\S]*)<\/body>\s*<\/html>\s*$/i;
 const MARKER_HOST = 'document.docrender.invalid';
+/** Every marker link a batch print may hold: the documents', the placed elements' and the table rows'. */
+const MARKER_HOSTS = [MARKER_HOST, PLACED_MARKER_HOST, ROW_MARKER_HOST];
 
 function splitDocument(html: string): { head: string; body: string } | null {
   const headEnd = html.indexOf('</head>');
@@ -108,9 +117,10 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
   const tables = tablesBefore > 0 ? await placeBatchTableBreakRows(devTools) : null;
   if (tables !== null && 'notPlaced' in tables) throw new BatchNotSharedError(tables.notPlaced);
+  const tagged = documents[0].tagged === true;
   let counted: PDFDocument;
   try {
-    counted = await PDFDocument.load(await printOnce(devTools, false, null, null, ''), { updateMetadata: false });
+    counted = await loadPdf(await printOnce(devTools, tagged, null, null, ''));
   } finally {
     await tables?.restore();
   }
@@ -151,7 +161,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   if (byPageCss.size > 0) await evaluate(devTools, `document.querySelectorAll('a.docrender-document, a.docrender-placed-marker, a.docrender-marker').forEach((link) => link.remove())`);
   for (const [pageCss, pages] of byPageCss) {
     await evaluate(devTools, setPageStyle(pageCss ?? ''));
-    const source = await PDFDocument.load(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')), { updateMetadata: false });
+    const source = await loadPdf(await printOnce(devTools, false, null, null, pages.map((p) => p.printed).join(',')));
     pages.forEach((p, index) => content.set(p.printed, { source, index }));
   }
   for (const p of pagePlan) if (!content.has(p.printed)) content.set(p.printed, { source: counted, index: p.printed - 1 });
@@ -174,7 +184,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
       await evaluate(devTools, setPageStyle(''));
       loadedPages = count;
     }
-    const source = await PDFDocument.load(await printOnce(devTools, false, headerHtml, footerHtml, ''), { updateMetadata: false });
+    const source = await loadPdf(await printOnce(devTools, false, headerHtml, footerHtml, ''));
     if (source.getPageCount() !== count) throw new Error(`the bands printed on ${source.getPageCount()} pages instead of ${count}`);
     for (const p of pages) bands.set(p.printed, { source, index: p.bands.page - 1 });
   }
@@ -185,7 +195,13 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     const pages = pagePlan.slice(firstPages[index] - 1, firstPages[index + 1] - 1);
     // the pages that come from one print are copied in one go, so the fonts and images they share are copied once
     const copies = new Map<number, PDFPage>();
-    for (const [source, fromOnePrint] of groupBy(pages.map((p) => ({ p, ...pageOf(content, p.printed) })), (c) => c.source)) {
+    if (tagged) {
+      // with the document's part of the structure tree (its pages all come from the one print: no page variants)
+      const copied = copyTaggedPages(own, counted, pages.map((p) => p.printed - 1), { index, isMarker: (link) => markerKeyOf(link, MARKER_HOST) === String(index) }, (link) => isMarkerLink(link, MARKER_HOSTS));
+      if (copied === null) throw new BatchNotSharedError(`the structure tree of the tagged print does not hold document ${index + 1} apart`);
+      pages.forEach((p, i) => copies.set(p.printed, copied[i]));
+    }
+    for (const [source, fromOnePrint] of groupBy(pages.filter((p) => !copies.has(p.printed)).map((p) => ({ p, ...pageOf(content, p.printed) })), (c) => c.source)) {
       const copied = await own.copyPages(source, fromOnePrint.map((c) => c.index));
       fromOnePrint.forEach((c, i) => copies.set(c.p.printed, copied[i]));
     }
@@ -197,12 +213,12 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     }
     for (const p of pages) {
       const copy = copies.get(p.printed) as PDFPage; // every page was copied above
-      withoutMarkerLinks(copy, [MARKER_HOST, PLACED_MARKER_HOST, ROW_MARKER_HOST]);
+      withoutMarkerLinks(copy, MARKER_HOSTS);
       own.addPage(copy);
       const stamp = stamps.get(p.printed);
       if (stamp !== undefined) copy.drawPage(stamp);
     }
-    pdfs.push(Buffer.from(await own.save({ useObjectStreams: false })));
+    pdfs.push(await savePdf(own));
   }
   return pdfs;
 }

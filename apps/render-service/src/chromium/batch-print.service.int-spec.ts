@@ -5,7 +5,8 @@ import type { INestApplication } from '@nestjs/common';
 import { Environment, MessageName, type RenderDocumentResult } from '@docrender/contracts';
 import type { InProcessMessageBus } from '@docrender/messaging';
 import { FilesystemBlobStore } from '@docrender/storage';
-import { pdfInfo, pdfText } from '../../test/pdf-tools';
+import { parentTreeProblems } from '../../test/parent-tree';
+import { pdfaPreflight, pdfInfo, pdfStructure, pdfText } from '../../test/pdf-tools';
 import { readExample, renderCommand, startRenderService } from '../../test/render-service.harness';
 import { BatchingDocumentPrinter } from './batching-document-printer';
 import { BrowserPool } from './browser-pool';
@@ -38,8 +39,31 @@ describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (re
     items: base.items.slice(0, items),
   }));
 
-  const render = (invoice: unknown): Promise<RenderDocumentResult> =>
-    bus.request(MessageName.RenderDocument, renderCommand({ template, data: { inline: invoice }, environment: Environment.Test }), { timeoutMs: 120_000 });
+  const render = (invoice: unknown, of: unknown = template, environment = Environment.Test): Promise<RenderDocumentResult> =>
+    bus.request(MessageName.RenderDocument, renderCommand({ template: of, data: { inline: invoice }, environment }), { timeoutMs: 120_000 });
+
+  /**
+   * Renders them all at once and how many prints that took. "At once" whatever the machine's speed: each document,
+   * compiled, is handed to the printer once all are (on a busy machine compiles finish one by one, and each would
+   * find the page free and print alone).
+   */
+  async function renderTogether(documents: unknown[], of: unknown = template, environment = Environment.Test): Promise<{ results: RenderDocumentResult[]; prints: number }> {
+    const printPdf = BatchingDocumentPrinter.prototype.printPdf;
+    const held: (() => void)[] = [];
+    const arriving = jest.spyOn(BatchingDocumentPrinter.prototype, 'printPdf').mockImplementation(function (this: BatchingDocumentPrinter, request) {
+      const all = new Promise<void>((resolve) => held.push(resolve));
+      if (held.length === documents.length) for (const go of held) go();
+      return all.then(() => printPdf.call(this, request));
+    });
+    const runs = jest.spyOn(app.get(BrowserPool), 'run');
+    try {
+      const results = await Promise.all(documents.map((document) => render(document, of, environment)));
+      return { results, prints: runs.mock.calls.length };
+    } finally {
+      runs.mockRestore();
+      arriving.mockRestore();
+    }
+  }
 
   async function stored(result: RenderDocumentResult): Promise<Buffer> {
     expect(result.outcome).toBe('rendered');
@@ -47,20 +71,8 @@ describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (re
   }
 
   it('render.document requests arriving together share prints; each stored PDF has its own text, page count, "Page N of M", TEST watermark and title, as rendered one at a time', async () => {
-    // "together" whatever the machine's speed: each document, compiled, is handed to the printer once all are
-    // (on a busy machine compiles finish one by one, and each would find the page free and print alone)
-    const printPdf = BatchingDocumentPrinter.prototype.printPdf;
-    const held: (() => void)[] = [];
-    const arriving = jest.spyOn(BatchingDocumentPrinter.prototype, 'printPdf').mockImplementation(function (this: BatchingDocumentPrinter, request) {
-      const all = new Promise<void>((resolve) => held.push(resolve));
-      if (held.length === invoices.length) for (const go of held) go();
-      return all.then(() => printPdf.call(this, request));
-    });
-    const runs = jest.spyOn(app.get(BrowserPool), 'run');
-    const together = await Promise.all(invoices.map(render));
-    expect(runs.mock.calls.length).toBeLessThan(invoices.length);
-    runs.mockRestore();
-    arriving.mockRestore();
+    const { results: together, prints } = await renderTogether(invoices);
+    expect(prints).toBeLessThan(invoices.length);
 
     for (const [index, invoice] of invoices.entries()) {
       // one at a time, each finds the page free and is printed alone
@@ -77,5 +89,25 @@ describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (re
       const raw = await pdfText(pdf, { raw: true });
       expect(raw.split('\f').slice(0, pageCount).map((page) => /^TEST$/m.test(page))).toEqual(Array(pageCount).fill(true));
     }
+  });
+
+  it('issue 32 item 7: PDF/A-3b + PDF/UA-1 invoices arriving together share tagged prints; each passes the checks before delivery (PDFBox Preflight on one), with the structure and text it has rendered alone', async () => {
+    // PDF/UA asks for alternative text on the example's payment QR code
+    const accessible = { ...(JSON.parse(JSON.stringify(template).replace('"id":"payment-qr",', '"id":"payment-qr","alt":"QR code for the payment",')) as object), pdfA: 'PDF/A-3b', pdfUA: 'PDF/UA-1' };
+    const documents = invoices.slice(0, 4);
+    // production: Preflight, a PDF/A-1 validator at heart, counts the test watermark's constant alpha
+    const { results, prints } = await renderTogether(documents, accessible, Environment.Production);
+    expect(prints).toBeLessThan(documents.length);
+    for (const [index, invoice] of documents.entries()) {
+      expect({ index, conformance: results[index].pdf?.conformance }).toMatchObject({ index, conformance: { pdfA: 'PDF/A-3b', pdfUA: 'PDF/UA-1', checks: 'passed' } });
+      const pdf = await stored(results[index]);
+      const alone = await stored(await render(invoice, accessible, Environment.Production));
+      expect({ index, structure: await pdfStructure(pdf) }).toEqual({ index, structure: await pdfStructure(alone) });
+      expect({ index, text: await pdfText(pdf) }).toEqual({ index, text: await pdfText(alone) });
+      expect({ index, problems: await parentTreeProblems(pdf) }).toEqual({ index, problems: [] });
+    }
+    const { code, report } = await pdfaPreflight(await stored(results[1]), 3);
+    expect(report).toMatch(/0 error\(s\)/);
+    expect(code).toBe(0);
   });
 });

@@ -13,7 +13,6 @@ const PX_PER_PT = 96 / 72;
  * the top of the link in CSS pixels from the top of the page (whole pixels: Chromium rounds the link's box).
  */
 export function markerLinks(document: PDFDocument, host: string): { key: string; page: number; top: number }[] {
-  const prefix = `https://${host}/`;
   const links: { key: string; page: number; top: number }[] = [];
   document.getPages().forEach((page, index) => {
     const annotations = page.node.Annots();
@@ -21,11 +20,11 @@ export function markerLinks(document: PDFDocument, host: string): { key: string;
     const height = page.getMediaBox().height;
     for (let i = 0; i < annotations.size(); i++) {
       const annotation = annotations.lookupMaybe(i, PDFDict);
-      const uri = linkUri(annotation);
-      if (!uri?.startsWith(prefix)) continue;
+      const key = markerKeyOf(annotation, host);
+      if (key === null) continue;
       const rect = annotation?.lookupMaybe(PDFName.of('Rect'), PDFArray);
       const y = rect?.lookupMaybe(3, PDFNumber)?.asNumber() ?? height;
-      links.push({ key: uri.slice(prefix.length), page: index + 1, top: (height - y) * PX_PER_PT });
+      links.push({ key, page: index + 1, top: (height - y) * PX_PER_PT });
     }
   });
   return links;
@@ -35,15 +34,25 @@ export function markerLinks(document: PDFDocument, host: string): { key: string;
 export function withoutMarkerLinks(page: PDFPage, hosts: string[]): void {
   const annotations = page.node.Annots();
   if (!annotations) return;
-  const prefixes = hosts.map((host) => `https://${host}/`);
   for (let i = annotations.size() - 1; i >= 0; i--) {
-    const uri = linkUri(annotations.lookupMaybe(i, PDFDict));
-    if (uri === null || !prefixes.some((prefix) => uri.startsWith(prefix))) continue;
+    if (!isMarkerLink(annotations.lookupMaybe(i, PDFDict), hosts)) continue;
     const ref = annotations.get(i);
     annotations.remove(i);
     if (ref instanceof PDFRef) page.doc.context.delete(ref);
   }
   if (annotations.size() === 0) page.node.delete(PDFName.of('Annots'));
+}
+
+/** The key of a marker link to `host` (`https://<host>/<key>`), or null for any other annotation. */
+export function markerKeyOf(annotation: PDFDict | undefined, host: string): string | null {
+  const uri = linkUri(annotation);
+  const prefix = `https://${host}/`;
+  return uri?.startsWith(prefix) ? uri.slice(prefix.length) : null;
+}
+
+/** Whether an annotation is a link to any of `hosts` (`https://<host>/<key>`). */
+export function isMarkerLink(annotation: PDFDict | undefined, hosts: string[]): boolean {
+  return hosts.some((host) => markerKeyOf(annotation, host) !== null);
 }
 
 /** The URI a link annotation opens, or null. */

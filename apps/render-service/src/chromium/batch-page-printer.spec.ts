@@ -1,0 +1,43 @@
+import { batchPrintKey } from './batch-page-printer';
+
+/** A document as the template DSL writes it: one head (shared by a batch's documents but for the title) and one body. */
+const html = (title: string, body: string, head = '<style>@page{size:A4;margin:20mm}</style>'): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>\n`;
+const document = (overrides: Partial<Parameters<typeof batchPrintKey>[0]> = {}): Parameters<typeof batchPrintKey>[0] => ({
+  html: html('Invoice 1', '<p>one</p>'),
+  tagged: false,
+  javaScript: false,
+  pageAwareTables: false,
+  placedToMeasure: false,
+  ...overrides,
+});
+
+describe('batchPrintKey: which documents may share a print (decision 0015, issue 32 item 7)', () => {
+  it('documents of one head share a key whatever their titles and bodies; another head, or pages that differ, another key', () => {
+    const key = batchPrintKey(document());
+    expect(key).not.toBeNull();
+    expect(batchPrintKey(document({ html: html('Invoice 2', '<table><tr><td>two</td></tr></table>') }))).toBe(key);
+    expect(batchPrintKey(document({ html: html('Invoice 1', '<p>one</p>', '<style>@page{size:A5}</style>') }))).not.toBe(key);
+    expect(batchPrintKey(document({ pageVariant: () => null }))).not.toBe(key);
+  });
+
+  it('tagged documents share a tagged print, never an untagged one', () => {
+    const tagged = batchPrintKey(document({ tagged: true }));
+    expect(tagged).not.toBeNull();
+    expect(tagged).toBe(batchPrintKey(document({ tagged: true, html: html('Invoice 2', '<p>two</p>') })));
+    expect(tagged).not.toBe(batchPrintKey(document()));
+  });
+
+  it('printed alone: JavaScript, page references, an outline (Chromium writes one for the whole print), tagged with pages that differ (alone it is put together untagged), first/left/right/blank page rules, HTML not of the DSL', () => {
+    expect(batchPrintKey(document({ javaScript: true }))).toBeNull();
+    expect(batchPrintKey(document({ pageReferences: true }))).toBeNull();
+    expect(batchPrintKey(document({ outline: true }))).toBeNull();
+    expect(batchPrintKey(document({ tagged: true, pageVariant: () => null }))).toBeNull();
+    expect(batchPrintKey(document({ html: html('Invoice 1', '<p>one</p>', '<style>@page :first{margin-top:40mm}</style>') }))).toBeNull();
+    expect(batchPrintKey(document({ html: '<p>no head</p>' }))).toBeNull();
+  });
+
+  it('placed elements to measure and tables with lines at page breaks share', () => {
+    expect(batchPrintKey(document({ placedToMeasure: true, pageAwareTables: true }))).toBe(batchPrintKey(document()));
+  });
+});
