@@ -21,6 +21,14 @@ describe('batchPrintKey: which documents may share a print (decision 0015, issue
     expect(batchPrintKey(document({ pageVariant: () => null }))).not.toBe(key);
   });
 
+  it('documents whose watermarks differ by their data (a PAID or OPEN stamp) get keys of their own instead of refusing each other\'s prints', () => {
+    const paid = batchPrintKey(document({ fixedMarkup: '<div class="uw0" aria-hidden="true">PAID</div>' }));
+    expect(paid).not.toBeNull();
+    expect(batchPrintKey(document({ html: html('Invoice 2', '<p>two</p>'), fixedMarkup: '<div class="uw0" aria-hidden="true">PAID</div>' }))).toBe(paid);
+    expect(batchPrintKey(document({ fixedMarkup: '<div class="uw0" aria-hidden="true">OPEN</div>' }))).not.toBe(paid);
+    expect(batchPrintKey(document({ fixedMarkup: '' }))).not.toBe(paid);
+  });
+
   it('tagged documents share a tagged print, never an untagged one', () => {
     const tagged = batchPrintKey(document({ tagged: true }));
     expect(tagged).not.toBeNull();

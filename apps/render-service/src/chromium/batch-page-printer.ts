@@ -25,8 +25,9 @@ export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | '
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
- * (styles, font faces, `@page` rules, the page style element, the language), whether their pages differ and whether
- * they are tagged. Null for a document that is printed alone: JavaScript (a fresh context per document), page
+ * (styles, font faces, `@page` rules, the page style element, the language), the elements fixed on every page (their
+ * watermarks, which may differ by data: a batch print keeps one set), whether their pages differ and whether they are
+ * tagged. Null for a document that is printed alone: JavaScript (a fresh context per document), page
  * references (their numbers are read from the document's own print and written in before the real one: decision
  * 0036), an outline (Chromium writes one for the whole print), tagged with pages that differ (alone, its pages are put
  * together from several prints and it is not tagged: decision 0011), `@page` rules for the first, left, right or
@@ -43,19 +44,21 @@ export function batchPrintKey(document: {
   placedToMeasure: boolean;
   pageReferences?: boolean;
   outline?: boolean;
+  fixedMarkup?: string;
   pageVariant?: unknown;
 }): string | null {
   if (document.javaScript || document.pageReferences === true || document.outline === true || (document.tagged && document.pageVariant)) return null;
   const parts = splitDocument(document.html);
   if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
-  return `${document.pageVariant ? 'variants' : 'alike'}${document.tagged ? ' tagged' : ''}\n${parts.head.replace(TITLE, '')}`;
+  return `${document.pageVariant ? 'variants' : 'alike'}${document.tagged ? ' tagged' : ''}\n${document.fixedMarkup ?? ''}\n${parts.head.replace(TITLE, '')}`;
 }
 
 const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
 
 /**
- * The documents cannot be printed together after all (their watermarks differ, or a placed element reaches below its
- * document's first page); each is printed alone.
+ * The documents cannot be printed together after all (a placed element reaches below its document's first page, a
+ * table break is not where planned, elements fixed on the page differ although their keys agree); each is printed
+ * alone.
  */
 export class BatchNotSharedError extends Error {}
 

@@ -24,6 +24,8 @@ export type PrintPdfRequest = {
   pageReferences?: boolean;
   /** A PDF outline from the headings (CompiledDocument.outline); absent: none. */
   outline?: boolean;
+  /** The elements fixed on every page, its watermarks (CompiledDocument.fixedMarkup); absent: none. */
+  fixedMarkup?: string;
   /** The compiled HTML needs scripts: it gets a fresh browser context instead of a reused page. */
   javaScript: boolean;
   /** Epoch milliseconds; past it the render fails with RenderTimeoutError. */

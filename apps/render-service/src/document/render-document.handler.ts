@@ -146,6 +146,7 @@ export class RenderDocumentHandler {
         placedToMeasure: compiled.placedToMeasure,
         pageReferences: compiled.pageReferences,
         outline: compiled.outline,
+        fixedMarkup: compiled.fixedMarkup,
         title: compiled.title,
         tagged: compiled.tagged,
         javaScript: compiled.needsJavaScript,

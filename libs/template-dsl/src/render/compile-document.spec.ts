@@ -244,6 +244,18 @@ describe('page setup, header and footer (spec 1.1)', () => {
     expect(doc.html).toMatch(/\.wm\{position:fixed;[^}]*rotate\(-35deg\)/);
   });
 
+  it('the watermarks fixed on every page, as resolved for the data, are the document\'s fixedMarkup, written first in the body', () => {
+    const stamped = template([text('t', 'x')], { page: { watermark: { text: '{{ status }}', fontSize: 60 } } });
+    const paid = compileDocument({ template: stamped, data: { status: 'PAID' }, watermark: 'TEST' });
+    const open = compileDocument({ template: stamped, data: { status: 'OPEN' }, watermark: 'TEST' });
+    expect(paid.fixedMarkup).toBe('<div class="wm" aria-hidden="true">TEST</div><div class="uw0" aria-hidden="true">PAID</div>');
+    expect(paid.html).toContain(`<body>${paid.fixedMarkup}<`);
+    // the same styles, another stamp: the batch printer tells such documents apart by it (batchPrintKey)
+    expect(open.fixedMarkup).not.toBe(paid.fixedMarkup);
+    expect(open.html.slice(0, open.html.indexOf('</head>'))).toBe(paid.html.slice(0, paid.html.indexOf('</head>')));
+    expect(compileDocument({ template: template([text('t', 'x')]), data: {} }).fixedMarkup).toBe('');
+  });
+
   it('tagged output is a template option, false by default', () => {
     expect(compileDocument({ template: template([]), data: {} }).tagged).toBe(false);
     expect(compileDocument({ template: template([], { tagged: true }), data: {} }).tagged).toBe(true);

@@ -122,6 +122,12 @@ export interface CompiledDocument {
   /** A PDF outline (bookmarks) from the headings is asked for (the template's `outline`). */
   outline: boolean;
   /**
+   * The elements fixed on every page, written first in the body: the test key's watermark and the template's
+   * watermarks as resolved for this document (their text may come from its data); '' when there are none. Documents
+   * of one template whose watermarks differ print differently on every page (a batch print keeps them once).
+   */
+  fixedMarkup: string;
+  /**
    * The e-invoice (`eInvoice` in the template): the checked CII XML and the file name to embed it under in a
    * PDF/A-3, or null when the template declares none or a rule failed (a SchemaInvalid error then names it).
    */
@@ -501,6 +507,7 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
     placedToMeasure: ctx.placedToMeasure > 0,
     pageReferences,
     outline: template.outline ?? false,
+    fixedMarkup: '',
     eInvoice,
     issues: issues.toArray(),
     imageReferences: [...ctx.imageReferences],
@@ -520,12 +527,13 @@ function compile(input: CompileInput, mode: CompileMode): CompileOutcome {
   // the built-in font origin is allowed whether or not this document names it: a page that documents are written
   // into (setContent) keeps the policies of every earlier one, so a document that refused it would refuse it to the
   // served documents after it on the same page
+  result.fixedMarkup = `${watermark ? `<div class="wm" aria-hidden="true">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}`;
   result.html =
     '<!DOCTYPE html>\n' +
     `<html lang="${lang}" dir="${dir}"><head><meta charset="utf-8">\n` +
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data: ${BUILTIN_FONT_ORIGIN}; style-src 'unsafe-inline'">\n` +
     `<title>${escapeHtml(title)}</title>\n<style>\n${style}</style>${prepared.pagesDiffer ? `<style id="${PAGE_STYLE_ID}"></style>` : ''}</head>\n` +
-    `<body>${watermark ? `<div class="wm" aria-hidden="true">${escapeHtml(watermark)}</div>` : ''}${watermarks.map((w) => w.markup).join('')}${body}</body></html>\n`;
+    `<body>${result.fixedMarkup}${body}</body></html>\n`;
   const bandHtml = (fonts: string, band: BandOutput | null): string | null => (band ? `<style>\n${fonts}${band.style}</style>${band.markup}` : null);
   result.headerHtml = bandHtml(headerFonts, header);
   result.footerHtml = bandHtml(footerFonts, footer);
