@@ -35,8 +35,9 @@
  *
  * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROUNDS 5 [1], BENCH_DOCUMENTS 80 [40] per run,
  * BENCH_BATCH_SIZE 20, BENCH_MEMORY_DOCUMENTS 1000 [200] (0 skips), BENCH_MEMORY_EVERY 100, BENCH_RENDER_SERVICES
- * "1,2,4" ["1,2"] (empty skips), BENCH_VARIANTS (all; e.g. "batch,async"). Settings of the apps can be given as BENCH_APP_<NAME>=value (e.g.
- * BENCH_APP_JOBS_RENDER_CONCURRENCY=8) to compare them.
+ * "1,2,4" ["1,2"] (empty skips), BENCH_VARIANTS (all; e.g. "batch,async"), BENCH_TAGGED=1 (the invoice with
+ * `tagged: true`, raw puppeteer printing it tagged too). Settings of the apps can be given as BENCH_APP_<NAME>=value
+ * (e.g. BENCH_APP_JOBS_RENDER_CONCURRENCY=8) to compare them.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -45,6 +46,7 @@ import path from 'node:path';
 import { jobsSettings, loadSettings, renderApiSettings, webhookSettings } from '@docrender/config';
 import { WebhookEvent } from '@docrender/contracts';
 import { locateChromium } from '@docrender/render-service';
+import { compileDocument, type Template } from '@docrender/template-dsl';
 import { startAsyncStack, treeMemoryMb, waitFor, type AppName, type AppProcess, type AsyncStack, type ReceivedCallback } from '@docrender/testing';
 import { parseCallback } from '@docrender/webhooks';
 import { benchAppOverrides, closedLoop, launchRaw, loadExample, median, percentile, rawPrint, repositoryRoot, type Run } from '../shared/bench-kit';
@@ -64,6 +66,8 @@ const RENDER_SERVICES = (process.env.BENCH_RENDER_SERVICES ?? (QUICK ? '1,2' : '
   .map(Number);
 /** BENCH_VARIANTS: a comma-separated subset of single1, single2, single4, batch, async (default: all). */
 const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',').map((v) => v.trim()) : null;
+/** BENCH_TAGGED=1: accessible (tagged) invoices, the stack's and raw puppeteer's. */
+const TAGGED = process.env.BENCH_TAGGED === '1';
 const RAW_WINDOWS = 2;
 const ASYNC_TIMEOUT_MS = 1_800_000;
 
@@ -80,7 +84,9 @@ type Measured = { runs: Run[]; rawAround: number[]; cpu: Cpu[]; perPrint: number
 
 async function main(): Promise<void> {
   const root = repositoryRoot();
-  const invoice = loadExample(root, 'invoice');
+  const example = loadExample(root, 'invoice');
+  const invoiceTemplate = { ...(example.template as Template), ...(TAGGED ? { tagged: true } : {}) };
+  const invoice = { ...example, template: invoiceTemplate, compiled: compileDocument({ template: invoiceTemplate, data: example.data }) };
   const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const blobDir = await mkdtemp(path.join(tmpdir(), 'docrender-bench-e2e-'));
   const defaults = { jobs: loadSettings(jobsSettings, {}), webhooks: loadSettings(webhookSettings, {}) };
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
   console.log(`end-to-end benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
   console.log(`load average at start (1 / 5 / 15 min): ${load()}`);
   console.log(
-    `${ROUNDS} rounds of ${DOCUMENTS} invoices per run; batches of ${BATCH_SIZE}; memory over ${MEMORY_DOCUMENTS} documents every ${MEMORY_EVERY}; render services ${RENDER_SERVICES.join(', ') || '(skipped)'}`,
+    `${ROUNDS} rounds of ${DOCUMENTS} ${TAGGED ? 'tagged ' : ''}invoices per run; batches of ${BATCH_SIZE}; memory over ${MEMORY_DOCUMENTS} documents every ${MEMORY_EVERY}; render services ${RENDER_SERVICES.join(', ') || '(skipped)'}`,
   );
   console.log(
     `app settings: RENDER_API_BATCH_CONCURRENCY=${loadSettings(renderApiSettings, settings).batchConcurrency}, JOBS_RENDER_CONCURRENCY=${loadSettings(jobsSettings, settings).renderConcurrency}, JOBS_CONCURRENT_JOBS=${loadSettings(jobsSettings, settings).concurrentJobs}${Object.keys(appOverrides).length > 0 ? `; overrides ${JSON.stringify(appOverrides)}` : ''}`,
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
   const stack = await startAsyncStack('bench-e2e', settings, {
     renderService: {
       template: {
-        templateJson: readFileSync(path.join(root, 'examples/invoice/template.json'), 'utf8'),
+        templateJson: TAGGED ? JSON.stringify(invoiceTemplate) : readFileSync(path.join(root, 'examples/invoice/template.json'), 'utf8'),
         sampleData: JSON.stringify({ data: invoice.data, i18n: {} }),
         translations: null,
       },

@@ -17,11 +17,13 @@ const TAGGED_CATALOG_ENTRIES = ['MarkInfo', 'Lang', 'ViewerPreferences'];
  * /MarkInfo, /Lang and /ViewerPreferences.
  *
  * `block`: the document's place among the print's top-level blocks (its block is the `index`-th child of the
- * `Document` element) and the link annotation that marks it (a child of the block holds it); `isMarkerLink`: annotations the caller takes out afterwards (marker links), whose link elements
- * are left out of the tree. The pages are copied but not added (the caller adds them in order).
+ * `Document` element) and the link annotation that marks it (a child of the block holds it). `isMarkerLink`:
+ * annotations the caller takes out afterwards (marker links); link elements holding only such links are left out of
+ * the tree. The pages are copied but not added (the caller adds them in order).
  *
- * Null when the print is not shaped so: no structure tree, a block that is not an element or lacks its marker, or an element of the block
- * with content on a page that is not the document's (the document cannot then be told apart).
+ * Null when the print is not shaped so: no structure tree, a block that is not an element or does not hold its marker,
+ * an element of the block with content on another document's page, or marked content or an annotation on the copied
+ * pages whose element is not in the block.
  */
 export function copyTaggedPages(
   own: PDFDocument,
