@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { parentTreeProblems } from '../../test/parent-tree';
@@ -63,6 +64,26 @@ function statement(rows: number, change: (template: Template) => Template = (tem
 }
 
 const pageOf = (text: string, n: number): string => text.split('\f')[n - 1] ?? '';
+
+/**
+ * The examples, tagged, in a batch: kept alone by their key — page references (catalogue), pages that differ
+ * (certificate, letter: alone they come out untagged), more than TAGGED_SHARE_MAX_ELEMENTS elements (ledger, report,
+ * statement) — or by their print (label: a full-width placed line); the others shared.
+ */
+const EXPECTED_OUTCOMES: Record<string, string> = {
+  catalogue: 'alone (key)',
+  certificate: 'alone (key)',
+  'e-invoice': 'shared',
+  'e-invoice-xrechnung': 'shared',
+  invoice: 'shared',
+  'invoice-ar': 'shared',
+  label: 'alone (refused)',
+  ledger: 'alone (key)',
+  letter: 'alone (key)',
+  multilingual: 'shared',
+  report: 'alone (key)',
+  statement: 'alone (key)',
+};
 
 // every test prints each document twice and rasterises every page: generous on a busy machine
 jest.setTimeout(240_000);
@@ -192,11 +213,44 @@ describe('issue 23 item 4: several documents of one template in one print, split
     await expectAsPrintedAlone(pool, invoices, batch);
     await expectStructureAsPrintedAlone(pool, invoices, batch);
 
-    // the rows' marker links of the placed breaks are left out of the tree, as their annotations are
+    // the rows' marker links of the placed breaks are left out of the tree, as their annotations are (a statement of
+    // 100 rows has more than TAGGED_SHARE_MAX_ELEMENTS elements: the service prints it alone, the split still holds)
     const statements = [20, 100].map((rows) => statement(rows, (template) => ({ ...template, tagged: true })));
     const printed = await printBatch(pool, statements);
     await expectAsPrintedAlone(pool, statements, printed);
     await expectStructureAsPrintedAlone(pool, statements, printed);
+  });
+
+  it('issue 32 item 7: every example, tagged, either shares a print with another copy of itself with the structure, text and pages it has alone, or is kept alone (its key or its print refuses)', async () => {
+    const outcomes: Record<string, string> = {};
+    for (const name of readdirSync(EXAMPLES_DIR).sort()) {
+      const { template, data, translations } = readExample(name);
+      const fonts = path.join(EXAMPLES_DIR, name, 'fonts');
+      const customFonts = existsSync(fonts)
+        ? readdirSync(fonts).map((file) => ({ family: 'Great Vibes', weight: 400, style: 'normal' as const, dataUri: `data:font/woff2;base64,${readFileSync(path.join(fonts, file)).toString('base64')}` }))
+        : [];
+      const document = compileDocument({ template: { ...(template as Template), tagged: true }, data, translations, customFonts, builtinFonts: 'served' });
+      if (keyOf(document) === null) {
+        outcomes[name] = 'alone (key)';
+        continue;
+      }
+      let batch: Buffer[];
+      try {
+        batch = await printBatch(pool, [document, document]);
+      } catch (error) {
+        if (!(error instanceof BatchNotSharedError)) throw error;
+        outcomes[name] = 'alone (refused)';
+        continue;
+      }
+      const alone = await printCompiled(pool, document);
+      const [structure, text, pages] = [await pdfStructure(alone), await pdfText(alone), (await pdfInfo(alone)).Pages];
+      for (const pdf of batch) {
+        expect({ name, structure: await pdfStructure(pdf), text: await pdfText(pdf), pages: (await pdfInfo(pdf)).Pages }).toEqual({ name, structure, text, pages });
+        expect({ name, problems: await parentTreeProblems(pdf) }).toEqual({ name, problems: [] });
+      }
+      outcomes[name] = 'shared';
+    }
+    expect(outcomes).toEqual(EXPECTED_OUTCOMES);
   });
 
   it('documents whose watermarks differ have keys of their own, and are refused if put in one print (each is then printed alone)', async () => {

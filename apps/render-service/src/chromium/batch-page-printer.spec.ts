@@ -1,4 +1,4 @@
-import { batchPrintKey } from './batch-page-printer';
+import { batchPrintKey, TAGGED_SHARE_MAX_ELEMENTS } from './batch-page-printer';
 
 /** A document as the template DSL writes it: one head (shared by a batch's documents but for the title) and one body. */
 const html = (title: string, body: string, head = '<style>@page{size:A4;margin:20mm}</style>'): string =>
@@ -34,6 +34,19 @@ describe('batchPrintKey: which documents may share a print (decision 0015, issue
     expect(tagged).not.toBeNull();
     expect(tagged).toBe(batchPrintKey(document({ tagged: true, html: html('Invoice 2', '<p>two</p>') })));
     expect(tagged).not.toBe(batchPrintKey(document()));
+  });
+
+  it(`a tagged document shares a print only with at most ${TAGGED_SHARE_MAX_ELEMENTS} elements in its body (splitting a larger one's structure tree costs more than its print); untagged ones whatever their size`, () => {
+    const rows = (count: number): string => `<table>${'<tr><td>1</td></tr>'.repeat(count)}</table>`;
+    // a row is 2 elements, the table 1
+    const most = Math.floor((TAGGED_SHARE_MAX_ELEMENTS - 1) / 2);
+    const small = rows(most);
+    const large = rows(most + 1);
+    expect(batchPrintKey(document({ tagged: true, html: html('Report', small) }))).not.toBeNull();
+    expect(batchPrintKey(document({ tagged: true, html: html('Report', large) }))).toBeNull();
+    expect(batchPrintKey(document({ html: html('Report', large) }))).not.toBeNull();
+    // end tags, comments and escaped text are not elements
+    expect(batchPrintKey(document({ tagged: true, html: html('Report', `${small}<!-- x -->${'&lt;p&gt;'.repeat(50)}</p></p>`) }))).not.toBeNull();
   });
 
   it('printed alone: JavaScript, page references, an outline (Chromium writes one for the whole print), tagged with pages that differ (alone it is put together untagged), first/left/right/blank page rules, HTML not of the DSL', () => {
