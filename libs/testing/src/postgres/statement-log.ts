@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 
-/** One SQL statement a pg client sent, and its connection (a transaction's statements share one). */
-export type LoggedStatement = { connection: number; text: string };
+/** One SQL statement a pg client sent, its parameters, and its connection (a transaction's statements share one). */
+export type LoggedStatement = { connection: number; text: string; values: readonly unknown[] };
 
 /**
  * Records every statement the pg clients of this process send while it is on (issue 23: statements and commits per
@@ -14,11 +14,13 @@ export function logSqlStatements(): { statements: LoggedStatement[]; stop(): voi
   let nextConnection = 0;
   const original = Client.prototype.query;
   function logged(this: Client, ...args: unknown[]): unknown {
-    const [query] = args;
+    const [query, parameters] = args;
     const text = typeof query === 'string' ? query : typeof query === 'object' && query !== null && 'text' in query ? String(query.text) : '';
+    const given = Array.isArray(parameters) ? parameters : typeof query === 'object' && query !== null && 'values' in query ? query.values : [];
+    const values: readonly unknown[] = Array.isArray(given) ? given : [];
     let connection = connections.get(this);
     if (connection === undefined) connections.set(this, (connection = nextConnection++));
-    statements.push({ connection, text: text.trim() });
+    statements.push({ connection, text: text.trim(), values });
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   }
   Client.prototype.query = logged as typeof Client.prototype.query;
