@@ -6,7 +6,8 @@
  *
  * Invoices of `examples/invoice` (each with its own number and customer; with BENCH_BATCH_DATA=mixed also 3 to 12
  * items, so 1 or 2 pages) — or, with BENCH_BATCH_DATA=statements, `examples/statement` with 20 to 110 rows (1 to 3
- * pages, carried and brought-forward subtotals at every break: page-aware tables); with BENCH_BATCH_TAGGED=1 tagged
+ * pages, carried and brought-forward subtotals at every break: page-aware tables), or, with BENCH_BATCH_DATA=report,
+ * `examples/report` with its transactions cut to BENCH_REPORT_ROWS (30); with BENCH_BATCH_TAGGED=1 tagged
  * (`tagged: true`: accessible PDFs, raw puppeteer printing them tagged too) — printed on one browser with C reused
  * windows (BENCH_CONCURRENCY, default 2), C documents or batches printing at once, in these variants:
  *   raw        raw puppeteer per document (setContent + page.pdf(), bench-kit's rawPrint): the baseline (for the
@@ -41,6 +42,8 @@ const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 80);
 const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? '10,20,40').split(',').map(Number);
 const MIXED = process.env.BENCH_BATCH_DATA === 'mixed';
 const STATEMENTS = process.env.BENCH_BATCH_DATA === 'statements';
+const REPORTS = process.env.BENCH_BATCH_DATA === 'report';
+const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 30);
 const TAGGED = process.env.BENCH_BATCH_TAGGED === '1';
 const run = promisify(execFile);
 
@@ -67,13 +70,17 @@ type Figures = { rates: number[]; ratios: number[]; chromiumMs: number; nodeMs: 
 async function main(): Promise<void> {
   const root = repositoryRoot();
   const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
-  const example = loadExample(root, STATEMENTS ? 'statement' : 'invoice');
+  const example = loadExample(root, STATEMENTS ? 'statement' : REPORTS ? 'report' : 'invoice');
   const template = { ...(example.template as Template), ...(TAGGED ? { tagged: true } : {}) };
   const baseData = example.data as { number: string; customer: { name: string }; items: unknown[] };
   const statementData = (rows: number): unknown =>
     JSON.parse(execFileSync(process.execPath, [path.join(root, 'examples', 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' }));
   const documents: CompiledDocument[] = Array.from({ length: DOCUMENTS }, (_, i) => {
     if (STATEMENTS) return compileDocument({ template, data: statementData(20 + ((i * 37) % 91)) });
+    if (REPORTS) {
+      const report = structuredClone(example.data) as { transactions: unknown[] };
+      return compileDocument({ template, data: { ...report, transactions: report.transactions.slice(0, REPORT_ROWS) } });
+    }
     const data = structuredClone(baseData);
     data.number = `INV-2026-${String(10_000 + i)}`;
     data.customer.name = `Customer ${i}`;
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
     return compileDocument({ template, data });
   });
   console.log(`batch printing benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
-  console.log(`${STATEMENTS ? 'statement (20–110 rows, page-aware tables)' : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
+  console.log(`${STATEMENTS ? 'statement (20–110 rows, page-aware tables)' : REPORTS ? `report (${REPORT_ROWS} transactions)` : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
 
   const raw = await launchRaw(executablePath, CONCURRENCY);
   try {

@@ -59,11 +59,12 @@ const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
 
 /**
  * The most elements (start tags) the body of a tagged document may have to share a print. Splitting a tagged print
- * costs the service's Node about 70 µs per structure element (pdf-lib parsing the print, copying the document's part,
- * writing it), where sharing saves each document a print's fixed cost: measured in one window (2026-11-30, AMD EPYC),
- * examples/invoice (444 elements) printed 20–30 % faster in batches of 10 than one by one, examples/report cut to 30
- * rows (529) about as fast, to 60 rows (919) 12–48 % slower, whole (13,139: 15,000 PDF objects) twice as slow, its
- * split holding the event loop for up to 180 ms. Larger tagged documents print alone.
+ * costs the service's Node per structure element (pdf-lib parsing the print, copying the document's part, writing it),
+ * where sharing saves each document a print's fixed cost. `BENCH_BATCH_TAGGED=1 npm run bench:batch` (2026-11-30, AMD
+ * EPYC; docs/performance.md), batches of 10 against the service printing one by one: examples/invoice (444 elements)
+ * 1.43 against 1.06 × raw, examples/report cut to 30 transactions (529) 1.12 against 1.19, to 60 (919) 0.84 against
+ * 1.15 (and, timed once outside the benches, the whole report of 13,139 elements twice as long in a batch of 2, its
+ * split holding the event loop up to 180 ms). Larger tagged documents print alone.
  */
 export const TAGGED_SHARE_MAX_ELEMENTS = 500;
 
