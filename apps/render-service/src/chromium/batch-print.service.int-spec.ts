@@ -109,5 +109,5 @@ describe('issue 23 item 4: the render service with RENDER_BATCH_PRINT_MAX=10 (re
     const { code, report } = await pdfaPreflight(await stored(results[1]), 3);
     expect(report).toMatch(/0 error\(s\)/);
     expect(code).toBe(0);
-  });
+  }, 300_000);
 });
