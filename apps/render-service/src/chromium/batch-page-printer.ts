@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer-core';
-import { PDFDocument, type PDFEmbeddedPage, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { pageStamps, type PageStamp } from '../pdf/page-forms';
 import { copyTaggedPages } from '../pdf/tagged-pages';
 import { isMarkerLink, markerKeyOf, markerLinks, withoutMarkerLinks } from './marker-links';
 import { BREAK_ROWS_CLASS } from '@docrender/template-dsl';
@@ -232,18 +233,17 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
       const copied = await own.copyPages(source, fromOnePrint.map((c) => c.index));
       fromOnePrint.forEach((c, i) => copies.set(c.p.printed, copied[i]));
     }
-    // the same for the band pages: one embedding per band print, so their fonts and images are copied once
-    const stamps = new Map<number, PDFEmbeddedPage>();
+    // the same for the band pages: made ready to stamp once per band print, so their fonts and images are copied once
+    const stamps = new Map<number, PageStamp>();
     for (const [source, fromOnePrint] of groupBy(pages.filter((p) => bands.has(p.printed)).map((p) => ({ p, ...pageOf(bands, p.printed) })), (b) => b.source)) {
-      const embedded = await own.embedPages(fromOnePrint.map((b) => source.getPage(b.index)));
-      fromOnePrint.forEach((b, i) => stamps.set(b.p.printed, embedded[i]));
+      const ready = await pageStamps(own, source, fromOnePrint.map((b) => b.index));
+      fromOnePrint.forEach((b, i) => stamps.set(b.p.printed, ready[i]));
     }
     for (const p of pages) {
       const copy = copies.get(p.printed) as PDFPage; // every page was copied above
       withoutMarkerLinks(copy, MARKER_HOSTS);
       own.addPage(copy);
-      const stamp = stamps.get(p.printed);
-      if (stamp !== undefined) copy.drawPage(stamp);
+      stamps.get(p.printed)?.(copy);
     }
     pdfs.push(await savePdf(own));
   }
