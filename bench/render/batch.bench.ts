@@ -6,7 +6,8 @@
  *
  * Invoices of `examples/invoice` (each with its own number and customer; with BENCH_BATCH_DATA=mixed also 3 to 12
  * items, so 1 or 2 pages) — or, with BENCH_BATCH_DATA=statements, `examples/statement` with 20 to 110 rows (1 to 3
- * pages, carried and brought-forward subtotals at every break: page-aware tables), or, with BENCH_BATCH_DATA=report,
+ * pages, carried and brought-forward subtotals at every break: page-aware tables; BENCH_STATEMENT_ROWS rows each when
+ * set), or, with BENCH_BATCH_DATA=report,
  * `examples/report` with its transactions cut to BENCH_REPORT_ROWS (30); with BENCH_BATCH_TAGGED=1 tagged
  * (`tagged: true`: accessible PDFs, raw puppeteer printing them tagged too) — printed on one browser with C reused
  * windows (BENCH_CONCURRENCY, default 2), C documents or batches printing at once, in these variants:
@@ -44,6 +45,7 @@ const MIXED = process.env.BENCH_BATCH_DATA === 'mixed';
 const STATEMENTS = process.env.BENCH_BATCH_DATA === 'statements';
 const REPORTS = process.env.BENCH_BATCH_DATA === 'report';
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 30);
+const STATEMENT_ROWS = process.env.BENCH_STATEMENT_ROWS === undefined ? null : Number(process.env.BENCH_STATEMENT_ROWS);
 const TAGGED = process.env.BENCH_BATCH_TAGGED === '1';
 const run = promisify(execFile);
 
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   const statementData = (rows: number): unknown =>
     JSON.parse(execFileSync(process.execPath, [path.join(root, 'examples', 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' }));
   const documents: CompiledDocument[] = Array.from({ length: DOCUMENTS }, (_, i) => {
-    if (STATEMENTS) return compileDocument({ template, data: statementData(20 + ((i * 37) % 91)) });
+    if (STATEMENTS) return compileDocument({ template, data: statementData(STATEMENT_ROWS ?? 20 + ((i * 37) % 91)) });
     if (REPORTS) {
       const report = structuredClone(example.data) as { transactions: unknown[] };
       return compileDocument({ template, data: { ...report, transactions: report.transactions.slice(0, REPORT_ROWS) } });
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     return compileDocument({ template, data });
   });
   console.log(`batch printing benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
-  console.log(`${STATEMENTS ? 'statement (20–110 rows, page-aware tables)' : REPORTS ? `report (${REPORT_ROWS} transactions)` : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
+  console.log(`${STATEMENTS ? `statement (${STATEMENT_ROWS ?? '20–110'} rows, page-aware tables)` : REPORTS ? `report (${REPORT_ROWS} transactions)` : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
 
   const raw = await launchRaw(executablePath, CONCURRENCY);
   try {

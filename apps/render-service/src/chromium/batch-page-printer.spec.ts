@@ -1,4 +1,4 @@
-import { batchPrintKey, TAGGED_SHARE_MAX_ELEMENTS } from './batch-page-printer';
+import { batchPrintKey, TAGGED_SHARE_MAX_ELEMENTS, TAGGED_SHARE_MAX_ELEMENTS_PAGE_AWARE } from './batch-page-printer';
 
 /** A document as the template DSL writes it: one head (shared by a batch's documents but for the title) and one body. */
 const html = (title: string, body: string, head = '<style>@page{size:A4;margin:20mm}</style>'): string =>
@@ -47,6 +47,15 @@ describe('batchPrintKey: which documents may share a print (decision 0015, issue
     expect(batchPrintKey(document({ html: html('Report', large) }))).not.toBeNull();
     // end tags, comments and escaped text are not elements
     expect(batchPrintKey(document({ tagged: true, html: html('Report', `${small}<!-- x -->${'&lt;p&gt;'.repeat(50)}</p></p>`) }))).not.toBeNull();
+  });
+
+  it(`a tagged document with page-aware tables (alone: its rows measured, then printed) shares with at most ${TAGGED_SHARE_MAX_ELEMENTS_PAGE_AWARE} elements`, () => {
+    const rows = (count: number): string => `<table>${'<tr><td>1</td></tr>'.repeat(count)}</table>`;
+    const most = Math.floor((TAGGED_SHARE_MAX_ELEMENTS_PAGE_AWARE - 1) / 2);
+    expect(batchPrintKey(document({ tagged: true, pageAwareTables: true, html: html('Statement', rows(most)) }))).not.toBeNull();
+    expect(batchPrintKey(document({ tagged: true, pageAwareTables: true, html: html('Statement', rows(most + 1)) }))).toBeNull();
+    // without page-aware tables the lower cap holds
+    expect(batchPrintKey(document({ tagged: true, html: html('Statement', rows(most)) }))).toBeNull();
   });
 
   it('printed alone: JavaScript, page references, an outline (Chromium writes one for the whole print), tagged with pages that differ (alone it is put together untagged), first/left/right/blank page rules, HTML not of the DSL', () => {
