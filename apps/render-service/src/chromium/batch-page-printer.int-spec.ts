@@ -219,7 +219,7 @@ describe('issue 23 item 4: several documents of one template in one print, split
     const printed = await printBatch(pool, statements);
     await expectAsPrintedAlone(pool, statements, printed);
     await expectStructureAsPrintedAlone(pool, statements, printed);
-  }, 240_000);
+  });
 
   it('issue 32 item 7: every example, tagged, either shares a print with another copy of itself with the structure, text and pages it has alone, or is kept alone (its key or its print refuses)', async () => {
     const outcomes: Record<string, string> = {};
@@ -251,7 +251,7 @@ describe('issue 23 item 4: several documents of one template in one print, split
       outcomes[name] = 'shared';
     }
     expect(outcomes).toEqual(EXPECTED_OUTCOMES);
-  }, 240_000);
+  });
 
   it('documents whose watermarks differ have keys of their own, and are refused if put in one print (each is then printed alone)', async () => {
     const { template, data } = readExample('invoice');
