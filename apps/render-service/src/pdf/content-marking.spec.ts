@@ -11,6 +11,14 @@ describe('issue 34 item 4 (PDF/UA-1, ISO 14289-1 7.1): marked content of page co
     expect(operations[0].properties).toBe('<</MCID 3 /ActualText (a \\) (b) >> c)>> ');
   });
 
+  it('tells operands (numbers with a sign or point, true, false, null) from operators of any length, and keeps a BMC tag', () => {
+    const stream = '1 -2 +3 .5 -.25 true false null 0 0 m trueish d0 nullx falsely BDCX /Artifact BMC 1 0 0 1 0 0 cm EMC';
+    const operations = contentOperations(bytes(stream));
+    expect(operations.map((o) => o.operator)).toEqual(['m', 'trueish', 'd0', 'nullx', 'falsely', 'BDCX', 'BMC', 'cm', 'EMC']);
+    expect(operations[0]).toEqual({ operator: 'm', start: 0, end: 37, properties: null });
+    expect(operations[6].properties).toBe('/Artifact ');
+  });
+
   it('wraps painting outside marked content in /Artifact sequences that never cross BT, ET or a tagged sequence', () => {
     const stream = 'q 0 0 5 5 re f Q /P <</MCID 0>> BDC BT (tagged) Tj ET EMC BT (band) Tj ET /X1 Do';
     expect(unaccountedPainting(bytes(stream))).toEqual({ operators: ['f', 'Tj', 'Do'], balanced: true });

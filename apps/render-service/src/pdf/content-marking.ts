@@ -7,16 +7,46 @@
 /** One operation of a content stream: its operator and where its first operand (or the operator) starts. */
 export type ContentOperation = { operator: string; start: number; end: number; properties: string | null };
 
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+/** Byte classes of the content-stream syntax (ISO 32000-1 7.2.2): white space, delimiters, the rest regular. */
+const WHITESPACE = 1;
+const DELIMITER = 2;
+const BYTE_CLASS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) BYTE_CLASS[c] = WHITESPACE;
+for (const c of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) BYTE_CLASS[c] = DELIMITER;
 
 /** Operators that paint (path painting but `n`, shading, XObjects, text showing, inline images). */
 const PAINTING = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'sh', 'Do', 'Tj', 'TJ', "'", '"', 'EI']);
 
+/** Whether the regular token `bytes[from, to)` is an operand: a number, true, false or null. */
+function isOperandToken(bytes: Uint8Array, from: number, to: number): boolean {
+  const c = bytes[from];
+  // a number starts with a sign, a digit or a point
+  if (c === 0x2b || c === 0x2d || c === 0x2e || (c >= 0x30 && c <= 0x39)) return true;
+  const length = to - from;
+  if (length === 4) {
+    // true, null
+    if (c === 0x74 && bytes[from + 1] === 0x72 && bytes[from + 2] === 0x75 && bytes[from + 3] === 0x65) return true;
+    if (c === 0x6e && bytes[from + 1] === 0x75 && bytes[from + 2] === 0x6c && bytes[from + 3] === 0x6c) return true;
+  }
+  // false
+  return length === 5 && c === 0x66 && bytes[from + 1] === 0x61 && bytes[from + 2] === 0x6c && bytes[from + 3] === 0x73 && bytes[from + 4] === 0x65;
+}
+
+/** The bytes `[from, to)` as Latin-1 text (operators are a few letters: no buffer for them). */
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  if (to - from <= 3) {
+    let text = '';
+    for (let i = from; i < to; i++) text += String.fromCharCode(bytes[i]);
+    return text;
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', from, to);
+}
+
 /**
  * The operations of a content stream, in order. Operands are skipped (strings with their escapes and nesting, hex
  * strings, dictionaries, arrays, names, numbers); for BDC the operand before the operator (its property list or
- * name) is kept as text. An inline image's data (BI … ID data EI) is one operation `EI`.
+ * name) is kept as text. An inline image's data (BI … ID data EI) is one operation `EI`. A tagged print of a few
+ * hundred pages has megabytes of content: the reader allocates nothing per operand and a short string per operator.
  */
 export function contentOperations(bytes: Uint8Array): ContentOperation[] {
   const operations: ContentOperation[] = [];
@@ -26,7 +56,8 @@ export function contentOperations(bytes: Uint8Array): ContentOperation[] {
   let lastOperand = -1;
   while (i < length) {
     const c = bytes[i];
-    if (WHITESPACE.has(c)) {
+    const kind = BYTE_CLASS[c];
+    if (kind === WHITESPACE) {
       i++;
       continue;
     }
@@ -47,23 +78,23 @@ export function contentOperations(bytes: Uint8Array): ContentOperation[] {
       i++;
     } else if (c === 0x2f) {
       i++;
-      while (i < length && !WHITESPACE.has(bytes[i]) && !DELIMITERS.has(bytes[i])) i++;
+      while (i < length && BYTE_CLASS[bytes[i]] === 0) i++;
     } else {
-      while (i < length && !WHITESPACE.has(bytes[i]) && !DELIMITERS.has(bytes[i])) i++;
+      while (i < length && BYTE_CLASS[bytes[i]] === 0) i++;
       if (i === tokenStart) i++; // a stray delimiter (`)` or `>`): skipped
-      const token = Buffer.from(bytes.subarray(tokenStart, i)).toString('latin1');
-      if (/^[+\-.\d]/.test(token) || token === 'true' || token === 'false' || token === 'null') {
+      if (isOperandToken(bytes, tokenStart, i)) {
         lastOperand = tokenStart;
         continue;
       }
+      const token = latin1(bytes, tokenStart, i);
       if (token === 'ID') {
         // inline image data: one whitespace byte, then binary data up to `EI` between whitespace
         i++;
-        while (i < length && !(bytes[i] === 0x45 && bytes[i + 1] === 0x49 && WHITESPACE.has(bytes[i - 1]) && (i + 2 >= length || WHITESPACE.has(bytes[i + 2])))) i++;
+        while (i < length && !(bytes[i] === 0x45 && bytes[i + 1] === 0x49 && BYTE_CLASS[bytes[i - 1]] === WHITESPACE && (i + 2 >= length || BYTE_CLASS[bytes[i + 2]] === WHITESPACE))) i++;
         i += 2;
         operations.push({ operator: 'EI', start, end: i, properties: null });
       } else if (token !== 'BI') {
-        const properties = token === 'BDC' || token === 'BMC' ? Buffer.from(bytes.subarray(lastOperand === -1 ? start : lastOperand, tokenStart)).toString('latin1') : null;
+        const properties = token === 'BDC' || token === 'BMC' ? latin1(bytes, lastOperand === -1 ? start : lastOperand, tokenStart) : null;
         operations.push({ operator: token, start, end: i, properties });
       } else {
         continue; // BI: its dictionary entries up to ID are operands of the inline image

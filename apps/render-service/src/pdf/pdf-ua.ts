@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFBool, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } from '@cantoo/pdf-lib';
 import type { XmpExtensionSchema } from './xmp-metadata';
 import { markUnmarkedAsArtifacts } from './content-marking';
@@ -52,7 +53,8 @@ export function makeAccessible(document: PDFDocument): void {
       const stream = context.lookup(ref);
       if (!(ref instanceof PDFRef) || !(stream instanceof PDFRawStream)) continue;
       const marked = markUnmarkedAsArtifacts(decodePDFRawStream(stream).decode());
-      if (marked !== null) context.assign(ref, context.flateStream(marked));
+      // node's zlib, not pdf-lib's deflate in JavaScript: a tagged print of a few hundred pages has megabytes of content
+      if (marked !== null) context.assign(ref, context.stream(deflateSync(marked), { Filter: 'FlateDecode' }));
     }
     const annotations = page.node.Annots();
     if (annotations === undefined || annotations.size() === 0) continue;
