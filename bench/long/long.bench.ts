@@ -21,8 +21,21 @@
  * Below the table, the issue's ratios: (c) ÷ (b) per page, (b) ÷ (a) per document, and each way's time per page at every
  * size ÷ its time per page at the first size of at least 10 pages (430 rows: whether the time per page stays flat).
  *
+ * Then the other kinds of long document (issue 32 item 2: the largest document that fits, per kind), each through the
+ * same render service at each size of BENCH_KIND_ROWS, measured the same way (median of the rounds, memory in one more):
+ *   accessible  the statement with `pageBreaks` and `pdfUA: "PDF/UA-1"` (tagged, so its breaks are confirmed by a
+ *               measuring print before the real one, and the PDF/UA checks run on the output);
+ *   archival    the statement with `pageBreaks` and `pdfA: "PDF/A-3b"` (the PDF/A conversion and checks on the output);
+ *   catalogue   examples/catalogue with its products repeated to the size (a contents page of page references, an
+ *               outline from its headings, a product grid per department and a price-list table);
+ *   report      examples/report with its transactions repeated to the size (two charts and a table with totals).
+ * Per kind the table gives the layout handed to Chromium (MB of HTML, what RENDER_MAX_PRINTED_HTML_MB caps) and whether
+ * each size fits the default render budget, and below it the largest size measured that fits.
+ *
  * Environment (defaults; BENCH_QUICK=1 in brackets): BENCH_ROWS "100,430,1000,3000,10000" ["100,1000"], BENCH_ROUNDS 3 [1],
- * BENCH_BUDGET_MS 900000.
+ * BENCH_BUDGET_MS 900000, BENCH_KINDS "accessible,archival,catalogue,report" ("" for none), BENCH_KIND_ROWS
+ * (every kind's sizes; by default from 1,000 rows up to 15,000–20,000, a catalogue from 300 products up to 6,000)
+ * ["300"].
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,7 +48,7 @@ import { loadSettings, messagingSettings } from '@docrender/config';
 import { Environment, Limits, MessageName, RenderDocumentCommand } from '@docrender/contracts';
 import { AmqpMessageBus } from '@docrender/messaging';
 import { JsonLogger } from '@docrender/observability';
-import { locateChromium } from '@docrender/render-service';
+import { locateChromium, printedHtmlChars } from '@docrender/render-service';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { createRabbitVhost, startRenderServiceProcess, treeMemoryMb } from '@docrender/testing';
 import { rssMb } from '../e2e/proc-stats';
@@ -43,10 +56,23 @@ import { launchRaw, median, rawPrint, repositoryRoot } from '../shared/bench-kit
 import { runBench } from '../shared/run-bench';
 
 const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_QUICK ?? '').toLowerCase());
-const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,430,1000,3000,10000')).split(',').map(Number);
+const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100,1000' : '100,430,1000,3000,10000')).split(',').filter((rows) => rows !== '').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 900_000);
 const DEFAULT_BUDGET_MS = Limits.renderBudgetMs;
+const KINDS = (process.env.BENCH_KINDS ?? 'accessible,archival,catalogue,report').split(',').filter((kind) => kind !== '') as Kind[];
+/** Sizes per kind, up to about where each leaves the default budget or the layout cap (a catalogue's product takes about 12 lines of a page). */
+const KIND_ROWS: Record<Kind, number[]> = {
+  accessible: [1000, 3000, 10000, 15000],
+  archival: [1000, 3000, 10000, 16000],
+  catalogue: [300, 1000, 3000, 6000],
+  report: [1000, 3000, 10000, 20000],
+};
+/** BENCH_KIND_ROWS for every kind when set (300 with BENCH_QUICK=1), else the kind's own sizes. */
+const KIND_ROWS_SET = process.env.BENCH_KIND_ROWS ?? (QUICK ? '300' : null);
+function kindRows(kind: Kind): number[] {
+  return KIND_ROWS_SET === null ? KIND_ROWS[kind] : KIND_ROWS_SET.split(',').map(Number);
+}
 const quiet = new JsonLogger('bench-long', 'error', {}, () => undefined);
 
 type Way = 'raw' | 'plain' | 'pageBreaks';
@@ -54,6 +80,16 @@ const WAYS: Way[] = ['raw', 'plain', 'pageBreaks'];
 /** One render: its memory only from the sampled round (null in the timed ones). */
 type Measure = { ms: number; pages: number; measuringPrints: number | null; serviceRssMb: number | null; chromiumPssMb: number | null; sampled: boolean };
 type Statement = { rows: number; plain: Template; pageBreaks: Template; data: unknown; rawCompiled: CompiledDocument };
+/** The other kinds of long document, each through the render service only. */
+type Kind = 'accessible' | 'archival' | 'catalogue' | 'report';
+const KIND_NAMES: Record<Kind, string> = {
+  accessible: 'statement, pageBreaks, PDF/UA-1',
+  archival: 'statement, pageBreaks, PDF/A-3b',
+  catalogue: 'catalogue (page references, outline)',
+  report: 'report (2 charts, table with totals)',
+};
+/** One kind at one size: its document, and the characters of HTML its compile hands to Chromium. */
+type KindDocument = { template: Template; data: unknown; layoutChars: number };
 
 function statement(root: string, rows: number): Statement {
   const dir = path.join(root, 'examples', 'statement');
@@ -61,6 +97,37 @@ function statement(root: string, rows: number): Statement {
   const data: unknown = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'generate.mjs'), String(rows)], { encoding: 'utf8', maxBuffer: 1 << 30 }));
   const plain: Template = { ...template, body: template.body.map((element) => (element.type === 'table' ? { ...element, pageBreaks: undefined } : element)) };
   return { rows, plain, pageBreaks: template, data, rawCompiled: compileDocument({ template: plain, data }) };
+}
+
+function readExample(root: string, name: string, file: string): unknown {
+  return JSON.parse(readFileSync(path.join(root, 'examples', name, file), 'utf8'));
+}
+
+/** `items` repeated to `count`, each repeat's `key` made unique (a catalogue's SKUs, a report's transaction ids). */
+function repeated<T extends Record<string, unknown>>(items: T[], count: number, key: keyof T): T[] {
+  return Array.from({ length: count }, (_, i) => {
+    const item = items[i % items.length];
+    return i < items.length ? item : { ...item, [key]: `${String(item[key])}-${Math.floor(i / items.length)}` };
+  });
+}
+
+/** `kind` at `rows` rows (the statement's transactions, the catalogue's products, the report's transactions). */
+function kindDocument(root: string, kind: Kind, rows: number): KindDocument {
+  let template: Template;
+  let data: unknown;
+  if (kind === 'accessible' || kind === 'archival') {
+    const doc = statement(root, rows);
+    template = kind === 'accessible' ? { ...doc.pageBreaks, pdfUA: 'PDF/UA-1' } : { ...doc.pageBreaks, pdfA: 'PDF/A-3b' };
+    data = doc.data;
+  } else {
+    template = readExample(root, kind, 'template.json') as Template;
+    const example = readExample(root, kind, 'data.json') as Record<string, unknown>;
+    data =
+      kind === 'catalogue'
+        ? { ...example, products: repeated(example.products as Record<string, unknown>[], rows, 'sku') }
+        : { ...example, transactions: repeated(example.transactions as Record<string, unknown>[], rows, 'id') };
+  }
+  return { template, data, layoutChars: printedHtmlChars(compileDocument({ template, data })) };
 }
 
 function command(template: Template, data: unknown): RenderDocumentCommand {
@@ -147,6 +214,37 @@ function printTable(results: Map<number, Record<Way, Measure[]>>): void {
   }
 }
 
+/** One kind at one size: the layout it hands to Chromium, its renders, and what the service answered instead of a PDF. */
+type KindRun = { layoutChars: number; runs: Measure[]; failure: string | null };
+
+/** The other kinds at each size, and per kind the largest size measured that fits the default render budget. */
+function printKinds(results: Map<Kind, Map<number, KindRun>>): void {
+  const f = (n: number, digits = 0): string => n.toFixed(digits);
+  const mb = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : f(value));
+  console.log(`| kind | rows | layout MB | pages | time per document s | ms per page | measuring prints | render service RSS MB | Chromium PSS MB | fits ${DEFAULT_BUDGET_MS / 1000} s |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const largest: string[] = [];
+  for (const [kind, bySize] of results) {
+    let fits: string | null = null;
+    for (const [rows, { layoutChars, runs, failure }] of bySize) {
+      const seen = typical(runs);
+      const layout = f(layoutChars / 1e6, 2);
+      if (seen === null) {
+        console.log(`| ${KIND_NAMES[kind]} | ${rows} | ${layout} | – | – | – | – | – | – | no: ${failure ?? 'no render'} |`);
+        continue;
+      }
+      const memory = runs.find((r) => r.sampled);
+      const inBudget = failure === null && seen.ms <= DEFAULT_BUDGET_MS;
+      if (inBudget) fits = `${rows} rows (${seen.pages} pages, ${f(seen.ms / 1000, 1)} s)`;
+      console.log(
+        `| ${KIND_NAMES[kind]} | ${rows} | ${layout} | ${seen.pages} | ${f(seen.ms / 1000, 1)} | ${f(seen.ms / seen.pages, 1)} | ${runs[0].measuringPrints ?? '–'} | ${mb(memory?.serviceRssMb)} | ${mb(memory?.chromiumPssMb)} | ${inBudget ? 'yes' : `no${failure === null ? '' : `: ${failure}`}`} |`,
+      );
+    }
+    largest.push(`${KIND_NAMES[kind]}: ${fits ?? 'none of the sizes'}`);
+  }
+  console.log(`largest size measured within the default ${DEFAULT_BUDGET_MS / 1000} s budget — ${largest.join('; ')}`);
+}
+
 /** The median time and the pages of one way at one size, from its timed rounds (all rounds when none was timed). */
 function typical(runs: Measure[]): { ms: number; pages: number } | null {
   if (runs.length === 0) return null;
@@ -195,6 +293,22 @@ async function main(): Promise<void> {
   const servicePid = service.pid;
   if (rawPid === null || servicePid === -1) throw new Error('no process id for the raw browser or the render service');
   const results = new Map<number, Record<Way, Measure[]>>();
+  const kindResults = new Map<Kind, Map<number, KindRun>>();
+  /** One render through the service: its measure, or what it answered instead of a PDF. */
+  const serviceRender = async (template: Template, data: unknown, sampling: boolean): Promise<Measure | string> => {
+    const before = await measuringPrints(service.port);
+    const run = await sampled(sampling, servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(template, data), { timeoutMs: BUDGET_MS + 60_000 }));
+    const result = run.value;
+    if (result.outcome !== 'rendered' || result.pdf === null) return `${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`;
+    return {
+      ms: result.renderDurationMs,
+      pages: result.pdf.pageCount,
+      measuringPrints: (await measuringPrints(service.port)) - before,
+      serviceRssMb: run.serviceRssMb,
+      chromiumPssMb: run.chromiumPssMb,
+      sampled: sampling,
+    };
+  };
   try {
     for (const rows of ROWS) {
       const doc = statement(root, rows);
@@ -211,24 +325,27 @@ async function main(): Promise<void> {
         });
         byWay.raw.push({ ...rawRun.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: rawRun.chromiumPssMb, sampled: sampling });
         for (const way of ['plain', 'pageBreaks'] as const) {
-          const before = await measuringPrints(service.port);
-          const run = await sampled(sampling, servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(doc[way], doc.data), { timeoutMs: BUDGET_MS + 60_000 }));
-          const result = run.value;
-          if (result.outcome !== 'rendered' || result.pdf === null) {
-            console.error(`${rows} rows, ${way}: ${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`);
-            continue;
-          }
-          byWay[way].push({
-            ms: result.renderDurationMs,
-            pages: result.pdf.pageCount,
-            measuringPrints: (await measuringPrints(service.port)) - before,
-            serviceRssMb: run.serviceRssMb,
-            chromiumPssMb: run.chromiumPssMb,
-            sampled: sampling,
-          });
+          const run = await serviceRender(doc[way], doc.data, sampling);
+          if (typeof run === 'string') console.error(`${rows} rows, ${way}: ${run}`);
+          else byWay[way].push(run);
         }
       }
       console.error(`done: ${rows} rows`);
+    }
+    for (const kind of KINDS) {
+      const bySize = new Map<number, KindRun>();
+      kindResults.set(kind, bySize);
+      for (const rows of kindRows(kind)) {
+        const doc = kindDocument(root, kind, rows);
+        const kindRun: KindRun = { layoutChars: doc.layoutChars, runs: [], failure: null };
+        bySize.set(rows, kindRun);
+        for (let round = 0; round <= ROUNDS && kindRun.failure === null; round++) {
+          const run = await serviceRender(doc.template, doc.data, round === ROUNDS);
+          if (typeof run === 'string') kindRun.failure = run;
+          else kindRun.runs.push(run);
+        }
+        console.error(`done: ${kind}, ${rows} rows`);
+      }
     }
   } finally {
     await raw.browser.close();
@@ -242,6 +359,10 @@ async function main(): Promise<void> {
   console.log('');
   printRatios(results);
   console.log('');
+  if (kindResults.size > 0) {
+    printKinds(kindResults);
+    console.log('');
+  }
   console.log('Times: median of the timed rounds. Memory: peak while the document printed in one more round, sampled every 100 ms (not in the timed rounds). Chromium PSS: the raw browser and the processes under it for (a), the processes under the render service (its Chromium) for (b) and (c).');
 }
 

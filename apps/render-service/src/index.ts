@@ -2,6 +2,7 @@ export { RenderServiceModule, chromiumCheck } from './render-service.module';
 export { renderService } from './render-service.definition';
 export { renderServiceSettings, RenderServiceSettings, loadRenderServiceSettings } from './render-service.settings';
 export { locateChromium, findChromium, ChromiumNotFoundError } from './chromium/chromium-executable';
+export { printedHtmlChars } from './chromium/printed-size';
 export { renderPrefetch } from './render.consumer';
 export { laidOutForPrintOnly, printPdfOnPage, PdfPrintOptions } from './chromium/page-printer';
 export { serviceFontConfigFile } from './chromium/service-fonts';
