@@ -1,4 +1,6 @@
 import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFNumber, type PDFPage, PDFRef, PDFString } from '@cantoo/pdf-lib';
+import { classicLinks, withoutClassicLinks } from '../pdf/classic-links';
+import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
 /**
  * Marker links: 1 px links to `https://<host>/<key>` put in a document before a print to learn where things landed
@@ -28,6 +30,35 @@ export function markerLinks(document: PDFDocument, host: string): { key: string;
     }
   });
   return links;
+}
+
+/** The marker links of a printed PDF (markerLinks), and the PDF without them. */
+export type PrintedMarkerLinks = { links: { key: string; page: number; top: number }[]; without: () => Promise<Buffer> };
+
+/**
+ * The links to `https://<host>/<key>` in a printed PDF, as markerLinks finds them, and the PDF without them. A print
+ * in Chromium's layout is read without parsing it (classic-links.ts: a tagged print of a long document has a
+ * structure element per cell) and the links go out in an incremental update; any other PDF is parsed with pdf-lib
+ * and written anew without them.
+ */
+export async function printedMarkerLinks(printed: Buffer, host: string): Promise<PrintedMarkerLinks> {
+  const read = classicLinks(printed);
+  if (read !== null) {
+    const prefix = `https://${host}/`;
+    const markers = read.links.filter((link) => link.uri.startsWith(prefix));
+    return {
+      links: markers.map((link) => ({ key: link.uri.slice(prefix.length), page: link.page, top: (link.pageHeight - link.rect[3]) * PX_PER_PT })),
+      without: () => Promise.resolve(withoutClassicLinks(printed, read, new Set(markers.map((link) => link.object)))),
+    };
+  }
+  const document = await loadPdf(printed);
+  return {
+    links: markerLinks(document, host),
+    without: async () => {
+      for (const page of document.getPages()) withoutMarkerLinks(page, [host]);
+      return savePdf(document);
+    },
+  };
 }
 
 /** Takes the links to any of `hosts` out of a page's annotations, and their objects out of its document. */

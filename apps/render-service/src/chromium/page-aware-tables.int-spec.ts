@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { compileDocument, Template } from '@docrender/template-dsl';
-import { pdfText } from '../../test/pdf-tools';
+import { pdfStructure, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -117,6 +117,21 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     expect(await annotationCount(pdf)).toBe(0);
   });
 
+  it('issue 32 item 2: a tagged examples/ledger is confirmed by its own tagged print (no measuring print): the same text on every page, no marker link, none in its structure tree', async () => {
+    const { template, data } = readExample('ledger');
+    const compiled = compileDocument({ template: { ...(template as Template), tagged: true }, data });
+    expect(compiled.tagged).toBe(true);
+    let measuringPrints = -1;
+    const pdf = await printCompiled(pool, compiled, { onMeasuringPrints: (prints) => (measuringPrints = prints) });
+    expectGoldenPages('ledger.pages.txt', await pdfText(pdf));
+    expect(measuringPrints).toBe(0);
+    expect(await annotationCount(pdf)).toBe(0);
+    const structure = await pdfStructure(pdf);
+    expect(structure).toContain('Table');
+    expect(structure).not.toMatch(/^\s*Link\b/m);
+    await qpdfCheck(pdf);
+  });
+
   it('issue 32 item 1: a 400-row examples/statement has the same text on every page as the golden printed by the one-print-per-break placement (decision 0011)', async () => {
     const { text, measuringPrints } = await printedText(statement(400));
     expectGoldenPages('statement-400.pages.txt', text);
@@ -186,11 +201,11 @@ describe('issue 32 item 1: page-aware tables print the same pages as before', ()
     expectGoldenPages('statement-400.pages.txt', seen.text);
   });
 
-  it('issue 32 item 3: with less of the budget left than its measuring print took, the render fails before the real print and says why (a tagged document: measured untagged first)', async () => {
+  it('issue 32 item 3: with less of the budget left than its measuring print took, the render fails before the real print and says why (a document with an outline: measured untagged first)', async () => {
     const { template, data } = readExample('ledger');
     const compiled = compileDocument({ template: template as Template, data });
     let measuringPrints = -1;
-    const printing = printCompiled(pool, { ...compiled, tagged: true, pageVariant: null, pageAwareTables: true }, {
+    const printing = printCompiled(pool, { ...compiled, outline: true, pageVariant: null, pageAwareTables: true }, {
       budgetMs: 600_000,
       onMeasuringPrints: (prints) => (measuringPrints = prints),
       // the render's own deadline is already here when the measuring print ends

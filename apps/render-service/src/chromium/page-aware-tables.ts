@@ -2,11 +2,10 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
 import { BREAK_ROWS_CLASS, type BreakRowsData, expandBreakRows } from '@docrender/template-dsl';
-import { markerLinks, withoutMarkerLinks } from './marker-links';
+import { markerLinks, printedMarkerLinks } from './marker-links';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
-import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
-/** Prints the loaded document as it stands (untagged; without bands unless it is the real print) and returns the PDF. */
+/** Prints the loaded document as it stands (untagged and without bands unless it is the real print) and returns the PDF. */
 export type MeasuringPrint = () => Promise<Buffer>;
 
 /** The host of the links that mark rows for the confirming print (taken out of the printed PDF). */
@@ -46,8 +45,9 @@ export type PlacingOptions = {
   /** The media type the page is emulating (`''` for none, `'print'` for the preview), restored after measuring. */
   screenMedia?: string;
   /**
-   * `measure` is the real print (bands included, untagged): the print that confirms the breaks is the document's
-   * PDF, its marker links taken out, and only the prints before it count as measuring prints.
+   * `measure` is the real print (bands included, tagged when the document is: the marker links are out of the
+   * accessibility tree, so they enter no structure tree): the print that confirms the breaks is the document's PDF,
+   * its marker links taken out, and only the prints before it count as measuring prints.
    */
   printIsReal?: boolean;
 };
@@ -123,8 +123,8 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
       await layout.beforePrint();
       const printed = await measure();
       prints++;
-      const document = await loadPdf(printed);
-      const links = markerLinks(document, ROW_MARKER_HOST);
+      const read = await printedMarkerLinks(printed, ROW_MARKER_HOST);
+      const links = read.links;
       const pages = new Map<string, { page: number; top: number }>();
       for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
       let settled = true;
@@ -173,8 +173,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
           return { measuringPrints: prints, printed };
         }
         // the document is printed no more (the next one replaces it): its links stay in the page
-        for (const page of document.getPages()) withoutMarkerLinks(page, [ROW_MARKER_HOST]);
-        return { measuringPrints: prints - 1, printed: await savePdf(document) };
+        return { measuringPrints: prints - 1, printed: await read.without() };
       }
     }
     throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
@@ -549,6 +548,8 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox, b
   for (const [index, rows] of byTable) {
     const link = document.createElement('a');
     link.className = 'docrender-marker';
+    // out of the accessibility tree: a tagged print writes its link annotation but no Link structure element
+    link.setAttribute('aria-hidden', 'true');
     link.href = `https://${host}/r:${index}:0`;
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     rows[0].firstElementChild?.insertBefore(link, rows[0].firstElementChild.firstChild);
@@ -683,6 +684,7 @@ function applyBreaks(breakRows: BreakRowsInPage, host: string, table: number, br
     if (!cell) return;
     const link = document.createElement('a');
     link.className = 'docrender-marker';
+    link.setAttribute('aria-hidden', 'true');
     link.setAttribute('data-t', String(table));
     link.href = `https://${host}/${key}`;
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';

@@ -105,7 +105,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     measuringPrints++;
   }
   const outline = options.outline ?? false;
-  if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant && !options.tagged && !outline) {
+  if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant && !outline) {
     // the document's own print confirms the breaks (its marker links taken out): only prints that did not are measuring ones
     const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options), { printIsReal: true });
     countMeasuringPrints(placed.measuringPrints);
@@ -134,16 +134,16 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 }
 
 /**
- * The real print (bands, untagged) as page-aware tables' confirming print: a print after one whose breaks did not
- * hold is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the budget is left
- * than the print before took.
+ * The real print (bands, tagged when the document is) as page-aware tables' confirming print: a print after one whose
+ * breaks did not hold is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the
+ * budget is left than the print before took.
  */
 function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions): MeasuringPrint {
   let lastPrintMs: number | null = null;
   return async () => {
     if (options.budget && lastPrintMs !== null) refuseWhatCannotFinish(lastPrintMs, options.budget);
     const started = Date.now();
-    const printed = await printOnce(devTools, false, options.headerHtml, options.footerHtml, '');
+    const printed = await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
     lastPrintMs = Date.now() - started;
     return printed;
   };

@@ -23,6 +23,8 @@ export type ClassicTrailer = {
   rootObject: number;
   /** /ID as written (`[<…> <…>]`), or null; Chromium writes none. */
   id: string | null;
+  /** /Info as written (`1 0 R`), or null. */
+  info: string | null;
   /** /Prev: the offset of the previous section, or null in a file never updated. */
   prev: number | null;
   /** The file is encrypted (/Encrypt): its strings would need encrypting too. */
@@ -52,6 +54,7 @@ export function readClassicTrailer(pdf: Buffer): ClassicTrailer | null {
     root: root[1],
     rootObject: Number(root[2]),
     id: /\/ID\s*(\[[^\]]*\])/.exec(dictionary)?.[1] ?? null,
+    info: /\/Info\s+(\d+\s+\d+\s+R)/.exec(dictionary)?.[1] ?? null,
     prev: prev === null ? null : Number(prev[1]),
     encrypted: /\/Encrypt[\s/<\d]/.test(dictionary),
   };
