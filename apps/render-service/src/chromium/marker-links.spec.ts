@@ -1,5 +1,5 @@
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
-import { markerLinks, withoutMarkerLinks } from './marker-links';
+import { markerLinks, printedMarkerLinks, withoutMarkerLinks } from './marker-links';
 
 /** A one-page PDF with a link annotation to each URI, each 10 pt lower than the one before. */
 async function pdfWithLinks(uris: string[]): Promise<PDFDocument> {
@@ -29,6 +29,20 @@ describe('marker links (page-aware tables, placed elements, batch prints: where 
     expect(saved.getPage(0).node.Annots()?.size()).toBe(1);
     expect(pdf.context.enumerateIndirectObjects().length).toBe(objects - 2);
     expect(markerLinks(saved, 'row.docrender.invalid')).toEqual([]);
+  });
+
+  it.each([
+    ['classic cross-reference tables, as Chromium writes them (read without parsing, an incremental update)', false],
+    ['object streams (parsed and written anew by pdf-lib)', true],
+  ])('reads a print\'s marker links as markerLinks does and gives the print without them: %s', async (_layout, useObjectStreams) => {
+    const pdf = await pdfWithLinks(['https://row.docrender.invalid/r:0:5', 'https://example.com/', 'https://row.docrender.invalid/c:0:9']);
+    const printed = Buffer.from(await pdf.save({ useObjectStreams }));
+    const read = await printedMarkerLinks(printed, 'row.docrender.invalid');
+    expect(read.links).toEqual(markerLinks(await PDFDocument.load(printed), 'row.docrender.invalid'));
+    expect(read.links.map((link) => link.key)).toEqual(['r:0:5', 'c:0:9']);
+    const without = await PDFDocument.load(await read.without());
+    expect(markerLinks(without, 'row.docrender.invalid')).toEqual([]);
+    expect(markerLinks(without, 'example.com')).toEqual([{ key: '', page: 1, top: expect.closeTo((10 * 96) / 72, 6) as number }]);
   });
 
   it('leaves a page without an annotations array once its last link is taken out', async () => {

@@ -10,6 +10,11 @@ import { loadPdf, savePdf } from '../pdf/paced-pdf';
 /** CSS pixels per PDF point: Chromium prints 96 CSS pixels to the inch. */
 const PX_PER_PT = 96 / 72;
 
+/** The top of a link in CSS pixels from the top of its page: the page's height and the link's upper edge, in points. */
+function topOf(pageHeight: number, rectTop: number): number {
+  return (pageHeight - rectTop) * PX_PER_PT;
+}
+
 /**
  * The links to `https://<host>/<key>` in a printed PDF, in page order: each key with its page number (1-based) and
  * the top of the link in CSS pixels from the top of the page (whole pixels: Chromium rounds the link's box).
@@ -26,7 +31,7 @@ export function markerLinks(document: PDFDocument, host: string): { key: string;
       if (key === null) continue;
       const rect = annotation?.lookupMaybe(PDFName.of('Rect'), PDFArray);
       const y = rect?.lookupMaybe(3, PDFNumber)?.asNumber() ?? height;
-      links.push({ key, page: index + 1, top: (height - y) * PX_PER_PT });
+      links.push({ key, page: index + 1, top: topOf(height, y) });
     }
   });
   return links;
@@ -47,7 +52,7 @@ export async function printedMarkerLinks(printed: Buffer, host: string): Promise
     const prefix = `https://${host}/`;
     const markers = read.links.filter((link) => link.uri.startsWith(prefix));
     return {
-      links: markers.map((link) => ({ key: link.uri.slice(prefix.length), page: link.page, top: (link.pageHeight - link.rect[3]) * PX_PER_PT })),
+      links: markers.map((link) => ({ key: link.uri.slice(prefix.length), page: link.page, top: topOf(link.pageHeight, link.rect[3]) })),
       without: () => Promise.resolve(withoutClassicLinks(printed, read, new Set(markers.map((link) => link.object)))),
     };
   }

@@ -145,6 +145,22 @@ describe('issue 34 item 4: PDF/UA-1 output of the render service, read back', ()
     expect(xmp).toMatch(/<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Invoice INV-2026-00042<\/rdf:li>/);
   });
 
+  it('PDF/A-3b + PDF/UA-1 statement with carried subtotals: its tagged print confirms the breaks and loses its marker links (an incremental update); the own checks and Preflight pass', async () => {
+    const { template, data } = readExample('statement');
+    const { result, pdf } = await render({ ...(template as Template), pdfA: 'PDF/A-3b', pdfUA: 'PDF/UA-1' }, data);
+    expect(result.pdf?.conformance).toMatchObject({ pdfA: 'PDF/A-3b', pdfUA: 'PDF/UA-1', checks: 'passed' });
+    const { code, report } = await pdfaPreflight(pdf, 3);
+    expect(report).toMatch(/0 error\(s\)/);
+    expect(code).toBe(0);
+    await expect(qpdfCheck(pdf)).resolves.toMatch(/No syntax or stream encoding errors found/);
+    const document = await PDFDocument.load(pdf);
+    expect(document.getPages().every((page) => page.node.Annots() === undefined)).toBe(true);
+    expect(structureElements(document).some((element) => element.type === 'Link')).toBe(false);
+    expect(structureElements(document).filter((element) => element.type === 'TR').length).toBeGreaterThan(120);
+    for (const page of pageMarking(document)) expect(page).toMatchObject({ unaccounted: [], balanced: true });
+    expect(await pdfText(pdf)).toContain('Carried forward');
+  });
+
   it('PDF/UA-1 without PDF/A: tagged, identified, its own rules only; the watermark is printed as an artifact', async () => {
     const { template, data } = accessibleInvoice(null);
     const { result, pdf } = await render(template, data);
