@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
 import { withTempFile } from '@docrender/testing';
 
@@ -120,4 +121,19 @@ export function pdfaPreflight(pdf: Buffer, part: 2 | 3): Promise<{ code: number;
       return { code: failed.code ?? -1, report: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
     }
   });
+}
+
+/** The titles of a PDF's outline, depth first. */
+export async function outlineTitles(pdf: Buffer): Promise<string[]> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const titles: string[] = [];
+  const walk = (item: PDFDict | undefined): void => {
+    for (let node = item; node !== undefined; node = node.lookupMaybe(PDFName.of('Next'), PDFDict)) {
+      const title = node.lookupMaybe(PDFName.of('Title'), PDFString, PDFHexString);
+      if (title) titles.push(title.decodeText());
+      walk(node.lookupMaybe(PDFName.of('First'), PDFDict));
+    }
+  };
+  walk(document.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict)?.lookupMaybe(PDFName.of('First'), PDFDict));
+  return titles;
 }

@@ -36,10 +36,15 @@ class FakeLayout {
   /** How many times the placement showed break rows (and measured them where they are). */
   shows = 0;
 
-  /** `carriedOf(i)`: the height of the carried rows after row i (what measuring them in the page tells). */
+  /**
+   * `carriedOf(i)`: the height of the carried rows after row i (what measuring them in the page tells). `start`:
+   * where the first row really prints (its page, px below the content top) and what the layout tells of it: its
+   * place on page 1, or below the forced page break before it (null: the layout does not tell).
+   */
   constructor(
     private readonly truePageSpace: number,
     private readonly carriedOf: (row: number) => number = () => CARRIED,
+    private readonly start: { page: number; top: number; onFirstPage: number | null; belowBreak: number | null } = { page: 1, top: START, onFirstPage: START, belowBreak: null },
   ) {}
 
   devTools(): CDPSession {
@@ -79,7 +84,8 @@ class FakeLayout {
         {
           // the first row's break rows are measured with the table, and taken for every row's
           ...evenTable(ROWS, ROW, { top: START, carried: this.carriedOf(0), brought: BROUGHT, head: HEAD, totals: TOTALS }),
-          startOnFirstPage: START,
+          startOnFirstPage: this.start.onFirstPage,
+          startBelowBreak: this.start.belowBreak,
           markerOffset: MARKER_OFFSET,
         },
       ],
@@ -90,8 +96,8 @@ class FakeLayout {
   layout(): { rows: { page: number; top: number }[]; carried: Map<number, { page: number; top: number }> } {
     const rows: { page: number; top: number }[] = [];
     const carried = new Map<number, { page: number; top: number }>();
-    let page = 1;
-    let y = START;
+    let page = this.start.page;
+    let y = this.start.top;
     const place = (height: number): { page: number; top: number } => {
       if (y + height > this.truePageSpace) {
         page++;
@@ -214,5 +220,50 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
 
   it('the real print as the confirming one, on pages that hold less than measured: the first print counts as a measuring print, the second is the PDF', async () => {
     expect(await confirmedByTheRealPrint(985)).toMatchObject({ measuringPrints: 1, prints: 2, breaks: [44, 89], markerLinks: [] });
+  });
+
+  /** Every carried block on the page of the row above it, every page after a break starting with the next row. */
+  const expectBreaksWhereShown = (fake: FakeLayout): void => {
+    const { rows, carried } = fake.layout();
+    for (const after of fake.breaks) {
+      expect({ after, carried: carried.get(after)?.page }).toEqual({ after, carried: rows[after].page });
+      expect(rows[after + 1].page).toBe(rows[after].page + 1);
+    }
+  };
+
+  /** Places the breaks with the real print confirming them and a finding print of its own: the prints of each kind. */
+  const placedWithFindingPrints = async (fake: FakeLayout) => {
+    let findingPrints = 0;
+    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), {
+      printIsReal: true,
+      findingPrint: () => {
+        findingPrints++;
+        return fake.print();
+      },
+    });
+    return { measuringPrints: placed.measuringPrints, findingPrints, realPrints: fake.prints - findingPrints };
+  };
+
+  it('a table below a forced page break where the layout shows it (page 3 here): planned from the layout before any print, the print that confirms it tells its page', async () => {
+    const fake = new FakeLayout(1000, () => CARRIED, { page: 3, top: START, onFirstPage: null, belowBreak: START });
+    expect(await placedWithFindingPrints(fake)).toEqual({ measuringPrints: 0, findingPrints: 0, realPrints: 1 });
+    // 949.5 px from the first row (half a pixel short, as for a table a print found): 45 rows + 30; later pages 953
+    expect(fake.breaks).toEqual([44, 90]);
+    expectBreaksWhereShown(fake);
+  });
+
+  it('a table below a forced page break that prints elsewhere than the layout showed: found in the print that did not confirm it, planned again from there, and confirmed by the next', async () => {
+    const fake = new FakeLayout(1000, () => CARRIED, { page: 3, top: 200, onFirstPage: null, belowBreak: START });
+    // the first print could have been the PDF (it is the real one), so it is no finding print; it counts as measuring
+    expect(await placedWithFindingPrints(fake)).toEqual({ measuringPrints: 1, findingPrints: 0, realPrints: 2 });
+    // page 3 from 200 px: 799.5 px, 38 rows + 30 = 790; later pages 953: 46 rows + 30 = 950
+    expect(fake.breaks).toEqual([37, 83]);
+    expectBreaksWhereShown(fake);
+  });
+
+  it('a table the layout does not place (below content that breaks over pages, no forced break): found by a finding print, confirmed by the real one', async () => {
+    const fake = new FakeLayout(1000, () => CARRIED, { page: 2, top: 300, onFirstPage: null, belowBreak: null });
+    expect(await placedWithFindingPrints(fake)).toEqual({ measuringPrints: 1, findingPrints: 1, realPrints: 1 });
+    expectBreaksWhereShown(fake);
   });
 });

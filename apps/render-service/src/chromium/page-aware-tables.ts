@@ -50,6 +50,12 @@ export type PlacingOptions = {
    * its marker links taken out, and only the prints before it count as measuring prints.
    */
   printIsReal?: boolean;
+  /**
+   * With `printIsReal`: the print made while a table is still to be found (it starts below content that breaks over
+   * pages, where no forced page break tells where): a measuring print, untagged and without bands, where the real
+   * print would cost more. The real print by default.
+   */
+  findingPrint?: MeasuringPrint;
 };
 
 /** What the page tells of the page box and its page-aware tables (measureTables, run in the page). */
@@ -63,6 +69,11 @@ type Measured = {
      * in a batch, of its document's first page.
      */
     startOnFirstPage: number | null;
+    /**
+     * Alone, for a table not on page 1: where its first row starts below the top of the page that the last forced
+     * page break before it opens, when the layout shows the row on that page (startBelowForcedBreak); else null.
+     */
+    startBelowBreak: number | null;
     /** In a batch, the document the table is in (its block's index among the body's children); else 0. */
     document: number;
     /** How far below a row's top its marker link is. */
@@ -84,13 +95,17 @@ export type TablePlan = { page: number; firstSpace: number; pageSpace: number; p
  * a link at the first and last row of every page and after its carried rows (a PDF link annotation knows its page)
  * confirms the plan. A table found elsewhere than planned is corrected from there on: the page that overflowed tells
  * that a page holds less than its arithmetic said, the rest of the table is planned again with that, and printed
- * again to confirm. A table that starts below content that itself breaks over pages is found by that print first.
- * The links are removed before the real print. Costs one measuring print for a document whose first page-aware table
- * starts on page 1, one more for each further table (docs/decisions/0029); none for the first when the confirming
- * print is the real one (`printIsReal`: its links are then taken out of the PDF).
+ * again to confirm. A table that starts below content that itself breaks over pages starts on the page its last
+ * forced page break opens, where the layout shows it, when no other page-aware table lies between and it is less than
+ * a page below that break: it is planned from there, and the print that confirms the plan tells the page's number (a
+ * print that finds it elsewhere finds it). Otherwise it is found by a print first (`findingPrint`). The links are
+ * removed before the real print. Costs one measuring print for a document whose page-aware tables each start on page
+ * 1 or under a forced page break, one more for each table found by printing and for each that does not print as
+ * planned (docs/decisions/0029); one fewer when the confirming print is the real one (`printIsReal`: its links are
+ * then taken out of the PDF).
  */
 export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
-  const { screenMedia = '', printIsReal = false } = options;
+  const { screenMedia = '', printIsReal = false, findingPrint = measure } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
   await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
   const box = await evaluateValue<PageBox>(devTools, `(${clearBreaks.toString()})(), (${pageBox.toString()})()`);
@@ -107,11 +122,16 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
     const pageSpace = tables.map(() => contentHeight);
     const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
       showPlan(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
-    const plans: (TablePlan | null)[] = tables.map(() => null);
+    const plans: (AlonePlan | null)[] = tables.map(() => null);
+    // where a table below a forced page break is taken to start before a print tells: where the layout shows its first
+    // row on the page that break opens (the page's number read from the print that confirms it); the link's position
+    // in a print is rounded to whole pixels, so the room is taken half a pixel short there too
+    const guessed = (t: number): Found | null => {
+      const below = tables[t].startBelowBreak;
+      return below === null ? null : { page: null, firstSpace: contentHeight - below - 0.5 };
+    };
     // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
-    const found: ({ page: number; firstSpace: number } | null)[] = tables.map((table) =>
-      table.startOnFirstPage === null ? null : { page: 1, firstSpace: contentHeight - table.startOnFirstPage },
-    );
+    const found: (Found | null)[] = tables.map((table, t) => (table.startOnFirstPage === null ? guessed(t) : { page: 1, firstSpace: contentHeight - table.startOnFirstPage }));
     let prints = 0;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       for (let t = 0; t < tables.length; t++) {
@@ -120,8 +140,10 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
         if (at === null) break;
         plans[t] = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
       }
+      // a print made while a table is still to be found only finds it: it cannot be the document's PDF
+      const finding = plans.some((planned) => planned === null);
       await layout.beforePrint();
-      const printed = await measure();
+      const printed = await (finding ? findingPrint : measure)();
       prints++;
       const read = await printedMarkerLinks(printed, ROW_MARKER_HOST);
       const links = read.links;
@@ -131,26 +153,43 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
       for (let t = 0; t < tables.length; t++) {
         const planned = plans[t];
         const table = tables[t];
-        if (planned === null) {
-          // not found yet: its first row in this print (every table before it is placed and confirmed)
+        // its first row in this print (every table before it is placed and confirmed)
+        const foundHere = (): { page: number; firstSpace: number } => {
           const first = pages.get(`r:${table.index}:0`);
           if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
           const top = first.top - contentTop - table.markerOffset;
           // the link's position is rounded to whole pixels: the room is taken half a pixel short
-          found[t] = { page: first.page, firstSpace: contentHeight - top - 0.5 };
+          return { page: first.page, firstSpace: contentHeight - top - 0.5 };
+        };
+        if (planned === null) {
+          // not found yet
+          found[t] = foundHere();
           settled = false;
           break;
         }
-        const misplaced = misplacedPages(table, planned, pages);
-        if (misplaced.length === 0) continue;
+        const guess = planned.page === null;
+        const onPage: TablePlan = { ...planned, page: planned.page ?? foundHere().page };
+        const misplaced = misplacedPages(table, onPage, pages);
+        if (misplaced.length === 0) {
+          plans[t] = onPage;
+          continue;
+        }
         settled = false;
+        if (guess) {
+          // not where the layout showed it under its page break: found in this print (its first row is where the
+          // content above it put it, whatever breaks were shown below), planned again from there
+          found[t] = foundHere();
+          plans[t] = null;
+          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
+          break;
+        }
         const wrong = misplaced[0].page;
-        if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== planned.page) {
+        if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== onPage.page) {
           // the table starts elsewhere (content above it moved): found again from this print
           found[t] = null;
           plans[t] = null;
           await showBreaks(devTools, table, null);
-          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
+          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
           break;
         }
         // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
@@ -163,8 +202,8 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
           else pageSpace[t] = Math.min(pageSpace[t], held);
         }
         const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
-        plans[t] = { page: planned.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
-        if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, t + 1);
+        plans[t] = { page: onPage.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+        if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
         break;
       }
       if (settled) {
@@ -252,18 +291,31 @@ export function misplacedInBatch(placed: { table: MeasuredTable & { document: nu
   return [...misplaced].sort((a, b) => a - b);
 }
 
-/** Later tables move when an earlier one changes: their breaks are taken out and they are found again. */
+/**
+ * Where a table was found: the page its first row is on (null: taken to start under a forced page break, its page
+ * to be read from the print) and the room from that row's top to the foot of the page.
+ */
+type Found = { page: number | null; firstSpace: number };
+
+/** A table's plan alone: its page null while it is taken to start under a forced page break (Found). */
+type AlonePlan = Omit<TablePlan, 'page'> & { page: number | null };
+
+/**
+ * Later tables move when an earlier one changes: their breaks are taken out and they are found again, or taken to
+ * start under their forced page break again (`guessed`: no page-aware table lies between that break and them).
+ */
 async function forgetLaterTables(
   devTools: CDPSession,
   tables: Measured['tables'],
-  plans: (TablePlan | null)[],
-  found: ({ page: number; firstSpace: number } | null)[],
+  plans: (AlonePlan | null)[],
+  found: (Found | null)[],
+  guessed: (t: number) => Found | null,
   from: number,
 ): Promise<void> {
   for (let t = from; t < tables.length; t++) {
     if (plans[t] !== null) await showBreaks(devTools, tables[t], null);
     plans[t] = null;
-    found[t] = null;
+    found[t] = guessed(t);
   }
 }
 
@@ -555,6 +607,44 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox, b
     rows[0].firstElementChild?.insertBefore(link, rows[0].firstElementChild.firstChild);
     links.set(index, link);
   }
+  // the elements that open a page with a forced break (before them, or after the element before them), in document
+  // order: found through the style rules and style attributes that force one, so that only those are looked at
+  const starters: Element[] = [];
+  if (!batch) {
+    const selectors = ['[style*="break-"]'];
+    const collect = (rules: CSSRuleList): void => {
+      for (const rule of Array.from(rules)) {
+        if (rule instanceof CSSStyleRule && (forced.has(rule.style.breakBefore) || forced.has(rule.style.breakAfter))) selectors.push(rule.selectorText);
+        else if (rule instanceof CSSGroupingRule) collect(rule.cssRules);
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) collect(sheet.cssRules);
+    for (const element of Array.from(document.body.querySelectorAll(selectors.join(',')))) {
+      const style = getComputedStyle(element);
+      if (forced.has(style.breakBefore)) starters.push(element);
+      if (!forced.has(style.breakAfter)) continue;
+      let after: Element | null = element;
+      while (after !== null && after.nextElementSibling === null) after = after.parentElement;
+      if (after?.nextElementSibling) starters.push(after.nextElementSibling);
+    }
+    starters.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  }
+  const firstRows = [...byTable.values()].map((rows) => rows[0]);
+  const before = (a: Node, b: Node): boolean => a !== b && (a.contains(b) || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0);
+  /**
+   * Where a table's first row `row` (its box `box`) starts below the top of the page the last forced break before it
+   * opens: that break's element starts the page, its top margin kept (a forced break keeps the margins after it).
+   * Null when there is no such break, another page-aware table lies between (its breaks move what follows), or the
+   * row does not end within a page's content height of it (the content between breaks a page).
+   */
+  const startBelowForcedBreak = (row: HTMLTableRowElement, box: DOMRect): number | null => {
+    let starter: Element | null = null;
+    for (const element of starters) if (before(element, row) || element === row) starter = element;
+    if (starter === null || firstRows.some((other) => other !== row && before(starter, other) && before(other, row))) return null;
+    const pageTop = starter.getBoundingClientRect().top - (Number.parseFloat(getComputedStyle(starter).marginTop) || 0);
+    const below = box.top - pageTop;
+    return below >= 0 && box.bottom - pageTop <= contentHeight ? below : null;
+  };
   const origin = document.documentElement.getBoundingClientRect().top;
   const tables: Measured['tables'] = [];
   // in a batch every document is a block of the body that starts a page: a table's first page is its document's
@@ -579,6 +669,7 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox, b
       if (!breaksAbove) startOnFirstPage = boxes[0].top - top;
     }
     seen.add(container);
+    const startBelowBreak = batch || startOnFirstPage !== null ? null : startBelowForcedBreak(rows[0], boxes[0]);
     // the first row's break rows, taken for every row's until measured
     const [carried, brought] = copies.get(index)?.heights()[0] ?? [0, 0];
     tables.push({
@@ -591,6 +682,7 @@ function measureTables(breakRows: BreakRowsInPage, host: string, box: PageBox, b
       head: element.tHead?.getBoundingClientRect().height ?? 0,
       totals: element.querySelector(':scope > tbody.tot')?.getBoundingClientRect().height ?? 0,
       startOnFirstPage,
+      startBelowBreak,
       document: documents.indexOf(container),
       markerOffset: link.getBoundingClientRect().top - boxes[0].top,
     });

@@ -105,9 +105,13 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     measuringPrints++;
   }
   const outline = options.outline ?? false;
-  if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant && !outline) {
-    // the document's own print confirms the breaks (its marker links taken out): only prints that did not are measuring ones
-    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options), { printIsReal: true });
+  if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant) {
+    // the document's own print confirms the breaks (its marker links taken out): only prints that did not are
+    // measuring ones; a table still to be found is found by a measuring print (untagged, no bands, no outline)
+    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options, () => lastMeasuringPrintMs), {
+      printIsReal: true,
+      findingPrint: measuringPrint,
+    });
     countMeasuringPrints(placed.measuringPrints);
     options.onMeasuringPrints?.(placed.measuringPrints);
     return placed.printed;
@@ -134,16 +138,18 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 }
 
 /**
- * The real print (bands, tagged when the document is) as page-aware tables' confirming print: a print after one whose
- * breaks did not hold is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the
- * budget is left than the print before took.
+ * The real print (bands, tagged when the document is, its outline) as page-aware tables' confirming print: a print
+ * after one whose breaks did not hold, or after a measuring print (`measuringPrintMs`: how long the last one took, 0
+ * for none), is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the budget
+ * is left than the print before took.
  */
-function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions): MeasuringPrint {
+function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions, measuringPrintMs: () => number): MeasuringPrint {
   let lastPrintMs: number | null = null;
   return async () => {
-    if (options.budget && lastPrintMs !== null) refuseWhatCannotFinish(lastPrintMs, options.budget);
+    const before = Math.max(lastPrintMs ?? 0, measuringPrintMs());
+    if (options.budget && before > 0) refuseWhatCannotFinish(before, options.budget);
     const started = Date.now();
-    const printed = await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '');
+    const printed = await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', options.outline ?? false);
     lastPrintMs = Date.now() - started;
     return printed;
   };
