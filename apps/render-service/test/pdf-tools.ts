@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
 import { withTempFile } from '@docrender/testing';
 
@@ -123,17 +123,19 @@ export function pdfaPreflight(pdf: Buffer, part: 2 | 3): Promise<{ code: number;
   });
 }
 
-/** The titles of a PDF's outline, depth first. */
-export async function outlineTitles(pdf: Buffer): Promise<string[]> {
+/** The entries of a PDF's outline, depth first: title, depth (0 at the top) and the page its destination is on. */
+export async function outlineEntries(pdf: Buffer): Promise<{ title: string; depth: number; page: number | null }[]> {
   const document = await PDFDocument.load(pdf, { updateMetadata: false });
-  const titles: string[] = [];
-  const walk = (item: PDFDict | undefined): void => {
+  const pageOf = new Map(document.getPages().map((page, index) => [page.ref.toString(), index + 1]));
+  const entries: { title: string; depth: number; page: number | null }[] = [];
+  const walk = (item: PDFDict | undefined, depth: number): void => {
     for (let node = item; node !== undefined; node = node.lookupMaybe(PDFName.of('Next'), PDFDict)) {
-      const title = node.lookupMaybe(PDFName.of('Title'), PDFString, PDFHexString);
-      if (title) titles.push(title.decodeText());
-      walk(node.lookupMaybe(PDFName.of('First'), PDFDict));
+      const title = node.lookupMaybe(PDFName.of('Title'), PDFString, PDFHexString)?.decodeText() ?? '';
+      const destination = node.lookupMaybe(PDFName.of('Dest'), PDFArray) ?? node.lookupMaybe(PDFName.of('A'), PDFDict)?.lookupMaybe(PDFName.of('D'), PDFArray);
+      entries.push({ title, depth, page: pageOf.get(String(destination?.get(0))) ?? null });
+      walk(node.lookupMaybe(PDFName.of('First'), PDFDict), depth + 1);
     }
   };
-  walk(document.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict)?.lookupMaybe(PDFName.of('First'), PDFDict));
-  return titles;
+  walk(document.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict)?.lookupMaybe(PDFName.of('First'), PDFDict), 0);
+  return entries;
 }

@@ -3,6 +3,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from './page-aware-tables';
+import { markHeadings, withDocumentOutline } from './document-outline';
 import { copyDestinations, resolvePageReferences, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
 import { RenderBudgetEstimateError } from './render-timeout.error';
@@ -96,6 +97,12 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // a print of the document as it will be laid out, without bands: page groups count their pages from it
   let unbanded: Buffer | null = null;
   let measuringPrints = 0;
+  // the outline of a document printed untagged, or put together from several prints (pages that differ), is the
+  // service's own (document-outline.ts): its headings marked before any print, so that every print is laid out
+  // alike; a tagged document printed whole gets Chromium's (its print is tagged anyway)
+  const headings = options.outline && (!options.tagged || options.pageVariant) ? await markHeadings(devTools) : null;
+  const outline = (options.outline ?? false) && headings === null;
+  const withOutline = (printed: Buffer): Promise<Buffer> => (headings === null ? Promise.resolve(printed) : withDocumentOutline(printed, headings));
   // page references print with numbers of about their width from the start: every measuring print can tell their pages
   if (options.pageReferences) await showPlaceholderPages(devTools);
   if (options.onPlacedBeyondPage) {
@@ -104,17 +111,16 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     unbanded = placed.printed;
     measuringPrints++;
   }
-  const outline = options.outline ?? false;
   if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant) {
     // the document's own print confirms the breaks (its marker links taken out): only prints that did not are
     // measuring ones; a table still to be found is found by a measuring print (untagged, no bands, no outline)
-    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options, () => lastMeasuringPrintMs), {
+    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options, outline, () => lastMeasuringPrintMs), {
       printIsReal: true,
       findingPrint: measuringPrint,
     });
     countMeasuringPrints(placed.measuringPrints);
     options.onMeasuringPrints?.(placed.measuringPrints);
-    return placed.printed;
+    return withOutline(placed.printed);
   }
   const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measuringPrint);
   if (options.pageAwareTables) {
@@ -133,23 +139,23 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   countMeasuringPrints(measuringPrints);
   options.onMeasuringPrints?.(measuringPrints);
   if (options.budget && measuringPrints > 0) refuseWhatCannotFinish(lastMeasuringPrintMs, options.budget);
-  if (!options.pageVariant) return printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline);
-  return printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false);
+  if (!options.pageVariant) return withOutline(await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline));
+  return withOutline(await printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false));
 }
 
 /**
- * The real print (bands, tagged when the document is, its outline) as page-aware tables' confirming print: a print
- * after one whose breaks did not hold, or after a measuring print (`measuringPrintMs`: how long the last one took, 0
- * for none), is refused, as a real print after a measuring one is (refuseWhatCannotFinish), when less of the budget
- * is left than the print before took.
+ * The real print (bands, tagged when the document is, Chromium's outline when `outline`) as page-aware tables'
+ * confirming print: a print after one whose breaks did not hold, or after a measuring print (`measuringPrintMs`: how
+ * long the last one took, 0 for none), is refused, as a real print after a measuring one is (refuseWhatCannotFinish),
+ * when less of the budget is left than the print before took.
  */
-function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions, measuringPrintMs: () => number): MeasuringPrint {
+function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions, outline: boolean, measuringPrintMs: () => number): MeasuringPrint {
   let lastPrintMs: number | null = null;
   return async () => {
     const before = Math.max(lastPrintMs ?? 0, measuringPrintMs());
     if (options.budget && before > 0) refuseWhatCannotFinish(before, options.budget);
     const started = Date.now();
-    const printed = await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', options.outline ?? false);
+    const printed = await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline);
     lastPrintMs = Date.now() - started;
     return printed;
   };

@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
 import { metricsRegistry } from '@docrender/observability';
 import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@docrender/template-dsl';
-import { outlineTitles, pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
+import { outlineEntries, pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
@@ -75,7 +75,7 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
     expect(linked).toEqual([shown['Price list'], shown['Terms of sale'], ...contents.map(([, , page]) => page)].map(Number));
     expect((await internalLinks(pdf, 1)).map((name) => anchorOfHtmlId(name))).toContain('terms');
     // bookmarks from the headings
-    expect(await outlineTitles(pdf)).toEqual(expect.arrayContaining(['Contents', ...contents.map(([, heading]) => heading)]));
+    expect((await outlineEntries(pdf)).map((entry) => entry.title)).toEqual(expect.arrayContaining(['Contents', ...contents.map(([, heading]) => heading)]));
   });
 
   /** Sections of different lengths, each on a page of its own, with a contents list before them. */
@@ -136,8 +136,8 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
     expect((await internalLinks(pdf, 1)).map((name) => destinations.get(name))).toEqual([2]);
   });
 
-  it('pages that differ are put together from several prints: the references still link to their pages', async () => {
-    const { template, data } = sections({ page: { footer: { elements: [{ type: 'text', id: 'f', text: 'Page {{ pageNumber }}' }], first: { elements: [{ type: 'text', id: 'f1', text: 'Contents' }] } } } });
+  it('pages that differ are put together from several prints: the references still link to their pages, and the outline (the service\'s own) holds every section on its page', async () => {
+    const { template, data } = sections({ outline: true, page: { footer: { elements: [{ type: 'text', id: 'f', text: 'Page {{ pageNumber }}' }], first: { elements: [{ type: 'text', id: 'f1', text: 'Contents' }] } } } });
     const { pdf } = await print(template, data);
     const first = lines(await pdfPageText(pdf, 1));
     const destinations = await pdfDestinations(pdf);
@@ -146,5 +146,6 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
     expect(shown).toHaveLength(3);
     expect(linked).toEqual(shown);
     expect(lines(await pdfPageText(pdf, shown[1]))).toContain('Section b');
+    expect(await outlineEntries(pdf)).toEqual(['a', 'b', 'c'].map((s, i) => ({ title: `Section ${s}`, depth: 0, page: shown[i] })));
   });
 });

@@ -8,7 +8,7 @@ import { einvoiceOracleDir } from '@docrender/e-invoice/testing';
 import { organisationAssetKey } from '@docrender/organisation-resources';
 import { compileDocument, type Template } from '@docrender/template-dsl';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFStream } from '@cantoo/pdf-lib';
-import { pdfInfo, qpdfCheck } from '../../test/pdf-tools';
+import { outlineEntries, pdfInfo, qpdfCheck } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample, renderCommand, useRenderService } from '../../test/render-service.harness';
 import type { BrowserPool } from '../chromium/browser-pool';
@@ -105,6 +105,19 @@ describe('issue 34: archival PDF output of the render service, judged by PDFBox 
   // production: a test render's watermark is drawn with constant alpha (ExtGState /ca), which PDF/A-2 and -3 allow
   // but Preflight, a PDF/A-1 validator whose wrapper does not lift that rule (4.1.2), would count
   const render = (template: Template, data: unknown) => service.renderCleanly(template, data);
+
+  it('issue 32 item 4: examples/catalogue as PDF/A-3b, its outline written by the service into the untagged print (decision 0051), passes Preflight and keeps its bookmarks', async () => {
+    const { template, data } = readExample('catalogue');
+    const { result, pdf } = await render({ ...(template as Template), pdfA: 'PDF/A-3b' }, data);
+    expect(result.pdf?.conformance).toMatchObject({ pdfA: 'PDF/A-3b', checks: 'passed' });
+    const { code, report } = await preflight(pdf, 3);
+    expect(report).toMatch(/0 error\(s\)/);
+    expect(code).toBe(0);
+    expect((await pdfInfo(pdf)).Tagged).toBe('no');
+    const entries = await outlineEntries(pdf);
+    expect(entries.map((entry) => entry.title)).toEqual(expect.arrayContaining(['Contents', '7. Price list', '8. Terms of sale']));
+    expect(entries.every((entry) => entry.page !== null)).toBe(true);
+  });
 
   it.each([
     ['PDF/A-3b', false],

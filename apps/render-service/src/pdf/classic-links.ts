@@ -13,8 +13,11 @@ export type ClassicLink = { uri: string; page: number; rect: number[]; pageHeigh
 /** A page object: its number, its text (`N G obj …`, up to its `endobj`) and its /Annots object numbers. */
 type ClassicPage = { object: number; text: string; annotations: number[] };
 
-/** What classicLinks read: the last trailer, the pages in order, their URI links, every object's generation number. */
-export type ClassicLinks = { trailer: ClassicTrailer; pages: ClassicPage[]; links: ClassicLink[]; generations: Map<number, number> };
+/** What classicLinks read: the last trailer, the catalog's text, the pages in order, their URI links, every object's generation number. */
+export type ClassicLinks = { trailer: ClassicTrailer; catalog: string; pages: ClassicPage[]; links: ClassicLink[]; generations: Map<number, number> };
+
+/** An object written anew by withoutClassicLinks: its number and what follows `N G obj` (a new one's number from /Size up). */
+export type ClassicObject = { number: number; body: string };
 
 /** Page tree levels followed before giving up (a loop or a damaged tree ends here). */
 const MAX_DEPTH = 32;
@@ -48,7 +51,7 @@ export function classicLinks(pdf: Buffer): ClassicLinks | null {
   };
   const catalog = object(trailer.rootObject);
   const root = catalog === null ? null : /\/Pages\s+(\d+)\s+\d+\s+R/.exec(catalog);
-  if (root === null) return null;
+  if (catalog === null || root === null) return null;
   const pages: ClassicPage[] = [];
   const links: ClassicLink[] = [];
   const seen = new Set<number>();
@@ -77,7 +80,7 @@ export function classicLinks(pdf: Buffer): ClassicLinks | null {
     }
     return true;
   };
-  return visit(Number(root[1]), null, 0) ? { trailer, pages, links, generations } : null;
+  return visit(Number(root[1]), null, 0) ? { trailer, catalog, pages, links, generations } : null;
 }
 
 /** The bytes of a literal string's body (ISO 32000-1 7.3.4.2): its escapes and octal codes resolved. */
@@ -92,11 +95,13 @@ function literalString(body: string): string {
  * The PDF without the annotations `removed` (object numbers from classicLinks), as an incremental update (ISO
  * 32000-1 7.5.6) that keeps the file byte for byte: each page that listed one is written anew without it in its
  * /Annots (the entry dropped when none is left), and each removed annotation's object becomes `null`, so that a
- * reader that parses the whole file finds no annotation nobody lists. The trailer keeps /Root, /Info and /ID.
+ * reader that parses the whole file finds no annotation nobody lists. `written`: objects written in the same update,
+ * new ones (numbered from the trailer's /Size up) or others written anew (not a page that loses an annotation). The
+ * trailer keeps /Root, /Info and /ID.
  */
-export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: ReadonlySet<number>): Buffer {
+export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: ReadonlySet<number>, written: readonly ClassicObject[] = []): Buffer {
   const { trailer } = read;
-  const objects: { number: number; body: string }[] = [];
+  const objects: ClassicObject[] = [...written];
   for (const page of read.pages) {
     if (!page.annotations.some((annotation) => removed.has(annotation))) continue;
     const kept = page.annotations.filter((annotation) => !removed.has(annotation));
@@ -118,8 +123,9 @@ export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: Re
     update += `${number} ${generation} obj\n${body}\nendobj\n`;
   }
   const xrefAt = pdf.length + Buffer.byteLength(update, 'latin1');
+  const size = Math.max(trailer.size, ...objects.map(({ number }) => number + 1));
   const dictionary =
-    `<</Size ${trailer.size}\n/Root ${trailer.root}${trailer.info === null ? '' : `\n/Info ${trailer.info}`}\n/Prev ${trailer.xrefOffset}` +
+    `<</Size ${size}\n/Root ${trailer.root}${trailer.info === null ? '' : `\n/Info ${trailer.info}`}\n/Prev ${trailer.xrefOffset}` +
     `${trailer.id === null ? '' : `\n/ID ${trailer.id}`}>>`;
   update += `${xref}trailer\n${dictionary}\nstartxref\n${xrefAt}\n%%EOF\n`;
   return Buffer.concat([pdf, Buffer.from(update, 'latin1')]);

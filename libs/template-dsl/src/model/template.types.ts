@@ -488,7 +488,7 @@ export interface Template {
   direction?: Direction;
   /** Tagged (accessible) PDF; default false (faster print). */
   tagged?: boolean;
-  /** PDF outline (bookmarks) from the headings; default false. Chromium builds it from a structure tree, so it costs what `tagged` costs. */
+  /** PDF outline (bookmarks) from the headings, nested by level; default false. Written by the render service: an untagged PDF stays untagged. */
   outline?: boolean;
   /** Archival PDF: the PDF/A level the output claims and is checked against; default none (a plain PDF). */
   pdfA?: PdfALevel;

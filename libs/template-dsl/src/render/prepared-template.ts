@@ -571,13 +571,6 @@ export function prepareTemplate(input: unknown): PreparedTemplate {
       null,
     );
   }
-  if (differ && template.outline) {
-    preparer.issue(
-      RenderIssueType.RenderLayoutDegraded,
-      'Pages that differ (first/last/odd/even variants, or conditions on page counters) are printed in groups and put together, which drops the outline: the PDF has no bookmarks (its page references still link).',
-      null,
-    );
-  }
   const backgrounds = pageBackgroundsOf(template.page);
   for (const i of repeatedRoles(backgrounds, (b) => b.pages ?? 'all')) {
     preparer.issue(RenderIssueType.InvalidLayout, `Page background ${i + 1} is for the same pages as an earlier one; it is not used.`, null);

@@ -289,7 +289,7 @@ export const templateJsonSchema = {
     currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code used by `currency` without an argument.' },
     direction: ref('direction'),
     tagged: { type: 'boolean', description: 'Produce a tagged (accessible) PDF; default false.' },
-    outline: { type: 'boolean', description: 'PDF outline (bookmarks) from the headings; Chromium builds it from the structure tree, so the PDF is tagged too and prints as a tagged one does; default false.' },
+    outline: { type: 'boolean', description: 'PDF outline (bookmarks) from the headings, nested by level; written by the render service, so an untagged PDF stays untagged; default false.' },
     pdfA: {
       enum: ['PDF/A-2b', 'PDF/A-2u', 'PDF/A-3b', 'PDF/A-3u'],
       description: 'Archival PDF: the PDF/A level the output claims and is checked against before it is stored or returned; default none.',
