@@ -44,7 +44,7 @@ export const renderSettings = {
   ),
   batchPrintMax: setting.int(
     'RENDER_BATCH_PRINT_MAX',
-    'Batch printing (docs/decisions/0015-batch-printing.md and 0037-batch-printing-by-default.md): when every page is busy, or for a moment (30 ms at most) while several documents are being compiled, up to this many waiting documents of one template are printed in one load and split, each with its own pages, bands and metadata (a document that cannot share a print — with page references, an outline or scripts, or tagged with pages that differ or more than 500 elements (2,500 with page-aware tables) — is printed alone; tagged documents share tagged prints); the instance then takes this many times more documents from the queue. 1 prints every document alone.',
+    'Batch printing (docs/decisions/0015-batch-printing.md and 0037-batch-printing-by-default.md): when every page is busy, or for a moment (30 ms at most) while several documents are being compiled, up to this many waiting documents of one template are printed in one load and split, each with its own pages, bands and metadata (a document that cannot share a print — with page references or scripts, or tagged with an outline, with pages that differ or with more than 500 elements (2,500 with page-aware tables) — is printed alone; tagged documents share tagged prints, and untagged documents with an outline share prints that give each its own outline); the instance then takes this many times more documents from the queue. 1 prints every document alone.',
     20,
     { min: 1, max: 100 },
   ),

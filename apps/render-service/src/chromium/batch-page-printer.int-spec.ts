@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { compileDocument, type CompiledDocument, type Template } from '@docrender/template-dsl';
 import { parentTreeProblems } from '../../test/parent-tree';
-import { pagePngs, pdfInfo, pdfStructure, pdfText, qpdfCheck } from '../../test/pdf-tools';
+import { outlineEntries, pagePngs, pdfInfo, pdfStructure, pdfText, qpdfCheck } from '../../test/pdf-tools';
 import { decodePng } from '../../test/png-pixels';
 import { pageRolesPage } from '../../test/page-roles';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { EXAMPLES_DIR, readExample } from '../../test/render-service.harness';
 import { withPdfMetadata } from '../pdf/pdf-metadata';
 import { batchPrintKey, BatchNotSharedError, printBatchOnPage } from './batch-page-printer';
+import { HEADING_MARKER_HOST } from './document-outline';
+import { markerLinks } from './marker-links';
 import type { BrowserPool } from './browser-pool';
 
 function printBatch(pool: BrowserPool, documents: CompiledDocument[]): Promise<Buffer[]> {
@@ -199,6 +202,23 @@ describe('issue 23 item 4: several documents of one template in one print, split
     // alone, a table below a page break is found by a print first; in a batch it is not placed
     const below = statement(20, (template) => ({ ...template, body: [template.body[0], { type: 'pageBreak', id: 'break' }, ...template.body.slice(1)] }));
     await expect(printBatch(pool, [statements[0], below])).rejects.toBeInstanceOf(BatchNotSharedError);
+  });
+
+  it('issue 32 item 7: documents with an outline (the service\'s own, untagged: decision 0051) share a print, each with the outline, text and pages it has alone and no heading marker', async () => {
+    const { template, data } = readExample('report');
+    const { transactions } = data as { transactions: unknown[] };
+    const reports = [transactions.length, 30, 120].map((count) => compileDocument({ template: { ...(template as Template), outline: true }, data: { ...(data as object), transactions: transactions.slice(0, count) } }));
+    expect(reports.every((document) => document.outline && !document.tagged && keyOf(document) !== null && keyOf(document) === keyOf(reports[0]))).toBe(true);
+    expect(keyOf(reports[0])).not.toBe(keyOf(compileDocument({ template: template as Template, data })));
+    const batch = await printBatch(pool, reports);
+    await expectAsPrintedAlone(pool, reports, batch);
+    for (const [index, document] of reports.entries()) {
+      const entries = await outlineEntries(batch[index]);
+      expect(entries.length).toBeGreaterThan(1);
+      expect({ index, entries }).toEqual({ index, entries: await outlineEntries(await printCompiled(pool, document)) });
+      expect({ index, tagged: (await pdfInfo(batch[index])).Tagged }).toEqual({ index, tagged: 'no' });
+      expect(markerLinks(await PDFDocument.load(batch[index]), HEADING_MARKER_HOST)).toEqual([]);
+    }
   });
 
   it('issue 32 item 7: tagged invoices (1 and 2 pages) and tagged statements share a tagged print, each with its own structure tree: pages, text, pixels and the structure poppler reads as printed alone, a parent tree that agrees', async () => {

@@ -58,10 +58,10 @@ describe('batchPrintKey: which documents may share a print (decision 0015, issue
     expect(batchPrintKey(document({ tagged: true, html: html('Statement', rows(most)) }))).toBeNull();
   });
 
-  it('printed alone: JavaScript, page references, an outline (Chromium writes one for the whole print), tagged with pages that differ (alone it is put together untagged), first/left/right/blank page rules, HTML not of the DSL', () => {
+  it('printed alone: JavaScript, page references, a tagged document\'s outline (Chromium writes one for the whole print), tagged with pages that differ (alone it is put together untagged), first/left/right/blank page rules, HTML not of the DSL', () => {
     expect(batchPrintKey(document({ javaScript: true }))).toBeNull();
     expect(batchPrintKey(document({ pageReferences: true }))).toBeNull();
-    expect(batchPrintKey(document({ outline: true }))).toBeNull();
+    expect(batchPrintKey(document({ tagged: true, outline: true }))).toBeNull();
     expect(batchPrintKey(document({ tagged: true, pageVariant: () => null }))).toBeNull();
     expect(batchPrintKey(document({ html: html('Invoice 1', '<p>one</p>', '<style>@page :first{margin-top:40mm}</style>') }))).toBeNull();
     expect(batchPrintKey(document({ html: '<p>no head</p>' }))).toBeNull();
@@ -69,5 +69,11 @@ describe('batchPrintKey: which documents may share a print (decision 0015, issue
 
   it('placed elements to measure and tables with lines at page breaks share', () => {
     expect(batchPrintKey(document({ placedToMeasure: true, pageAwareTables: true }))).toBe(batchPrintKey(document()));
+  });
+
+  it('an untagged document with an outline shares, with documents that have one only (each PDF gets its own: decision 0051)', () => {
+    const outlined = batchPrintKey(document({ outline: true }));
+    expect(outlined).not.toBeNull();
+    expect(outlined).not.toBe(batchPrintKey(document()));
   });
 });

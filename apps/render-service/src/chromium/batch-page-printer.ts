@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { pageStamps, type PageStamp } from '../pdf/page-forms';
 import { copyTaggedPages } from '../pdf/tagged-pages';
+import { markHeadings, withDocumentOutline } from './document-outline';
 import { isMarkerLink, markerKeyOf, markerLinks, withoutMarkerLinks } from './marker-links';
 import { BREAK_ROWS_CLASS } from '@docrender/template-dsl';
 import { evaluateInPage, placeBatchTableBreakRows, ROW_MARKER_HOST } from './page-aware-tables';
@@ -22,15 +23,18 @@ export type BatchPrintDocument = Pick<PdfPrintOptions, 'html' | 'headerHtml' | '
   pageAwareTables?: boolean;
   /** Tagged (accessible) PDF; the documents of a batch all are or all are not (batchPrintKey). */
   tagged?: boolean;
+  /** An outline from the headings, untagged (the service's own, decision 0051); the documents of a batch all have one or none. */
+  outline?: boolean;
 };
 
 /**
  * What documents must have in common to be printed in one print: everything before `</head>` except the title
  * (styles, font faces, `@page` rules, the page style element, the language), the elements fixed on every page (their
  * watermarks, which may differ by data: a batch print keeps one set), whether their pages differ and whether they are
- * tagged. Null for a document that is printed alone: JavaScript (a fresh context per document), page
+ * tagged or have an outline. Null for a document that is printed alone: JavaScript (a fresh context per document), page
  * references (their numbers are read from the document's own print and written in before the real one: decision
- * 0036), an outline (Chromium writes one for the whole print), tagged with pages that differ (alone, its pages are put
+ * 0036), a tagged document's outline (Chromium writes one for the whole print; an untagged document's is the
+ * service's, written into each document's PDF: decision 0051), tagged with pages that differ (alone, its pages are put
  * together from several prints and it is not tagged: decision 0011), `@page` rules for the first, left, right or
  * blank page (in a batch they would apply to the batch's pages, not to each document's), or HTML without the one head
  * and body the template DSL writes. Placed elements to measure and tables with lines at page breaks (decision 0029)
@@ -49,14 +53,14 @@ export function batchPrintKey(document: {
   fixedMarkup?: string;
   pageVariant?: unknown;
 }): string | null {
-  if (document.javaScript || document.pageReferences === true || document.outline === true || (document.tagged && document.pageVariant)) return null;
+  if (document.javaScript || document.pageReferences === true || (document.tagged && (document.outline === true || document.pageVariant))) return null;
   const parts = splitDocument(document.html);
   if (parts === null || PAGE_PSEUDO_CLASS.test(parts.head)) return null;
   if (document.tagged) {
     const most = document.pageAwareTables ? TAGGED_SHARE_MAX_ELEMENTS_PAGE_AWARE : TAGGED_SHARE_MAX_ELEMENTS;
     if (elementsIn(parts.body, most) > most) return null;
   }
-  return `${document.pageVariant ? 'variants' : 'alike'}${document.tagged ? ' tagged' : ''}\n${document.fixedMarkup ?? ''}\n${parts.head.replace(TITLE, '')}`;
+  return `${document.pageVariant ? 'variants' : 'alike'}${document.tagged ? ' tagged' : ''}${document.outline === true ? ' outline' : ''}\n${document.fixedMarkup ?? ''}\n${parts.head.replace(TITLE, '')}`;
 }
 
 const PAGE_PSEUDO_CLASS = /@page[^{]*:(first|left|right|blank)/i;
@@ -132,6 +136,8 @@ function splitDocument(html: string): { head: string; body: string } | null {
  * header, footer and page count); one whose bands differ per page takes its page's bands with the counters written
  * as text, on one page. Each document's PDF is its pages copied out of the batch print (the links removed) with its
  * band pages stamped on them (pdf-lib), pages of one print copied in one go so what they share is copied once.
+ * Documents with an outline have their headings marked before the print, and each PDF gets the outline of its own
+ * headings (document-outline.ts, decision 0051).
  */
 export async function printBatchOnPage(page: Page, documents: BatchPrintDocument[]): Promise<Buffer[]> {
   const parts = documents.map((document) => {
@@ -154,6 +160,8 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   if (placed.result.value !== true) throw new BatchNotSharedError('a placed element is as wide as the page\'s content area, or of unknown width');
   const measuresPlaced = documents.some((document) => document.placedToMeasure);
   if (measuresPlaced) await markPlacedElementsInBatch(devTools);
+  // marked before the print, as alone: each document's outline is written into its own PDF from its headings' markers
+  const headings = documents[0].outline === true ? await markHeadings(devTools, true) : null;
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
   const tables = tablesBefore > 0 ? await placeBatchTableBreakRows(devTools) : null;
   if (tables !== null && 'notPlaced' in tables) throw new BatchNotSharedError(tables.notPlaced);
@@ -257,7 +265,8 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
       own.addPage(copy);
       stamps.get(p.printed)?.(copy);
     }
-    pdfs.push(await savePdf(own));
+    const pdf = await savePdf(own);
+    pdfs.push(headings === null ? pdf : await withDocumentOutline(pdf, headings.map((heading) => (heading.document === index ? heading : undefined))));
   }
   return pdfs;
 }

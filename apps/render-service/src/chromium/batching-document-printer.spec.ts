@@ -92,13 +92,13 @@ describe('BatchingDocumentPrinter (RENDER_BATCH_PRINT_MAX, decision 0015)', () =
     expect({ documents: after.documents - before.documents, prints: after.prints - before.prints }).toEqual({ documents: 7, prints: 3 });
   });
 
-  it('never puts documents of different templates in one print, and prints a document that cannot share a print (with an outline, with page references) alone at once', async () => {
+  it('never puts documents of different templates in one print, and prints a document that cannot share a print (tagged with an outline, with page references) alone at once', async () => {
     const alone = alonePrinter();
     const printer = new BatchingDocumentPrinter(alone.printer as unknown as ChromiumDocumentPrinter, pool(1) as unknown as BrowserPool, { maxDocuments: 10, maxPrintedChars: MAX_PRINTED_CHARS, logger });
     const first = printer.printPdf(request('first'));
     const mixed = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')].map((r) => printer.printPdf(r));
     // Chromium writes an outline for the whole print: a shared one would hold every document's headings
-    const outlined = printer.printPdf(request('outline', 'a', { outline: true }));
+    const outlined = printer.printPdf(request('outline', 'a', { outline: true, tagged: true }));
     // decision 0036: a document with page references fills in its numbers from its own print; in a shared one they would stay '?'
     const referencing = printer.printPdf(request('references', 'a', { pageReferences: true }));
     await flush();

@@ -17,22 +17,26 @@ export const HEADING_MARKER_HOST = 'heading.docrender.invalid';
 /** A heading marked in the page: its level (1–6) and its text, one line. Its marker's key is its index. */
 export type MarkedHeading = { level: number; title: string };
 
+/** A heading marked in a batch's page: also the document it is in (its block's index among the body's children). */
+export type BatchHeading = MarkedHeading & { document: number };
+
 /**
  * Puts a marker link at the top of every heading of the loaded document (before any print, so every print is laid out
- * with them) and returns the headings in document order.
+ * with them) and returns the headings in document order; in a batch's document (`batch`), with the document each is in.
  */
-export async function markHeadings(devTools: CDPSession): Promise<MarkedHeading[]> {
-  const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression: `(${markInPage.toString()})(${JSON.stringify(HEADING_MARKER_HOST)})`, returnByValue: true });
+export async function markHeadings(devTools: CDPSession, batch = false): Promise<BatchHeading[]> {
+  const expression = `(${markInPage.toString()})(${JSON.stringify(HEADING_MARKER_HOST)}, ${batch})`;
+  const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
   if (exceptionDetails) throw new Error(`marking the headings for the outline failed: ${exceptionDetails.text}`);
-  return result.value as MarkedHeading[];
+  return result.value as BatchHeading[];
 }
 
 /**
- * `printed` with the outline of `headings` and without their marker links. Headings whose marker the print does not
- * hold (not displayed) have no entry. A print whose layout classicLinks does not read is written anew by pdf-lib with
- * classic cross-reference tables first.
+ * `printed` with the outline of `headings` (by marker key; absent: not this document's) and without their marker
+ * links. Headings whose marker the print does not hold (not displayed) have no entry. A print whose layout
+ * classicLinks does not read is written anew by pdf-lib with classic cross-reference tables first.
  */
-export async function withDocumentOutline(printed: Buffer, headings: readonly MarkedHeading[]): Promise<Buffer> {
+export async function withDocumentOutline(printed: Buffer, headings: readonly (MarkedHeading | undefined)[]): Promise<Buffer> {
   let pdf = printed;
   let read = classicLinks(pdf);
   if (read === null) {
@@ -44,21 +48,23 @@ export async function withDocumentOutline(printed: Buffer, headings: readonly Ma
   const markers = read.links.filter((link) => link.uri.startsWith(prefix));
   const entries = markers
     .map((link) => ({ index: Number(link.uri.slice(prefix.length)), page: read.pages[link.page - 1].object, top: link.rect[3] }))
-    .filter(({ index }) => headings[index] !== undefined)
-    .sort((a, b) => a.index - b.index)
-    .map(({ index, page, top }) => ({ ...headings[index], destination: `[${page} ${read.generations.get(page) ?? 0} R /XYZ 0 ${round(top)} 0]` }));
+    .flatMap(({ index, page, top }) => {
+      const heading = headings[index];
+      return heading === undefined ? [] : [{ index, level: heading.level, title: heading.title, destination: `[${page} ${read.generations.get(page) ?? 0} R /XYZ 0 ${round(top)} 0]` }];
+    })
+    .sort((a, b) => a.index - b.index);
   return withoutClassicLinks(pdf, read, new Set(markers.map((link) => link.object)), entries.length === 0 ? [] : outlineObjects(read, entries));
 }
 
 /** One outline entry: its heading's level and title, and its destination as written (`[page /XYZ left top zoom]`). */
-export type OutlineEntry = MarkedHeading & { destination: string };
+type OutlineEntry = MarkedHeading & { destination: string };
 
 /**
  * The objects of an outline of `entries` (in document order): its root, one item per entry, each a child of the
  * nearest entry before it of a lower level (ISO 32000-1 12.3.3), every item open, and the catalog written anew
  * with /Outlines. New objects are numbered from the trailer's /Size.
  */
-export function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries: readonly OutlineEntry[]): ClassicObject[] {
+function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries: readonly OutlineEntry[]): ClassicObject[] {
   const root = read.trailer.size;
   type Node = { number: number; parent: number; children: Node[]; entry: OutlineEntry | null };
   const top: Node = { number: root, parent: 0, children: [], entry: null };
@@ -105,10 +111,12 @@ function round(value: number): string {
 
 /**
  * Runs in the page: a marker link to `https://<host>/<index>` at the top of each heading, as a block 1 px high with a
- * margin of -1 px below (it takes no room), out of the accessibility tree; returns each heading's level and text.
+ * margin of -1 px below (it takes no room), out of the accessibility tree; returns each heading's level and text, and
+ * in a batch (`batch`: every document a block of the body) its document.
  */
-function markInPage(host: string): MarkedHeading[] {
-  const headings: MarkedHeading[] = [];
+function markInPage(host: string, batch: boolean): BatchHeading[] {
+  const headings: BatchHeading[] = [];
+  const documents = Array.from(document.body.children);
   for (const heading of Array.from(document.body.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
     const title = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (title === '') continue;
@@ -118,7 +126,7 @@ function markInPage(host: string): MarkedHeading[] {
     link.href = `https://${host}/${headings.length}`;
     link.style.cssText = 'display:block;height:1px;margin-bottom:-1px';
     heading.insertBefore(link, heading.firstChild);
-    headings.push({ level: Number(heading.tagName.slice(1)), title });
+    headings.push({ level: Number(heading.tagName.slice(1)), title, document: batch ? documents.findIndex((block) => block.contains(heading)) : 0 });
   }
   return headings;
 }
