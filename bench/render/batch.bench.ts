@@ -9,7 +9,9 @@
  * pages, carried and brought-forward subtotals at every break: page-aware tables; BENCH_STATEMENT_ROWS rows each when
  * set), or, with BENCH_BATCH_DATA=report,
  * `examples/report` with its transactions cut to BENCH_REPORT_ROWS (30); with BENCH_BATCH_TAGGED=1 tagged
- * (`tagged: true`: accessible PDFs, raw puppeteer printing them tagged too) — printed on one browser with C reused
+ * (`tagged: true`: accessible PDFs, raw puppeteer printing them tagged too); with BENCH_BATCH_OUTLINE=1 with an outline
+ * (`outline: true`: raw puppeteer prints it with `outline: true`, which Chromium writes only into a tagged PDF; the
+ * service writes its own into an untagged one, decision 0051) — printed on one browser with C reused
  * windows (BENCH_CONCURRENCY, default 2), C documents or batches printing at once, in these variants:
  *   raw        raw puppeteer per document (setContent + page.pdf(), bench-kit's rawPrint): the baseline (for the
  *              statements, their HTML without the subtotals' placement, which raw puppeteer cannot do);
@@ -47,6 +49,7 @@ const REPORTS = process.env.BENCH_BATCH_DATA === 'report';
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 30);
 const STATEMENT_ROWS = process.env.BENCH_STATEMENT_ROWS === undefined ? null : Number(process.env.BENCH_STATEMENT_ROWS);
 const TAGGED = process.env.BENCH_BATCH_TAGGED === '1';
+const OUTLINE = process.env.BENCH_BATCH_OUTLINE === '1';
 const run = promisify(execFile);
 
 function metadata(pdf: Buffer, title: string): Buffer {
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
   const root = repositoryRoot();
   const executablePath = await locateChromium(process.env.PUPPETEER_EXECUTABLE_PATH);
   const example = loadExample(root, STATEMENTS ? 'statement' : REPORTS ? 'report' : 'invoice');
-  const template = { ...(example.template as Template), ...(TAGGED ? { tagged: true } : {}) };
+  const template = { ...(example.template as Template), ...(TAGGED ? { tagged: true } : {}), ...(OUTLINE ? { outline: true } : {}) };
   const baseData = example.data as { number: string; customer: { name: string }; items: unknown[] };
   const statementData = (rows: number): unknown =>
     JSON.parse(execFileSync(process.execPath, [path.join(root, 'examples', 'statement', 'generate.mjs'), String(rows)], { encoding: 'utf8' }));
@@ -90,7 +93,7 @@ async function main(): Promise<void> {
     return compileDocument({ template, data });
   });
   console.log(`batch printing benchmark — ${new Date().toISOString()} — ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${executablePath}`);
-  console.log(`${STATEMENTS ? `statement (${STATEMENT_ROWS ?? '20–110'} rows, page-aware tables)` : REPORTS ? `report (${REPORT_ROWS} transactions)` : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
+  console.log(`${STATEMENTS ? `statement (${STATEMENT_ROWS ?? '20–110'} rows, page-aware tables)` : REPORTS ? `report (${REPORT_ROWS} transactions)` : `invoice (${MIXED ? 'mixed: 3–12 items' : 'uniform'})`}${TAGGED ? ', tagged' : ''}${OUTLINE ? ', with an outline' : ''}, ${DOCUMENTS} documents per run, ${CONCURRENCY} windows, ${ROUNDS} rounds, batch sizes ${BATCH_SIZES.join(', ')}`);
 
   const raw = await launchRaw(executablePath, CONCURRENCY);
   try {

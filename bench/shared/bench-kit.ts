@@ -71,8 +71,9 @@ export function rawPrint(page: Page, compiled: CompiledDocument, tagged = compil
       page.pdf({
         printBackground: true,
         preferCSSPageSize: true,
-        tagged,
-        outline: false,
+        // Chromium writes an outline only into a tagged PDF
+        tagged: tagged || compiled.outline,
+        outline: compiled.outline,
         displayHeaderFooter: bands,
         headerTemplate: bands ? (compiled.headerHtml ?? '<span></span>') : undefined,
         footerTemplate: bands ? (compiled.footerHtml ?? '<span></span>') : undefined,
