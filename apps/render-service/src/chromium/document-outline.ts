@@ -5,7 +5,7 @@ import { loadPdf, savePdf } from '../pdf/paced-pdf';
 /**
  * A PDF outline (bookmarks) from the document's headings, written by the service into an untagged print. Chromium
  * writes an outline only from a structure tree, so a print with one is tagged, and a tagged print costs two to three
- * times an untagged one (docs/decisions/0051). Each heading (`h1`–`h6`, the DSL's `heading` and rich text headings)
+ * times an untagged one (decision 0051). Each heading (`h1`–`h6`, the DSL's `heading` and rich text headings)
  * gets a marker link (marker-links.ts) that takes no room, so the print tells its page and top; the outline is then
  * written into the PDF in an incremental update that also takes the markers out, nested by level as Chromium nests
  * them.
