@@ -56,6 +56,11 @@ export type PlacingOptions = {
    * print would cost more. The real print by default.
    */
   findingPrint?: MeasuringPrint;
+  /**
+   * An in-page expression run once the document is laid out for print, before the tables are measured (page
+   * references' placeholders: SHOW_PLACEHOLDER_PAGES), so that one layout serves both.
+   */
+  beforeMeasuring?: string;
 };
 
 /** What the page tells of the page box and its page-aware tables (measureTables, run in the page). */
@@ -112,6 +117,7 @@ export async function placeTableBreakRows(devTools: CDPSession, measure: Measuri
   const layout = new PrintLayout(devTools, box.contentWidth, screenMedia);
   try {
     await layout.enter();
+    if (options.beforeMeasuring !== undefined) await evaluate(devTools, options.beforeMeasuring);
     const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
       devTools,
       `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${JSON.stringify(box)}, false)`,

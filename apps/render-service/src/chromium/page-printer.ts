@@ -4,7 +4,7 @@ import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from './page-aware-tables';
 import { markHeadings, withDocumentOutline } from './document-outline';
-import { copyDestinations, resolvePageReferences, showPlaceholderPages } from './page-references';
+import { copyDestinations, resolvePageReferences, SHOW_PLACEHOLDER_PAGES, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
 import { RenderBudgetEstimateError } from './render-timeout.error';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
@@ -103,8 +103,10 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   const headings = options.outline && (!options.tagged || options.pageVariant) ? await markHeadings(devTools) : null;
   const outline = (options.outline ?? false) && headings === null;
   const withOutline = (printed: Buffer): Promise<Buffer> => (headings === null ? Promise.resolve(printed) : withDocumentOutline(printed, headings));
-  // page references print with numbers of about their width from the start: every measuring print can tell their pages
-  if (options.pageReferences) await showPlaceholderPages(devTools);
+  // page references print with numbers of about their width from the start: every measuring print can tell their pages;
+  // with page-aware tables (and nothing printed before them) they are shown in the layout that measures the tables
+  let placeholdersWithTables = (options.pageReferences ?? false) && (options.pageAwareTables ?? false) && !options.onPlacedBeyondPage;
+  if (options.pageReferences && !placeholdersWithTables) await showPlaceholderPages(devTools);
   if (options.onPlacedBeyondPage) {
     const placed = await placedBeyondFirstPage(devTools, measuringPrint);
     options.onPlacedBeyondPage(placed.elementIds);
@@ -122,7 +124,11 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
     options.onMeasuringPrints?.(placed.measuringPrints);
     return withOutline(placed.printed);
   }
-  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measuringPrint);
+  const placeTables = (): ReturnType<typeof placeTableBreakRows> => {
+    const beforeMeasuring = placeholdersWithTables ? SHOW_PLACEHOLDER_PAGES : undefined;
+    placeholdersWithTables = false;
+    return placeTableBreakRows(devTools, measuringPrint, { beforeMeasuring });
+  };
   if (options.pageAwareTables) {
     // its last print is laid out as the real one: page groups count their pages from it
     const placed = await placeTables();

@@ -22,8 +22,14 @@ export type PageReferencesResolved = {
  * the width they will have.
  */
 export async function showPlaceholderPages(devTools: CDPSession, screenMedia = ''): Promise<void> {
-  await withPrintLayout(devTools, screenMedia, `(${placeholders.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, (${pageBox.toString()})())`);
+  await withPrintLayout(devTools, screenMedia, SHOW_PLACEHOLDER_PAGES);
 }
+
+/**
+ * The in-page expression of showPlaceholderPages, for a page already laid out for print (print media, the content
+ * area's width): run there, the layout that counts the pages is the one that follows (page-aware tables' measures).
+ */
+export const SHOW_PLACEHOLDER_PAGES = `(${placeholders.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, (${pageBox.toString()})())`;
 
 /**
  * Page references (CompiledDocument.pageReferences, docs/decisions/0036): Chromium writes each reference, a link to
