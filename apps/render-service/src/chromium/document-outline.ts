@@ -1,6 +1,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import { type ClassicLinks, classicLinks, type ClassicObject, withoutClassicLinks } from '../pdf/classic-links';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
+import { pdfTextString } from '../pdf/pdf-metadata';
 
 /**
  * A PDF outline (bookmarks) from the document's headings, written by the service into an untagged print. Chromium
@@ -81,7 +82,7 @@ function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries
   const write = (node: Node, siblings: Node[], at: number): void => {
     const fields: string[] = [];
     if (node.entry === null) fields.push('/Type /Outlines');
-    else fields.push(`/Title ${textString(node.entry.title)}`, `/Parent ${node.parent} 0 R`, `/Dest ${node.entry.destination}`);
+    else fields.push(`/Title ${pdfTextString(node.entry.title)}`, `/Parent ${node.parent} 0 R`, `/Dest ${node.entry.destination}`);
     if (at > 0) fields.push(`/Prev ${siblings[at - 1].number} 0 R`);
     if (node.entry !== null && at < siblings.length - 1) fields.push(`/Next ${siblings[at + 1].number} 0 R`);
     if (node.children.length > 0) {
@@ -94,12 +95,6 @@ function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries
   const catalog = read.catalog.replace(/^\d+\s+\d+\s+obj\s*/, '').replace(/\/Outlines\s+\d+\s+\d+\s+R/, '').trimEnd();
   objects.push({ number: read.trailer.rootObject, body: `${catalog.slice(0, catalog.lastIndexOf('>>'))}\n/Outlines ${root} 0 R>>` });
   return objects;
-}
-
-/** A PDF text string of `text` (ISO 32000-1 7.9.2.2): UTF-16BE with its byte order mark, written in hex. */
-function textString(text: string): string {
-  const bytes = Buffer.from(text, 'utf16le').swap16();
-  return `<FEFF${bytes.toString('hex').toUpperCase()}>`;
 }
 
 /** A coordinate as Chromium writes them: at most 5 decimals, no exponent. */
