@@ -1,7 +1,8 @@
 import type { CDPSession } from 'puppeteer-core';
-import { type ClassicLinks, classicLinks, type ClassicObject, withoutClassicLinks } from '../pdf/classic-links';
+import { type ClassicLinks, classicLinks, withoutClassicLinks } from '../pdf/classic-links';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
 import { pdfTextString } from '../pdf/pdf-metadata';
+import type { UpdatedObject } from '../pdf/pdf-xref';
 
 /**
  * A PDF outline (bookmarks) from the document's headings, written by the service into an untagged print. Chromium
@@ -65,7 +66,7 @@ type OutlineEntry = MarkedHeading & { destination: string };
  * nearest entry before it of a lower level (ISO 32000-1 12.3.3), every item open, and the catalog written anew
  * with /Outlines. New objects are numbered from the trailer's /Size.
  */
-function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries: readonly OutlineEntry[]): ClassicObject[] {
+function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries: readonly OutlineEntry[]): UpdatedObject[] {
   const root = read.trailer.size;
   type Node = { number: number; parent: number; children: Node[]; entry: OutlineEntry | null };
   const top: Node = { number: root, parent: 0, children: [], entry: null };
@@ -78,7 +79,7 @@ function outlineObjects(read: Pick<ClassicLinks, 'trailer' | 'catalog'>, entries
     stack.push(node);
   });
   const descendants = (node: Node): number => node.children.reduce((count, child) => count + 1 + descendants(child), 0);
-  const objects: ClassicObject[] = [];
+  const objects: UpdatedObject[] = [];
   const write = (node: Node, siblings: Node[], at: number): void => {
     const fields: string[] = [];
     if (node.entry === null) fields.push('/Type /Outlines');

@@ -1,4 +1,4 @@
-import { type ClassicTrailer, readClassicObject, readClassicTrailer } from './pdf-xref';
+import { appendClassicUpdate, type ClassicTrailer, readClassicObject, readClassicTrailer, type UpdatedObject } from './pdf-xref';
 
 /**
  * The URI links of a PDF in Chromium's layout (classic cross-reference tables, pdf-xref.ts), read and taken out
@@ -16,8 +16,6 @@ type ClassicPage = { object: number; text: string; annotations: number[] };
 /** What classicLinks read: the last trailer, the catalog's text, the pages in order, their URI links, every object's generation number. */
 export type ClassicLinks = { trailer: ClassicTrailer; catalog: string; pages: ClassicPage[]; links: ClassicLink[]; generations: Map<number, number> };
 
-/** An object written anew by withoutClassicLinks: its number and what follows `N G obj` (a new one's number from /Size up). */
-export type ClassicObject = { number: number; body: string };
 
 /** Page tree levels followed before giving up (a loop or a damaged tree ends here). */
 const MAX_DEPTH = 32;
@@ -99,9 +97,9 @@ function literalString(body: string): string {
  * new ones (numbered from the trailer's /Size up) or others written anew (not a page that loses an annotation). The
  * trailer keeps /Root, /Info and /ID.
  */
-export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: ReadonlySet<number>, written: readonly ClassicObject[] = []): Buffer {
+export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: ReadonlySet<number>, written: readonly UpdatedObject[] = []): Buffer {
   const { trailer } = read;
-  const objects: ClassicObject[] = [...written];
+  const objects: UpdatedObject[] = [...written];
   for (const page of read.pages) {
     if (!page.annotations.some((annotation) => removed.has(annotation))) continue;
     const kept = page.annotations.filter((annotation) => !removed.has(annotation));
@@ -113,20 +111,9 @@ export function withoutClassicLinks(pdf: Buffer, read: ClassicLinks, removed: Re
   }
   for (const number of removed) objects.push({ number, body: 'null' });
   if (objects.length === 0) return pdf;
-  objects.sort((a, b) => a.number - b.number);
-  const last = pdf.length === 0 ? -1 : pdf[pdf.length - 1];
-  let update = last === 0x0a || last === 0x0d ? '' : '\n';
-  let xref = 'xref\n';
-  for (const { number, body } of objects) {
-    const generation = read.generations.get(number) ?? 0;
-    xref += `${number} 1\n${String(pdf.length + Buffer.byteLength(update, 'latin1')).padStart(10, '0')} ${String(generation).padStart(5, '0')} n \n`;
-    update += `${number} ${generation} obj\n${body}\nendobj\n`;
-  }
-  const xrefAt = pdf.length + Buffer.byteLength(update, 'latin1');
-  const size = Math.max(trailer.size, ...objects.map(({ number }) => number + 1));
-  const dictionary =
-    `<</Size ${size}\n/Root ${trailer.root}${trailer.info === null ? '' : `\n/Info ${trailer.info}`}\n/Prev ${trailer.xrefOffset}` +
-    `${trailer.id === null ? '' : `\n/ID ${trailer.id}`}>>`;
-  update += `${xref}trailer\n${dictionary}\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return Buffer.concat([pdf, Buffer.from(update, 'latin1')]);
+  return appendClassicUpdate(
+    pdf,
+    trailer,
+    objects.map((object) => ({ ...object, generation: read.generations.get(object.number) ?? 0 })),
+  );
 }

@@ -1,4 +1,4 @@
-import { readClassicTrailer } from './pdf-xref';
+import { appendClassicUpdate, readClassicTrailer } from './pdf-xref';
 
 export type PdfMetadata = {
   /** /Title: the document name. */
@@ -33,22 +33,12 @@ export function withPdfMetadata(pdf: Buffer, metadata: PdfMetadata): PdfMetadata
   if (trailer.encrypted) return { written: false, pdf, reason: 'the PDF is encrypted' };
 
   const infoObject = trailer.size;
-  const last = pdf.length === 0 ? -1 : pdf[pdf.length - 1];
-  const separator = last === 0x0a || last === 0x0d ? '' : '\n';
-  const infoAt = pdf.length + separator.length;
   const date = pdfDate(metadata.created);
   // every string is ASCII (non-ASCII text goes out as a hex string), so one character is one byte
   const info =
-    `${infoObject} 0 obj\n` +
     `<</Title ${pdfTextString(metadata.title)}\n/Producer ${pdfTextString(metadata.producer)}\n/Creator ${pdfTextString(metadata.creator)}\n` +
-    `/CreationDate (${date})\n/ModDate (${date})>>\nendobj\n`;
-  const xrefAt = infoAt + info.length;
-  const xref = `xref\n${infoObject} 1\n${String(infoAt).padStart(10, '0')} 00000 n \n`;
-  const dictionary =
-    `<</Size ${infoObject + 1}\n/Root ${trailer.root}\n/Info ${infoObject} 0 R\n/Prev ${trailer.xrefOffset}` +
-    `${trailer.id === null ? '' : `\n/ID ${trailer.id}`}>>`;
-  const update = `${separator}${info}${xref}trailer\n${dictionary}\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return { written: true, pdf: Buffer.concat([pdf, Buffer.from(update, 'latin1')]) };
+    `/CreationDate (${date})\n/ModDate (${date})>>`;
+  return { written: true, pdf: appendClassicUpdate(pdf, trailer, [{ number: infoObject, body: info }], `${infoObject} 0 R`) };
 }
 
 /**

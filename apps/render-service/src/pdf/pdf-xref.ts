@@ -117,3 +117,32 @@ function readSection(pdf: Buffer, offset: number): XrefSection | null {
     if (position > pdf.length) return null;
   }
 }
+
+/** An object written in an incremental update: its number, generation (0 when absent) and what follows `N G obj`. */
+export type UpdatedObject = { number: number; generation?: number; body: string };
+
+/**
+ * `pdf` with an incremental update (ISO 32000-1 7.5.6) appended: the file kept byte for byte, then `objects` (bodies
+ * in Latin-1: a PDF's own syntax, non-ASCII text written as hex strings), a classic cross-reference section listing
+ * only them, and a trailer with /Size (grown to hold any new object), /Root and /ID of `trailer`, /Info (`info`, or
+ * the trailer's own) and /Prev → the section before. The one writer of the service's updates (document information,
+ * marker links and outlines).
+ */
+export function appendClassicUpdate(pdf: Buffer, trailer: ClassicTrailer, objects: readonly UpdatedObject[], info: string | null = trailer.info): Buffer {
+  const sorted = [...objects].sort((a, b) => a.number - b.number);
+  const last = pdf.length === 0 ? -1 : pdf[pdf.length - 1];
+  let update = last === 0x0a || last === 0x0d ? '' : '\n';
+  let xref = 'xref\n';
+  let size = trailer.size;
+  for (const { number, generation = 0, body } of sorted) {
+    xref += `${number} 1\n${String(pdf.length + Buffer.byteLength(update, 'latin1')).padStart(10, '0')} ${String(generation).padStart(5, '0')} n \n`;
+    update += `${number} ${generation} obj\n${body}\nendobj\n`;
+    size = Math.max(size, number + 1);
+  }
+  const xrefAt = pdf.length + Buffer.byteLength(update, 'latin1');
+  const dictionary =
+    `<</Size ${size}\n/Root ${trailer.root}${info === null ? '' : `\n/Info ${info}`}\n/Prev ${trailer.xrefOffset}` +
+    `${trailer.id === null ? '' : `\n/ID ${trailer.id}`}>>`;
+  update += `${xref}trailer\n${dictionary}\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([pdf, Buffer.from(update, 'latin1')]);
+}
