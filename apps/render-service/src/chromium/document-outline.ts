@@ -1,5 +1,6 @@
 import type { CDPSession } from 'puppeteer-core';
 import { type ClassicLinks, classicLinks, withoutClassicLinks } from '../pdf/classic-links';
+import { valueInPage } from './in-page';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
 import { pdfTextString } from '../pdf/pdf-metadata';
 import type { UpdatedObject } from '../pdf/pdf-xref';
@@ -28,9 +29,7 @@ export type BatchHeading = MarkedHeading & { document: number };
  */
 export async function markHeadings(devTools: CDPSession, batch = false): Promise<BatchHeading[]> {
   const expression = `(${markInPage.toString()})(${JSON.stringify(HEADING_MARKER_HOST)}, ${batch})`;
-  const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
-  if (exceptionDetails) throw new Error(`marking the headings for the outline failed: ${exceptionDetails.text}`);
-  return result.value as BatchHeading[];
+  return valueInPage<BatchHeading[]>(devTools, expression, 'marking the headings for the outline');
 }
 
 /**

@@ -2,7 +2,8 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { markerLinks } from './marker-links';
 import { evenTable } from '../../test/measured-table';
-import { placeTableBreakRows } from './page-aware-tables';
+import { type PlacingOptions, placeTableBreakRows } from './page-aware-tables';
+import { PrintLayout } from './print-layout';
 
 const PAGE_HEIGHT_PT = 842;
 const CONTENT_TOP = 100;
@@ -151,10 +152,19 @@ class FakeLayout {
   }
 }
 
+/** placeTableBreakRows on the fake page in a print layout of its own, given back after (as printPdfOnPage holds one). */
+async function place(fake: FakeLayout, measure: () => Promise<Buffer>, options?: PlacingOptions): ReturnType<typeof placeTableBreakRows> {
+  const devTools = fake.devTools();
+  const layout = new PrintLayout(devTools);
+  const placed = await placeTableBreakRows(devTools, measure, layout, options);
+  await layout.restore();
+  return placed;
+}
+
 describe('issue 32 item 1: page-aware table breaks confirmed by a print, corrected where a page held less', () => {
   it('a layout as measured is confirmed by one print, each page as full as its carried rows allow', async () => {
     const fake = new FakeLayout(1000);
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    const placed = await place(fake, () => fake.print());
     expect(placed.measuringPrints).toBe(1);
     // page 1: 950 px from the first row: 46 rows + 30 = 950; later pages 1000 - 22 - 25 = 953: 46 rows + 30 = 950
     expect(fake.breaks).toEqual([45, 91]);
@@ -166,7 +176,7 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
 
   it('pages that hold less than measured: the overflowing page and the rest are planned again, and the second print confirms', async () => {
     const fake = new FakeLayout(985);
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    const placed = await place(fake, () => fake.print());
     expect(placed.measuringPrints).toBe(2);
     const { rows, carried } = fake.layout();
     // every carried block on the page of the row above it, every page after a break starting with the next row
@@ -181,7 +191,7 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
 
   it('break rows measured where the plan shows them: taller carried rows further down are measured, and the pages planned again with them', async () => {
     const fake = new FakeLayout(1000, (row) => (row >= 40 ? 60 : CARRIED));
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print());
+    const placed = await place(fake, () => fake.print());
     expect(placed.measuringPrints).toBe(1);
     // page 1: 950 px from the first row: 44 rows + 60 = 940; later pages 953: 44 rows + 60 = 940
     expect(fake.breaks).toEqual([43, 87]);
@@ -194,7 +204,7 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
     // each showing measures the carried rows 25 px taller than the one before (more than a row): every plan is shown
     // too short, and the next one breaks elsewhere
     const fake: FakeLayout = new FakeLayout(1000, () => CARRIED + 25 * fake.shows);
-    const ended = await placeTableBreakRows(fake.devTools(), () => fake.print()).then(
+    const ended = await place(fake, () => fake.print()).then(
       (placed) => `settled after ${placed.measuringPrints} prints`,
       (error: Error) => error.message,
     );
@@ -209,7 +219,7 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
   /** Places the breaks on pages that really hold `pageSpace` px with the real print as the confirming one: what it took, and the PDF handed back. */
   const confirmedByTheRealPrint = async (pageSpace: number) => {
     const fake = new FakeLayout(pageSpace);
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), { printIsReal: true });
+    const placed = await place(fake, () => fake.print(), { printIsReal: true });
     const printed = await PDFDocument.load(placed.printed);
     return { measuringPrints: placed.measuringPrints, prints: fake.prints, breaks: fake.breaks, markerLinks: markerLinks(printed, 'row.docrender.invalid'), pages: printed.getPageCount() };
   };
@@ -234,7 +244,7 @@ describe('issue 32 item 1: page-aware table breaks confirmed by a print, correct
   /** Places the breaks with the real print confirming them and a finding print of its own: the prints of each kind. */
   const placedWithFindingPrints = async (fake: FakeLayout) => {
     let findingPrints = 0;
-    const placed = await placeTableBreakRows(fake.devTools(), () => fake.print(), {
+    const placed = await place(fake, () => fake.print(), {
       printIsReal: true,
       findingPrint: () => {
         findingPrints++;

@@ -2,7 +2,9 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
 import { BREAK_ROWS_CLASS, type BreakRowsData, expandBreakRows } from '@docrender/template-dsl';
+import { evaluateInPage, valueInPage } from './in-page';
 import { markerLinks, printedMarkerLinks } from './marker-links';
+import { type PageBox, PrintLayout } from './print-layout';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
 
 /** Prints the loaded document as it stands (untagged and without bands unless it is the real print) and returns the PDF. */
@@ -19,6 +21,7 @@ const MAX_MEASURING_ROUNDS = 4;
  * print to check: on a page whose break rows measured otherwise at every showing the rounds would not end.
  */
 const MAX_SHOWINGS = MAX_MEASURING_ROUNDS + 2;
+const PLACING = 'placing the rows at table page breaks';
 const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
 const measuringPrints = counter(
@@ -42,8 +45,6 @@ export type TableBreaksPlaced = {
 };
 
 export type PlacingOptions = {
-  /** The media type the page is emulating (`''` for none, `'print'` for the preview), restored after measuring. */
-  screenMedia?: string;
   /**
    * `measure` is the real print (bands included, tagged when the document is: the marker links are out of the
    * accessibility tree, so they enter no structure tree): the print that confirms the breaks is the document's PDF,
@@ -107,125 +108,121 @@ export type TablePlan = { page: number; firstSpace: number; pageSpace: number; p
  * removed before the real print. Costs one measuring print for a document whose page-aware tables each start on page
  * 1 or under a forced page break, one more for each table found by printing and for each that does not print as
  * planned (docs/decisions/0029); one fewer when the confirming print is the real one (`printIsReal`: its links are
- * then taken out of the PDF).
+ * then taken out of the PDF). Measures in `layout`, the caller's (PrintLayout), and leaves it entered: the caller
+ * restores it after the real print.
  */
-export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
-  const { screenMedia = '', printIsReal = false, findingPrint = measure } = options;
+export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, layout: PrintLayout, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
+  const { printIsReal = false, findingPrint = measure } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
   await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
-  const box = await evaluateValue<PageBox>(devTools, `(${clearBreaks.toString()})(), (${pageBox.toString()})()`);
-  const layout = new PrintLayout(devTools, box.contentWidth, screenMedia);
-  try {
-    await layout.enter();
-    if (options.beforeMeasuring !== undefined) await evaluate(devTools, options.beforeMeasuring);
-    const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
-      devTools,
-      `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${JSON.stringify(box)}, false)`,
-    );
-    // the rows whose break rows were measured, per table: the first row's, in the layout (every row taken as tall)
-    const breaksMeasured = tables.map((table) => new Set<number>(table.rowTops.length > 1 ? [0] : []));
-    // the room on a page, learnt lower when a page overflows
-    const pageSpace = tables.map(() => contentHeight);
-    const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
-      showPlan(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
-    const plans: (AlonePlan | null)[] = tables.map(() => null);
-    // where a table below a forced page break is taken to start before a print tells: where the layout shows its first
-    // row on the page that break opens (the page's number read from the print that confirms it); the link's position
-    // in a print is rounded to whole pixels, so the room is taken half a pixel short there too
-    const guessed = (t: number): Found | null => {
-      const below = tables[t].startBelowBreak;
-      return below === null ? null : { page: null, firstSpace: contentHeight - below - 0.5 };
-    };
-    // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
-    const found: (Found | null)[] = tables.map((table, t) => (table.startOnFirstPage === null ? guessed(t) : { page: 1, firstSpace: contentHeight - table.startOnFirstPage }));
-    let prints = 0;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      for (let t = 0; t < tables.length; t++) {
-        if (plans[t] !== null) continue;
-        const at = found[t];
-        if (at === null) break;
-        plans[t] = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
-      }
-      // a print made while a table is still to be found only finds it: it cannot be the document's PDF
-      const finding = plans.some((planned) => planned === null);
-      await layout.beforePrint();
-      const printed = await (finding ? findingPrint : measure)();
-      prints++;
-      const read = await printedMarkerLinks(printed, ROW_MARKER_HOST);
-      const links = read.links;
-      const pages = new Map<string, { page: number; top: number }>();
-      for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
-      let settled = true;
-      for (let t = 0; t < tables.length; t++) {
-        const planned = plans[t];
-        const table = tables[t];
-        // its first row in this print (every table before it is placed and confirmed)
-        const foundHere = (): { page: number; firstSpace: number } => {
-          const first = pages.get(`r:${table.index}:0`);
-          if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
-          const top = first.top - contentTop - table.markerOffset;
-          // the link's position is rounded to whole pixels: the room is taken half a pixel short
-          return { page: first.page, firstSpace: contentHeight - top - 0.5 };
-        };
-        if (planned === null) {
-          // not found yet
-          found[t] = foundHere();
-          settled = false;
-          break;
-        }
-        const guess = planned.page === null;
-        const onPage: TablePlan = { ...planned, page: planned.page ?? foundHere().page };
-        const misplaced = misplacedPages(table, onPage, pages);
-        if (misplaced.length === 0) {
-          plans[t] = onPage;
-          continue;
-        }
+  await evaluate(devTools, `(${clearBreaks.toString()})()`);
+  const box = await layout.box();
+  await layout.enter();
+  if (options.beforeMeasuring !== undefined) await evaluate(devTools, options.beforeMeasuring);
+  const { contentTop, contentHeight, tables } = await evaluateValue<Measured>(
+    devTools,
+    `(${measureTables.toString()})(${IN_PAGE_BREAK_ROWS}, ${JSON.stringify(ROW_MARKER_HOST)}, ${JSON.stringify(box)}, false)`,
+  );
+  // the rows whose break rows were measured, per table: the first row's, in the layout (every row taken as tall)
+  const breaksMeasured = tables.map((table) => new Set<number>(table.rowTops.length > 1 ? [0] : []));
+  // the room on a page, learnt lower when a page overflows
+  const pageSpace = tables.map(() => contentHeight);
+  const plan = (t: number, firstSpace: number, fixed: number[] = []): Promise<PlannedPage[]> =>
+    showPlan(devTools, layout, tables[t], breaksMeasured[t], firstSpace, pageSpace[t], fixed);
+  const plans: (AlonePlan | null)[] = tables.map(() => null);
+  // where a table below a forced page break is taken to start before a print tells: where the layout shows its first
+  // row on the page that break opens (the page's number read from the print that confirms it); the link's position
+  // in a print is rounded to whole pixels, so the room is taken half a pixel short there too
+  const guessed = (t: number): Found | null => {
+    const below = tables[t].startBelowBreak;
+    return below === null ? null : { page: null, firstSpace: contentHeight - below - 0.5 };
+  };
+  // where each table was found (page, room under its first row): table 0 from the layout when it starts on page 1
+  const found: (Found | null)[] = tables.map((table, t) => (table.startOnFirstPage === null ? guessed(t) : { page: 1, firstSpace: contentHeight - table.startOnFirstPage }));
+  let prints = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    for (let t = 0; t < tables.length; t++) {
+      if (plans[t] !== null) continue;
+      const at = found[t];
+      if (at === null) break;
+      plans[t] = { page: at.page, firstSpace: at.firstSpace, pageSpace: pageSpace[t], pages: await plan(t, at.firstSpace) };
+    }
+    // a print made while a table is still to be found only finds it: it cannot be the document's PDF
+    const finding = plans.some((planned) => planned === null);
+    await layout.beforePrint();
+    const printed = await (finding ? findingPrint : measure)();
+    prints++;
+    const read = await printedMarkerLinks(printed, ROW_MARKER_HOST);
+    const links = read.links;
+    const pages = new Map<string, { page: number; top: number }>();
+    for (const link of links) if (!pages.has(link.key)) pages.set(link.key, link);
+    let settled = true;
+    for (let t = 0; t < tables.length; t++) {
+      const planned = plans[t];
+      const table = tables[t];
+      // its first row in this print (every table before it is placed and confirmed)
+      const foundHere = (): { page: number; firstSpace: number } => {
+        const first = pages.get(`r:${table.index}:0`);
+        if (first === undefined) throw new Error(`placing the rows at table page breaks failed: table ${table.index} is not in the print`);
+        const top = first.top - contentTop - table.markerOffset;
+        // the link's position is rounded to whole pixels: the room is taken half a pixel short
+        return { page: first.page, firstSpace: contentHeight - top - 0.5 };
+      };
+      if (planned === null) {
+        // not found yet
+        found[t] = foundHere();
         settled = false;
-        if (guess) {
-          // not where the layout showed it under its page break: found in this print (its first row is where the
-          // content above it put it, whatever breaks were shown below), planned again from there
-          found[t] = foundHere();
-          plans[t] = null;
-          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
-          break;
-        }
-        const wrong = misplaced[0].page;
-        if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== onPage.page) {
-          // the table starts elsewhere (content above it moved): found again from this print
-          found[t] = null;
-          plans[t] = null;
-          await showBreaks(devTools, table, null);
-          if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
-          break;
-        }
-        // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
-        // before the first wrong one stay, and the rest of the table is planned again
-        let firstSpace = planned.firstSpace;
-        for (const { page, overflowed } of misplaced) {
-          if (!overflowed) continue;
-          const held = planned.pages[page].used - 1 / 64;
-          if (page === 0) firstSpace = Math.min(firstSpace, held);
-          else pageSpace[t] = Math.min(pageSpace[t], held);
-        }
-        const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
-        plans[t] = { page: onPage.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+        break;
+      }
+      const guess = planned.page === null;
+      const onPage: TablePlan = { ...planned, page: planned.page ?? foundHere().page };
+      const misplaced = misplacedPages(table, onPage, pages);
+      if (misplaced.length === 0) {
+        plans[t] = onPage;
+        continue;
+      }
+      settled = false;
+      if (guess) {
+        // not where the layout showed it under its page break: found in this print (its first row is where the
+        // content above it put it, whatever breaks were shown below), planned again from there
+        found[t] = foundHere();
+        plans[t] = null;
         if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
         break;
       }
-      if (settled) {
-        if (!printIsReal) {
-          await evaluate(devTools, `(${removeMarkers.toString()})()`);
-          return { measuringPrints: prints, printed };
-        }
-        // the document is printed no more (the next one replaces it): its links stay in the page
-        return { measuringPrints: prints - 1, printed: await read.without() };
+      const wrong = misplaced[0].page;
+      if (wrong === 0 && pages.get(`r:${table.index}:0`)?.page !== onPage.page) {
+        // the table starts elsewhere (content above it moved): found again from this print
+        found[t] = null;
+        plans[t] = null;
+        await showBreaks(devTools, table, null);
+        if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
+        break;
       }
+      // a page that overflowed held less than planned: the room of a page is taken below what it held, the pages
+      // before the first wrong one stay, and the rest of the table is planned again
+      let firstSpace = planned.firstSpace;
+      for (const { page, overflowed } of misplaced) {
+        if (!overflowed) continue;
+        const held = planned.pages[page].used - 1 / 64;
+        if (page === 0) firstSpace = Math.min(firstSpace, held);
+        else pageSpace[t] = Math.min(pageSpace[t], held);
+      }
+      const pagesAgain = await plan(t, firstSpace, planned.pages.slice(0, wrong).map((page) => page.last));
+      plans[t] = { page: onPage.page, firstSpace, pageSpace: pageSpace[t], pages: pagesAgain };
+      if (t + 1 < tables.length) await forgetLaterTables(devTools, tables, plans, found, guessed, t + 1);
+      break;
     }
-    throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
-  } finally {
-    // the print media stays emulated through the prints (their styles are the measure's); the page is left as it was
-    await layout.restore();
+    if (settled) {
+      if (!printIsReal) {
+        await evaluate(devTools, `(${removeMarkers.toString()})()`);
+        return { measuringPrints: prints, printed };
+      }
+      // the document is printed no more (the next one replaces it): its links stay in the page
+      return { measuringPrints: prints - 1, printed: await read.without() };
+    }
   }
+  throw new Error(`placing the rows at table page breaks failed: the breaks did not settle in ${MAX_ROUNDS} prints`);
 }
 
 /** Page-aware tables of a batch placed by placeBatchTableBreakRows, for the batch's print to confirm. */
@@ -251,8 +248,8 @@ export type BatchTablesPlaced = {
  * the print.
  */
 export async function placeBatchTableBreakRows(devTools: CDPSession): Promise<BatchTablesPlaced | { notPlaced: string }> {
-  const box = await evaluateValue<PageBox>(devTools, `(${pageBox.toString()})()`);
-  const layout = new PrintLayout(devTools, box.contentWidth, '');
+  const layout = new PrintLayout(devTools);
+  const box = await layout.box();
   try {
     await layout.enter();
     const { contentHeight, tables } = await evaluateValue<Measured>(
@@ -360,72 +357,6 @@ const IN_PAGE_BREAK_ROWS =
   `expand: ${expandBreakRows.toString()}, dataClass: ${JSON.stringify(BREAK_ROWS_CLASS)} }`;
 
 /**
- * The document laid out as printed, for measuring: print media emulated and the root given the width of the `@page`
- * content area (a style element of its own), so Chromium lays the table out with the same widths, fonts and line
- * breaks as in the print. Entered before measuring; the width is taken off before printing, the media kept until
- * the breaks are placed. Entering sets the width before the media, so the document is laid out once, at that width;
- * measures made one after the other share the layout.
- *
- * The page's window is minimized from the first entering until the page is restored, the prints included. A page in
- * view draws a frame after every change to the document (styles, layout, paint, raster of what is in view), which
- * nothing here uses: the measures force the layout they need, and a print lays out and paints for paper. A hidden
- * page draws none. While all of its pages are hidden, Chromium runs their renderer at background priority (nice 5):
- * under a full CPU these documents yield to the others. Where the browser has no windows to minimize, the document
- * is measured and printed in view.
- */
-class PrintLayout {
-  /** The root's style of the moment: laid out at the content area's width, or its own. */
-  private rootStyle: 'measuring' | null = null;
-  private printMedia = false;
-  /** The page's window while minimized (the state to give back); undefined before the first entering. */
-  private window: { id: number; state: WindowState } | null | undefined = undefined;
-
-  constructor(
-    private readonly devTools: CDPSession,
-    private readonly contentWidth: number,
-    private readonly screenMedia: string,
-  ) {}
-
-  async enter(): Promise<void> {
-    if (this.window === undefined) this.window = await minimize(this.devTools);
-    await this.styleRoot('measuring');
-    if (!this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
-    this.printMedia = true;
-  }
-
-  /** The root's own style again; the print media stays, so a print reuses the styles the measures computed. */
-  async beforePrint(): Promise<void> {
-    await this.styleRoot(null);
-  }
-
-  /** The page as it was: the root's own style, the media it emulated, its window in view. */
-  async restore(): Promise<void> {
-    await this.beforePrint();
-    if (this.printMedia) await this.devTools.send('Emulation.setEmulatedMedia', { media: this.screenMedia });
-    this.printMedia = false;
-    if (this.window) await this.devTools.send('Browser.setWindowBounds', { windowId: this.window.id, bounds: { windowState: this.window.state } });
-    this.window = undefined;
-  }
-
-  private async styleRoot(style: 'measuring' | null): Promise<void> {
-    if (this.rootStyle === style) return;
-    const css = style === 'measuring' ? `html{width:${this.contentWidth}px!important}` : null;
-    await evaluate(this.devTools, `(${styleRoot.toString()})(${JSON.stringify(css)})`);
-    this.rootStyle = style;
-  }
-}
-
-type WindowState = 'normal' | 'minimized' | 'maximized' | 'fullscreen';
-
-/** Minimizes the page's window; returns it and the state it had, or null where the browser has no windows. */
-async function minimize(devTools: CDPSession): Promise<{ id: number; state: WindowState } | null> {
-  const window = await devTools.send('Browser.getWindowForTarget').catch(() => null);
-  if (window === null || window.bounds.windowState === 'minimized') return null;
-  await devTools.send('Browser.setWindowBounds', { windowId: window.windowId, bounds: { windowState: 'minimized' } });
-  return { id: window.windowId, state: window.bounds.windowState ?? 'normal' };
-}
-
-/**
  * A table's pages (planTablePages), shown (showBreaks): the break rows put in at the plan's breaks and measured there,
  * in the print layout. Rows whose break rows were not measured yet are taken as tall as the tallest measured (the
  * first row's, measured with the table). When the break rows at a break measure otherwise, the table is planned again
@@ -492,54 +423,15 @@ async function showBreaks(devTools: CDPSession, table: MeasuredTable, pages: Pla
   );
 }
 
-/** Runs an expression in the page through DevTools; `what` names the work in the error when it throws. */
-export async function evaluateInPage(devTools: CDPSession, expression: string, what: string): Promise<void> {
-  const { exceptionDetails } = await devTools.send('Runtime.evaluate', { expression });
-  if (exceptionDetails) throw new Error(`${what} failed: ${exceptionDetails.text}`);
+function evaluate(devTools: CDPSession, expression: string): Promise<void> {
+  return evaluateInPage(devTools, expression, PLACING);
 }
 
-async function evaluate(devTools: CDPSession, expression: string): Promise<void> {
-  await evaluateInPage(devTools, expression, 'placing the rows at table page breaks');
-}
-
-async function evaluateValue<T>(devTools: CDPSession, expression: string): Promise<T> {
-  const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
-  if (exceptionDetails) throw new Error(`placing the rows at table page breaks failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-  return result.value as T;
+function evaluateValue<T>(devTools: CDPSession, expression: string): Promise<T> {
+  return valueInPage<T>(devTools, expression, PLACING);
 }
 
 // The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).
-
-/** The page box of the document's `@page` rule, CSS pixels: the sheet's height, the margins, the content area's width. */
-export type PageBox = { height: number; top: number; bottom: number; contentWidth: number };
-
-/**
- * Runs in the page: the page box from the `@page` rule with the page size and margins (a page background is another
- * `@page` rule), converted to CSS pixels with the CSS Typed OM (absolute lengths: nothing is laid out for it).
- */
-export function pageBox(): PageBox {
-  let pageRule: CSSPageRule | null = null;
-  for (const sheet of Array.from(document.styleSheets)) {
-    for (const rule of Array.from(sheet.cssRules)) if (rule instanceof CSSPageRule && rule.selectorText === '' && rule.style.getPropertyValue('size') !== '') pageRule = rule;
-  }
-  if (pageRule === null) throw new Error('the document has no @page rule');
-  const pageStyle = pageRule.style;
-  const px = (length: string): number => (length === '' ? 0 : CSSNumericValue.parse(length).to('px').value);
-  const [width, height] = pageStyle.getPropertyValue('size').trim().split(/\s+/).map(px);
-  const margin = (side: string): number => px(pageStyle.getPropertyValue(`margin-${side}`));
-  return { height, top: margin('top'), bottom: margin('bottom'), contentWidth: width - margin('left') - margin('right') };
-}
-
-/** Runs in the page: the root given a style of its own (PrintLayout), or its own style again (null). */
-function styleRoot(css: string | null): void {
-  const id = 'docrender-print-layout';
-  document.getElementById(id)?.remove();
-  if (css === null) return;
-  const style = document.createElement('style');
-  style.id = id;
-  style.textContent = css;
-  document.head.appendChild(style);
-}
 
 /** The in-page helpers (IN_PAGE_BREAK_ROWS). */
 type BreakRowsInPage = {

@@ -6,6 +6,7 @@ import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from '
 import { markHeadings, withDocumentOutline } from './document-outline';
 import { copyDestinations, resolvePageReferences, SHOW_PLACEHOLDER_PAGES, showPlaceholderPages } from './page-references';
 import { placedBeyondFirstPage } from './placed-elements';
+import { PrintLayout } from './print-layout';
 import { RenderBudgetEstimateError } from './render-timeout.error';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
@@ -87,8 +88,20 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
   // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
   await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+  // page-aware tables and page references are measured in the document laid out for print, one layout held from the
+  // first measure through the real print (print-layout.ts) and given back after it; a render that fails leaves the
+  // page to the pool, which replaces it
+  const layout = new PrintLayout(devTools);
+  const printed = await printMeasured(devTools, options, layout);
+  await layout.restore();
+  return printed;
+}
+
+/** printPdfOnPage once the document is loaded: measured where it needs to be (in `layout`), then printed. */
+async function printMeasured(devTools: CDPSession, options: PdfPrintOptions, layout: PrintLayout): Promise<Buffer> {
   let lastMeasuringPrintMs = 0;
   const measuringPrint = async (): Promise<Buffer> => {
+    await layout.beforePrint();
     const started = Date.now();
     const printed = await printOnce(devTools, false, null, null, '');
     lastMeasuringPrintMs = Date.now() - started;
@@ -106,7 +119,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   // page references print with numbers of about their width from the start: every measuring print can tell their pages;
   // with page-aware tables (and nothing printed before them) they are shown in the layout that measures the tables
   let placeholdersWithTables = (options.pageReferences ?? false) && (options.pageAwareTables ?? false) && !options.onPlacedBeyondPage;
-  if (options.pageReferences && !placeholdersWithTables) await showPlaceholderPages(devTools);
+  if (options.pageReferences && !placeholdersWithTables) await showPlaceholderPages(devTools, layout);
   if (options.onPlacedBeyondPage) {
     const placed = await placedBeyondFirstPage(devTools, measuringPrint);
     options.onPlacedBeyondPage(placed.elementIds);
@@ -116,7 +129,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   if (options.pageAwareTables && !options.onPlacedBeyondPage && !options.pageReferences && !options.pageVariant) {
     // the document's own print confirms the breaks (its marker links taken out): only prints that did not are
     // measuring ones; a table still to be found is found by a measuring print (untagged, no bands, no outline)
-    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options, outline, () => lastMeasuringPrintMs), {
+    const placed = await placeTableBreakRows(devTools, realPrintUnlessOutOfTime(devTools, options, outline, () => lastMeasuringPrintMs), layout, {
       printIsReal: true,
       findingPrint: measuringPrint,
     });
@@ -127,7 +140,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   const placeTables = (): ReturnType<typeof placeTableBreakRows> => {
     const beforeMeasuring = placeholdersWithTables ? SHOW_PLACEHOLDER_PAGES : undefined;
     placeholdersWithTables = false;
-    return placeTableBreakRows(devTools, measuringPrint, { beforeMeasuring });
+    return placeTableBreakRows(devTools, measuringPrint, layout, { beforeMeasuring });
   };
   if (options.pageAwareTables) {
     // its last print is laid out as the real one: page groups count their pages from it
@@ -137,7 +150,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   }
   if (options.pageReferences) {
     // from the last measuring print when there is one (the pages of the placed tables), else from one of their own
-    const resolved = await resolvePageReferences(devTools, unbanded, measuringPrint, options.pageAwareTables ? placeTables : null);
+    const resolved = await resolvePageReferences(devTools, unbanded, measuringPrint, layout, options.pageAwareTables ? placeTables : null);
     unbanded = resolved.printed;
     measuringPrints += resolved.measuringPrints;
     options.onAnchorsNotPrinted?.(resolved.notPrinted);
@@ -145,6 +158,7 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
   countMeasuringPrints(measuringPrints);
   options.onMeasuringPrints?.(measuringPrints);
   if (options.budget && measuringPrints > 0) refuseWhatCannotFinish(lastMeasuringPrintMs, options.budget);
+  await layout.beforePrint();
   if (!options.pageVariant) return withOutline(await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline));
   return withOutline(await printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false));
 }
@@ -339,9 +353,14 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   await page.emulateMediaType('print');
   await page.setContent(options.html, { waitUntil: 'load', timeout: 0 });
   const devTools = await devToolsOf(page);
-  const measure = (): Promise<Buffer> => printOnce(devTools, false, null, null, '');
-  if (options.pageReferences) await showPlaceholderPages(devTools, 'print');
-  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, { screenMedia: 'print' });
+  // measured as for the PDF (printPdfOnPage), in a layout held until the picture is laid out
+  const layout = new PrintLayout(devTools, 'print');
+  const measure = async (): Promise<Buffer> => {
+    await layout.beforePrint();
+    return printOnce(devTools, false, null, null, '');
+  };
+  if (options.pageReferences) await showPlaceholderPages(devTools, layout);
+  const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, layout);
   let tablesPrinted: Buffer | null = null;
   if (options.pageAwareTables) {
     // the carried and "continued" rows at the foot of page 1, and the forced break before page 2, as printed
@@ -351,9 +370,10 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   }
   if (options.pageReferences) {
     // the pages as the PDF shows them
-    const resolved = await resolvePageReferences(devTools, tablesPrinted, measure, options.pageAwareTables ? placeTables : null, 'print');
+    const resolved = await resolvePageReferences(devTools, tablesPrinted, measure, layout, options.pageAwareTables ? placeTables : null);
     countMeasuringPrints(resolved.measuringPrints);
   }
+  await layout.restore();
   if (options.pageVariant) {
     // the first page's variant needs the page count (is page 1 also the last?)
     const variant = await options.pageVariant(1, await printedPageCount(page));

@@ -5,6 +5,7 @@ import { outlineEntries, pdfDestinations, pdfInfo, pdfPageText, pdfText } from '
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
 import type { BrowserPool } from './browser-pool';
+import { devToolsOf, printPdfOnPage } from './page-printer';
 
 /** The links of page `n` that go to a named destination, top to bottom: the destination's name. */
 async function internalLinks(pdf: Buffer, n: number): Promise<string[]> {
@@ -112,6 +113,40 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
 
     const plain = await print({ body: [{ type: 'text', id: 'x', anchor: 'x', text: 'Anchored, never referred to' }] }, {});
     expect({ measuringPrints: plain.measuringPrints, counted: plain.counted }).toEqual({ measuringPrints: 0, counted: 0 });
+  });
+
+  it('the document is laid out for print once, from the first measure through the real print: print media emulated once and given back once, with and without page-aware tables', async () => {
+    /** The media the page was switched to while the document was printed as the render service prints it, in order. */
+    const mediaSwitches = async (template: Template, data: unknown): Promise<string[]> => {
+      const compiled = compileDocument({ template, data });
+      return pool.run({
+        isolation: 'reused-page',
+        javaScript: false,
+        deadline: Date.now() + 120_000,
+        budgetMs: 120_000,
+        work: async (page) => {
+          const devTools = await devToolsOf(page);
+          const send = devTools.send.bind(devTools);
+          const media: string[] = [];
+          devTools.send = ((method: string, params?: { media?: string }) => {
+            if (method === 'Emulation.setEmulatedMedia') media.push(params?.media ?? '');
+            return send(method as never, params as never);
+          }) as typeof devTools.send;
+          try {
+            await printPdfOnPage(page, { ...compiled, pageVariant: compiled.pageVariant ?? null });
+          } finally {
+            devTools.send = send;
+          }
+          return media;
+        },
+      });
+    };
+    // examples/catalogue: placeholders, the price list's measures, its measuring print, the pages filled in, the real print
+    const catalogue = readExample('catalogue');
+    expect(await mediaSwitches(catalogue.template as Template, catalogue.data)).toEqual(['print', '']);
+    // references alone: placeholders, a measuring print, the pages filled in, the real print
+    const { template, data } = sections();
+    expect(await mediaSwitches(template, data)).toEqual(['print', '']);
   });
 
   it('a page number of fewer digits than the document was estimated to need moves the layout (an auto-width grid column): printed again and still right', async () => {

@@ -1,11 +1,14 @@
 import type { CDPSession } from 'puppeteer-core';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from '@cantoo/pdf-lib';
 import { anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from '@docrender/template-dsl';
-import { type MeasuringPrint, type PageBox, pageBox } from './page-aware-tables';
+import { evaluateInPage, valueInPage } from './in-page';
+import type { MeasuringPrint } from './page-aware-tables';
+import { type PageBox, pageBox, type PrintLayout } from './print-layout';
 import { loadPdf } from '../pdf/paced-pdf';
 
 /** Rounds of filling in the pages and printing again before giving up; a reference whose digits move nothing needs one. */
 const MAX_ROUNDS = 4;
+const RESOLVING = 'resolving the page references';
 
 export type PageReferencesResolved = {
   /** Prints made only to find the pages (besides the one handed in). */
@@ -19,15 +22,16 @@ export type PageReferencesResolved = {
 /**
  * Before the first measuring print: every page reference shows as many digits as the document is estimated to have
  * pages (its height laid out for print over a page's content height), so the print is laid out with numbers of about
- * the width they will have.
+ * the width they will have. Leaves `layout` entered.
  */
-export async function showPlaceholderPages(devTools: CDPSession, screenMedia = ''): Promise<void> {
-  await withPrintLayout(devTools, screenMedia, SHOW_PLACEHOLDER_PAGES);
+export async function showPlaceholderPages(devTools: CDPSession, layout: PrintLayout): Promise<void> {
+  await layout.enter();
+  await evaluateInPage(devTools, SHOW_PLACEHOLDER_PAGES, RESOLVING);
 }
 
 /**
- * The in-page expression of showPlaceholderPages, for a page already laid out for print (print media, the content
- * area's width): run there, the layout that counts the pages is the one that follows (page-aware tables' measures).
+ * The in-page expression of showPlaceholderPages, for a page laid out for print (PrintLayout entered): run there, the
+ * layout that counts the pages is the one that follows (page-aware tables' measures).
  */
 export const SHOW_PLACEHOLDER_PAGES = `(${placeholders.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, (${pageBox.toString()})())`;
 
@@ -38,14 +42,15 @@ export const SHOW_PLACEHOLDER_PAGES = `(${placeholders.toString()})(${JSON.strin
  * placed elements: it is laid out as the real print), else one is made. The pages are written into the references;
  * when that changes the layout (a number of other digits that wraps a line or widens a column: the boxes around every
  * reference are compared before and after, laid out for print), the document is printed again to read the pages anew
- * — `replace`, when given, makes that print (page-aware tables placed anew) — at most MAX_ROUNDS times.
+ * — `replace`, when given, makes that print (page-aware tables placed anew) — at most MAX_ROUNDS times. The pages are
+ * filled in in `layout`, the caller's (PrintLayout), left entered.
  */
 export async function resolvePageReferences(
   devTools: CDPSession,
   printed: Buffer | null,
   measure: MeasuringPrint,
+  layout: PrintLayout,
   replace: (() => Promise<{ measuringPrints: number; printed: Buffer }>) | null = null,
-  screenMedia = '',
 ): Promise<PageReferencesResolved> {
   let measuringPrints = 0;
   let last = printed;
@@ -56,15 +61,17 @@ export async function resolvePageReferences(
         measuringPrints += placed.measuringPrints;
         last = placed.printed;
       } else {
+        await layout.beforePrint();
         last = await measure();
         measuringPrints++;
       }
     }
     const pages = await destinationPages(last);
-    const filled = await withPrintLayout<{ missing: string[]; moved: boolean }>(
+    await layout.enter();
+    const filled = await valueInPage<{ missing: string[]; moved: boolean }>(
       devTools,
-      screenMedia,
-      `(${fillPages.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, ${JSON.stringify(Object.fromEntries(pages))}, ${JSON.stringify(UNRESOLVED_PAGE)}, (${pageBox.toString()})())`,
+      `(${fillPages.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, ${JSON.stringify(Object.fromEntries(pages))}, ${JSON.stringify(UNRESOLVED_PAGE)})`,
+      RESOLVING,
     );
     if (!filled.moved) {
       const notPrinted = filled.missing.map((id) => anchorOfHtmlId(id) ?? id);
@@ -115,41 +122,22 @@ export function copyDestinations(from: PDFDocument, to: PDFDocument): void {
   to.catalog.set(PDFName.of('Dests'), to.context.register(copied));
 }
 
-/** Runs an in-page expression with the document laid out for print media (restored to `screenMedia` after). */
-async function withPrintLayout<T = void>(devTools: CDPSession, screenMedia: string, expression: string): Promise<T> {
-  await devTools.send('Emulation.setEmulatedMedia', { media: 'print' });
-  try {
-    const { result, exceptionDetails } = await devTools.send('Runtime.evaluate', { expression, returnByValue: true });
-    if (exceptionDetails) throw new Error(`resolving the page references failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-    return result.value as T;
-  } finally {
-    await devTools.send('Emulation.setEmulatedMedia', { media: screenMedia });
-  }
-}
-
 // The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).
 
-/** Every page reference shows as many zeros as the document, laid out at the page's content width, has pages. */
+/** Every page reference shows as many zeros as the document, laid out for print (PrintLayout), has pages. */
 function placeholders(cls: string, box: PageBox): void {
-  const sizing = document.createElement('style');
-  sizing.textContent = `html{width:${box.contentWidth}px!important}`;
-  document.head.appendChild(sizing);
   const pages = Math.max(1, Math.ceil(document.documentElement.getBoundingClientRect().height / Math.max(1, box.height - box.top - box.bottom)));
-  sizing.remove();
   const text = '0'.repeat(String(pages).length);
   for (const link of Array.from(document.querySelectorAll(`a.${cls}`))) link.textContent = text;
 }
 
 /**
  * Writes each reference's page (`pages`: HTML id → page; `unresolved` for an id the print did not have) and tells
- * whether the layout moved: the boxes of every block around a reference and of their children, laid out at the
- * page's content width, before and after. When none moved, nothing else did (the rest of the document is laid out
- * from those boxes), so the pages stay where the print found them.
+ * whether the layout moved: the boxes of every block around a reference and of their children, laid out for print
+ * (PrintLayout), before and after. When none moved, nothing else did (the rest of the document is laid out from
+ * those boxes), so the pages stay where the print found them.
  */
-function fillPages(cls: string, pages: Record<string, number>, unresolved: string, box: PageBox): { missing: string[]; moved: boolean } {
-  const sizing = document.createElement('style');
-  sizing.textContent = `html{width:${box.contentWidth}px!important}`;
-  document.head.appendChild(sizing);
+function fillPages(cls: string, pages: Record<string, number>, unresolved: string): { missing: string[]; moved: boolean } {
   const links = Array.from(document.querySelectorAll<HTMLAnchorElement>(`a.${cls}`));
   const watched = new Set<Element>();
   const around = new Set<Element>();
@@ -180,6 +168,5 @@ function fillPages(cls: string, pages: Record<string, number>, unresolved: strin
     link.textContent = page === undefined ? unresolved : String(page);
   }
   const after = boxes();
-  sizing.remove();
   return { missing: [...missing], moved: before.some((value, i) => Math.abs(value - after[i]) > 0.01) };
 }

@@ -2,7 +2,8 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
 import { markerLinks } from './marker-links';
-import { evaluateInPage, MeasuringPrint } from './page-aware-tables';
+import { evaluateInPage } from './in-page';
+import type { MeasuringPrint } from './page-aware-tables';
 import { loadPdf } from '../pdf/paced-pdf';
 
 /** The host of the placed elements' marker links (a batch print's pages have them removed: printBatchOnPage). */
