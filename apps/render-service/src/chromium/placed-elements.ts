@@ -1,10 +1,9 @@
 import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { PLACED_ATTRIBUTE } from '@docrender/template-dsl';
-import { markerLinks } from './marker-links';
 import { evaluateInPage } from './in-page';
+import { markerLinks, printedMarkerLinks } from './marker-links';
 import type { MeasuringPrint } from './page-aware-tables';
-import { loadPdf } from '../pdf/paced-pdf';
 
 /** The host of the placed elements' marker links (a batch print's pages have them removed: printBatchOnPage). */
 export const PLACED_MARKER_HOST = 'placed.docrender.invalid';
@@ -20,7 +19,8 @@ export async function placedBeyondFirstPage(devTools: CDPSession, measure: Measu
   await evaluate(devTools, `(${addMarkers.toString()})(${JSON.stringify(PLACED_ATTRIBUTE)}, ${JSON.stringify(PLACED_MARKER_HOST)}, false)`);
   const printed = await measure();
   await evaluate(devTools, `(${removeMarkers.toString()})()`);
-  const beyond = markerLinks(await loadPdf(printed), PLACED_MARKER_HOST).filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
+  const { links } = await printedMarkerLinks(printed, PLACED_MARKER_HOST);
+  const beyond = links.filter((link) => link.page > 1).map((link) => decodeURIComponent(link.key));
   return { elementIds: [...new Set(beyond)], printed };
 }
 
