@@ -456,7 +456,7 @@ function insertBreakRows(expand: typeof expandBreakRows, dataClass: string, tabl
   const placed = new Map<number, HTMLTableRowElement[]>();
   if (after.length === 0) return placed;
   const holder = document.querySelector(`template.${dataClass}[data-t="${table}"]`);
-  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"r":[]}') as BreakRowsData;
+  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"h":[],"r":[]}') as BreakRowsData;
   const wanted = new Set(after);
   const prefix = `${table}:`;
   for (const row of Array.from(document.querySelectorAll<HTMLTableRowElement>(`tr[data-r^="${prefix}"]`))) {
@@ -602,7 +602,7 @@ function breakRowsCopy(breakRows: BreakRowsInPage, table: number, rows: HTMLTabl
   const original = rows[0]?.closest('table');
   if (!original || after.length === 0) return { heights: () => after.map(() => [0, 0]), remove: () => undefined };
   const holder = document.querySelector(`template.${breakRows.dataClass}[data-t="${table}"]`);
-  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"r":[]}') as BreakRowsData;
+  const data = JSON.parse((holder instanceof HTMLTemplateElement ? holder.content.textContent : null) ?? '{"s":[],"h":[],"r":[]}') as BreakRowsData;
   const copy = original.cloneNode(false) as HTMLTableElement;
   for (const part of Array.from(original.children)) if (part.tagName === 'COLGROUP' || part.tagName === 'THEAD') copy.appendChild(part.cloneNode(true));
   copy.style.position = 'absolute';

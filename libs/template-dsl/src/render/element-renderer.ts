@@ -537,7 +537,10 @@ export class ElementRenderer {
         (reads.sums ? ofRow : sumsFree).set(key, html);
         return html;
       };
-      breakRowsData.add(breakRowPieces.map((row) => row.map(drawn)));
+      breakRowsData.add(
+        breakRowPieces.map((row) => row.map(drawn)),
+        new Set(ofRow.values()),
+      );
     };
     for (let i = 0; i < items.length; i++) {
       if (!mayDraw(ctx, DRAWING_STEPS + columns.length, id)) break;
