@@ -5,9 +5,9 @@ import { copyTaggedPages } from '../pdf/tagged-pages';
 import { markHeadings, withDocumentOutline } from './document-outline';
 import { isMarkerLink, markerKeyOf, markerLinks, withoutMarkerLinks } from './marker-links';
 import { BREAK_ROWS_CLASS } from '@docrender/template-dsl';
-import { evaluateInPage } from './in-page';
+import { evaluateInPage, loadEveryFont } from './in-page';
 import { placeBatchTableBreakRows, ROW_MARKER_HOST } from './page-aware-tables';
-import { devToolsOf, laidOutForPrintOnly, LOAD_EVERY_FONT, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
+import { devToolsOf, laidOutForPrintOnly, printOnce, setPageStyle, type PageVariantOf, type PdfPrintOptions } from './page-printer';
 import { documentsPlacedBeyondFirstPage, markPlacedElementsInBatch, PLACED_MARKER_HOST } from './placed-elements';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
 
@@ -163,7 +163,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
   if (measuresPlaced) await markPlacedElementsInBatch(devTools);
   // marked before the print, as alone: each document's outline is written into its own PDF from its headings' markers
   const headings = documents[0].outline === true ? await markHeadings(devTools, true) : null;
-  await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+  await loadEveryFont(devTools);
   const tables = tablesBefore > 0 ? await placeBatchTableBreakRows(devTools) : null;
   if (tables !== null && 'notPlaced' in tables) throw new BatchNotSharedError(tables.notPlaced);
   const tagged = documents[0].tagged === true;
@@ -229,7 +229,7 @@ export async function printBatchOnPage(page: Page, documents: BatchPrintDocument
     if (count !== loadedPages) {
       const emptyPages = Array.from({ length: count }, (_, i) => `<div style="height:1px${i === 0 ? '' : ';break-before:page'}"></div>`).join('');
       await page.setContent(laidOutForPrintOnly(`${parts[0].head}<style>@page{background:none!important}</style></head><body>${emptyPages}</body></html>`), { waitUntil: 'load', timeout: 0 });
-      await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+      await loadEveryFont(devTools);
       await evaluate(devTools, setPageStyle(''));
       loadedPages = count;
     }

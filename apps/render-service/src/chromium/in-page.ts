@@ -15,3 +15,13 @@ async function run(devTools: CDPSession, expression: string, what: string, retur
   if (exceptionDetails) throw new Error(`${what} failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
   return result?.value;
 }
+
+/**
+ * Loads every font face the document declares (the DSL declares only the ones its text uses); one that fails prints
+ * in the fallback. Nothing laid out before a print asks for them, so they are loaded before measuring and printing.
+ */
+export async function loadEveryFont(devTools: CDPSession): Promise<void> {
+  await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+}
+
+const LOAD_EVERY_FONT = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';

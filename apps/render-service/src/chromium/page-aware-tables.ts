@@ -2,7 +2,7 @@ import type { CDPSession } from 'puppeteer-core';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { counter } from '@docrender/observability';
 import { BREAK_ROWS_CLASS, type BreakRowsData, expandBreakRows } from '@docrender/template-dsl';
-import { evaluateInPage, valueInPage } from './in-page';
+import { evaluateInPage, loadEveryFont, valueInPage } from './in-page';
 import { markerLinks, printedMarkerLinks } from './marker-links';
 import { type PageBox, PrintLayout } from './print-layout';
 import { breaksOf, type MeasuredTable, planTablePages, type PlannedPage } from './table-break-plan';
@@ -22,7 +22,6 @@ const MAX_MEASURING_ROUNDS = 4;
  */
 const MAX_SHOWINGS = MAX_MEASURING_ROUNDS + 2;
 const PLACING = 'placing the rows at table page breaks';
-const LOAD_FONTS = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
 
 const measuringPrints = counter(
   'docrender_render_measuring_prints_total',
@@ -114,7 +113,7 @@ export type TablePlan = { page: number; firstSpace: number; pageSpace: number; p
 export async function placeTableBreakRows(devTools: CDPSession, measure: MeasuringPrint, layout: PrintLayout, options: PlacingOptions = {}): Promise<TableBreaksPlaced> {
   const { printIsReal = false, findingPrint = measure } = options;
   // every face the document declares is loaded before measuring (the print loads them too)
-  await devTools.send('Runtime.evaluate', { expression: LOAD_FONTS, awaitPromise: true });
+  await loadEveryFont(devTools);
   await evaluate(devTools, `(${clearBreaks.toString()})()`);
   const box = await layout.box();
   await layout.enter();

@@ -5,6 +5,7 @@ import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from './page-aware-tables';
 import { markHeadings, withDocumentOutline } from './document-outline';
 import { copyDestinations, resolvePageReferences, SHOW_PLACEHOLDER_PAGES, showPlaceholderPages } from './page-references';
+import { loadEveryFont } from './in-page';
 import { placedBeyondFirstPage } from './placed-elements';
 import { PrintLayout } from './print-layout';
 import { RenderBudgetEstimateError } from './render-timeout.error';
@@ -85,9 +86,7 @@ const EMPTY_BAND = '<span></span>';
 export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Promise<Buffer> {
   await page.setContent(laidOutForPrintOnly(options.html), { waitUntil: 'load', timeout: 0 });
   const devTools = await devToolsOf(page);
-  // nothing is laid out before printing, so nothing has asked for the fonts yet: every face the document declares
-  // (the DSL declares only the ones its text uses) is loaded now; one that fails prints in the fallback, as before
-  await devTools.send('Runtime.evaluate', { expression: LOAD_EVERY_FONT, awaitPromise: true });
+  await loadEveryFont(devTools);
   // page-aware tables and page references are measured in the document laid out for print, one layout held from the
   // first measure through the real print (print-layout.ts) and given back after it; a render that fails leaves the
   // page to the pool, which replaces it
@@ -280,14 +279,12 @@ export function setPageStyle(css: string): string {
  */
 const NOT_ON_SCREEN = '<style>@media screen{:root{display:none!important}}</style>';
 
-export const LOAD_EVERY_FONT = 'Promise.all(Array.from(document.fonts, (face) => face.load().catch(() => undefined))).then(() => undefined)';
-
 /**
  * The document with NOT_ON_SCREEN added, for printing only. A page that loads a document lays it out and paints it
  * for the screen (its window, 800 × 600) as it loads, then printing lays it out again, for paper: the first layout
  * and paint are thrown away. Kept off the screen, loading is 3–4 times faster and printing slower (styles and text
  * shaping now happen there): 4–10 % less per invoice, 0–12 % per report across runs (docs/performance.md).
- * Fonts and images are data: URLs (nothing else loads); the fonts are loaded before printing (LOAD_EVERY_FONT),
+ * Fonts and images are data: URLs (nothing else loads); the fonts are loaded before printing (loadEveryFont),
  * the page background and images by print layout. The printed pages are the same pixel for pixel as those of the
  * document loaded on screen (page-printer.int-spec.ts, from a fresh browser's first render).
  * The rule goes at the end of the head, or, in a document without one, right after the doctype: before it, the

@@ -1,5 +1,5 @@
 import type { CDPSession } from 'puppeteer-core';
-import { valueInPage } from './in-page';
+import { evaluateInPage, valueInPage } from './in-page';
 
 /** The page box of the document's `@page` rule, CSS pixels: the sheet's height, the margins, the content area's width. */
 export type PageBox = { height: number; top: number; bottom: number; contentWidth: number };
@@ -72,7 +72,7 @@ export class PrintLayout {
   private async styleRoot(style: 'measuring' | null): Promise<void> {
     if (this.rootStyle === style) return;
     const css = style === 'measuring' ? `html{width:${(await this.box()).contentWidth}px!important}` : null;
-    await valueInPage(this.devTools, `(${styleRoot.toString()})(${JSON.stringify(css)})`, 'laying the document out for print');
+    await evaluateInPage(this.devTools, `(${styleRoot.toString()})(${JSON.stringify(css)})`, 'laying the document out for print');
     this.rootStyle = style;
   }
 }

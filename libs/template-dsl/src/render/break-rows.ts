@@ -18,11 +18,11 @@ export const BREAK_ROWS_CLASS = 'xd';
 /**
  * The break rows of one table. `s`: the distinct pieces. `h`: the distinct shapes, each the break rows of one row
  * of the table: each break row its opening tag (an index of `s`, ending with `>`) then its cells, each an index of
- * `s` or a hole, `[shell]`: an index of `s` holding the cell's opening and closing tags joined by a NUL, the text
- * going between. `r[i]`: the rows after row i, `[shape, ...texts]`, the texts (indexes of `s`) filling the shape's
+ * `s` or a hole, `[opening, closing]`: the indexes of `s` of the cell's opening and closing tags, the text going
+ * between. `r[i]`: the rows after row i, `[shape, ...texts]`, the texts (indexes of `s`) filling the shape's
  * holes in order; no rows after the last row.
  */
-export type BreakRowsData = { s: string[]; h: (number | [number])[][][]; r: number[][] };
+export type BreakRowsData = { s: string[]; h: (number | [number, number])[][][]; r: number[][] };
 
 /** A cell of one text: its opening tags, the text, its closing tags. */
 const ONE_TEXT_CELL = /^((?:<[^>]*>)+)([^<]+)((?:<\/[^>]*>)+)$/;
@@ -41,11 +41,11 @@ export class BreakRowsEncoder {
   add(rows: string[][], varying: ReadonlySet<string>): void {
     const texts: number[] = [];
     const shape = rows.map((row) =>
-      row.map((html, k): number | [number] => {
+      row.map((html, k): number | [number, number] => {
         const parts = k > 0 && varying.has(html) ? ONE_TEXT_CELL.exec(html) : null;
         if (parts === null) return this.piece(html);
         texts.push(this.piece(parts[2]));
-        return [this.piece(`${parts[1]}\u0000${parts[3]}`)];
+        return [this.piece(parts[1]), this.piece(parts[3])];
       }),
     );
     const key = JSON.stringify(shape);
@@ -92,12 +92,7 @@ export function expandBreakRows(data: BreakRowsData, table: number, row: number)
     html += `${open.slice(0, -1)} data-x="${table}:${row}">`;
     for (let k = 1; k < pieces.length; k++) {
       const piece = pieces[k];
-      if (typeof piece === 'number') html += data.s[piece];
-      else {
-        const shell = data.s[piece[0]];
-        const at = shell.indexOf('\u0000');
-        html += shell.slice(0, at) + data.s[listed[text++]] + shell.slice(at + 1);
-      }
+      html += typeof piece === 'number' ? data.s[piece] : data.s[piece[0]] + data.s[listed[text++]] + data.s[piece[1]];
     }
     html += '</tr>';
   }
