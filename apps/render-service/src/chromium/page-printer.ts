@@ -4,12 +4,13 @@ import { PAGE_STYLE_ID, PageVariant } from '@docrender/template-dsl';
 import { readPdfPageCount } from '../pdf/pdf-page-count';
 import { countMeasuringPrints, type MeasuringPrint, placeTableBreakRows } from './page-aware-tables';
 import { markHeadings, withDocumentOutline } from './document-outline';
-import { copyDestinations, resolvePageReferences, SHOW_PLACEHOLDER_PAGES, showPlaceholderPages } from './page-references';
+import { resolvePageReferences, SHOW_PLACEHOLDER_PAGES, showPlaceholderPages } from './page-references';
 import { loadEveryFont } from './in-page';
 import { placedBeyondFirstPage } from './placed-elements';
 import { PrintLayout } from './print-layout';
 import { RenderBudgetEstimateError } from './render-timeout.error';
 import { loadPdf, savePdf } from '../pdf/paced-pdf';
+import { copyDestinations } from '../pdf/named-destinations';
 
 /**
  * What page N of M prints with, when pages differ (CompiledDocument.pageVariant). Asynchronous when the compiled
@@ -264,7 +265,7 @@ async function printPageVariants(
   }
   for (let pageNumber = 1; pageNumber <= totalPages; pageNumber++) merged.addPage(placed.get(pageNumber));
   // the links of page references name destinations the catalog of each print held
-  if (pageReferences) copyDestinations(await loadPdf(unbanded), merged);
+  if (pageReferences) await copyDestinations(unbanded, merged);
   return savePdf(merged);
 }
 

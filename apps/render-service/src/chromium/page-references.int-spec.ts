@@ -4,6 +4,7 @@ import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@doc
 import { outlineEntries, pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
+import { classicNamedDestinations } from '../pdf/named-destinations';
 import type { BrowserPool } from './browser-pool';
 import { devToolsOf, printPdfOnPage } from './page-printer';
 
@@ -113,6 +114,17 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
 
     const plain = await print({ body: [{ type: 'text', id: 'x', anchor: 'x', text: 'Anchored, never referred to' }] }, {});
     expect({ measuringPrints: plain.measuringPrints, counted: plain.counted }).toEqual({ measuringPrints: 0, counted: 0 });
+  });
+
+  it("Chromium's print is read for the anchors' pages without parsing it, and they are the pages poppler finds (pdfinfo -dests)", async () => {
+    const { template, data } = sections();
+    const { pdf } = await print(template, data);
+    const read = classicNamedDestinations(pdf);
+    expect(read).not.toBeNull();
+    const pages = new Map(Array.from(read ?? [], ([name, { page }]) => [name, page]));
+    expect(pages.size).toBe(3);
+    expect(pages).toEqual(await pdfDestinations(pdf));
+    expect(Array.from(pages.keys(), anchorOfHtmlId).sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('the document is laid out for print once, from the first measure through the real print: print media emulated once and given back once, with and without page-aware tables', async () => {

@@ -1,10 +1,9 @@
 import type { CDPSession } from 'puppeteer-core';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from '@cantoo/pdf-lib';
 import { anchorOfHtmlId, PAGE_REFERENCE_CLASS, UNRESOLVED_PAGE } from '@docrender/template-dsl';
 import { evaluateInPage, valueInPage } from './in-page';
 import type { MeasuringPrint } from './page-aware-tables';
 import { type PageBox, pageBox, type PrintLayout } from './print-layout';
-import { loadPdf } from '../pdf/paced-pdf';
+import { namedDestinations } from '../pdf/named-destinations';
 
 /** Rounds of filling in the pages and printing again before giving up; a reference whose digits move nothing needs one. */
 const MAX_ROUNDS = 4;
@@ -66,11 +65,11 @@ export async function resolvePageReferences(
         measuringPrints++;
       }
     }
-    const pages = await destinationPages(last);
+    const pages = Object.fromEntries(Array.from(await namedDestinations(last), ([name, { page }]) => [name, page]));
     await layout.enter();
     const filled = await valueInPage<{ missing: string[]; moved: boolean }>(
       devTools,
-      `(${fillPages.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, ${JSON.stringify(Object.fromEntries(pages))}, ${JSON.stringify(UNRESOLVED_PAGE)})`,
+      `(${fillPages.toString()})(${JSON.stringify(PAGE_REFERENCE_CLASS)}, ${JSON.stringify(pages)}, ${JSON.stringify(UNRESOLVED_PAGE)})`,
       RESOLVING,
     );
     if (!filled.moved) {
@@ -80,46 +79,6 @@ export async function resolvePageReferences(
     last = null;
   }
   throw new Error(`resolving the page references failed: the pages did not settle in ${MAX_ROUNDS} prints`);
-}
-
-/** The named destinations of a printed PDF (the catalog's /Dests, as Chromium writes them): name → page number (1-based). */
-export async function destinationPages(pdf: Buffer): Promise<Map<string, number>> {
-  const document = await loadPdf(pdf);
-  const pages = new Map<string, number>();
-  const pageOf = new Map<string, number>(document.getPages().map((page, index) => [page.ref.toString(), index + 1]));
-  const dests = document.catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);
-  if (dests === undefined) return pages;
-  for (const [name, value] of dests.entries()) {
-    const target = value instanceof PDFRef ? document.context.lookup(value) : value;
-    const array = target instanceof PDFDict ? target.lookupMaybe(PDFName.of('D'), PDFArray) : target instanceof PDFArray ? target : undefined;
-    const page = array?.get(0);
-    const number = page instanceof PDFRef ? pageOf.get(page.toString()) : undefined;
-    if (number !== undefined) pages.set(name.decodeText(), number);
-  }
-  return pages;
-}
-
-/**
- * The named destinations of `from` (a print of every page of the document) written into `to`, which has the same
- * pages in the same order (pages that differ, put together from several prints): its copied link annotations name
- * them, and pdf-lib's page copy does not bring the catalog's /Dests along.
- */
-export function copyDestinations(from: PDFDocument, to: PDFDocument): void {
-  const dests = from.catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);
-  if (dests === undefined) return;
-  const indexOf = new Map<string, number>(from.getPages().map((page, index) => [page.ref.toString(), index]));
-  const targets = to.getPages();
-  const copied = to.context.obj({});
-  for (const [name, value] of dests.entries()) {
-    const target = value instanceof PDFRef ? from.context.lookup(value) : value;
-    const array = target instanceof PDFDict ? target.lookupMaybe(PDFName.of('D'), PDFArray) : target instanceof PDFArray ? target : undefined;
-    const page = array?.get(0);
-    const index = page instanceof PDFRef ? indexOf.get(page.toString()) : undefined;
-    if (array === undefined || index === undefined || targets[index] === undefined) continue;
-    const rest = array.asArray().slice(1).map((item) => item.clone(to.context));
-    copied.set(name, to.context.obj([targets[index].ref, ...rest]));
-  }
-  to.catalog.set(PDFName.of('Dests'), to.context.register(copied));
 }
 
 // The functions below run in the page (through the DevTools protocol, whatever the document's JavaScript setting).

@@ -1,8 +1,9 @@
-import { appendClassicUpdate, type ClassicTrailer, readClassicObject, readClassicTrailer, type UpdatedObject } from './pdf-xref';
+import { classicPages, type ClassicPages, inlineNumbers } from './classic-pages';
+import { appendClassicUpdate, type UpdatedObject } from './pdf-xref';
 
 /**
  * The URI links of a PDF in Chromium's layout (classic cross-reference tables, pdf-xref.ts), read and taken out
- * without parsing the file: the catalog, the page tree, the pages and their annotations are the only objects read.
+ * without parsing the file: the pages as classicPages reads them and their annotations are the only objects read.
  * A tagged print of a long document holds a structure element per cell (130,000 objects for 10,000 statement rows,
  * about 3 s for pdf-lib to parse); finding a few marker links in it, and taking them out, needs none of them.
  */
@@ -10,75 +11,30 @@ import { appendClassicUpdate, type ClassicTrailer, readClassicObject, readClassi
 /** One URI link annotation: its page (1-based), its /Rect, the page's height in points, its object number. */
 export type ClassicLink = { uri: string; page: number; rect: number[]; pageHeight: number; object: number };
 
-/** A page object: its number, its text (`N G obj …`, up to its `endobj`) and its /Annots object numbers. */
-type ClassicPage = { object: number; text: string; annotations: number[] };
-
-/** What classicLinks read: the last trailer, the catalog's text, the pages in order, their URI links, every object's generation number. */
-export type ClassicLinks = { trailer: ClassicTrailer; catalog: string; pages: ClassicPage[]; links: ClassicLink[]; generations: Map<number, number> };
-
-
-/** Page tree levels followed before giving up (a loop or a damaged tree ends here). */
-const MAX_DEPTH = 32;
-
-const REF = /(\d+)\s+\d+\s+R/g;
-
-/** The object numbers of the references in `text` (`12 0 R 13 0 R`), in order. */
-function refs(text: string): number[] {
-  return Array.from(text.matchAll(REF), (match) => Number(match[1]));
-}
-
-/** The numbers of an array entry written inline (`/Key [1 2 3]`), or null. */
-function numbers(dictionary: string, key: string): number[] | null {
-  const match = new RegExp(`/${key}\\s*\\[([^\\]]*)\\]`).exec(dictionary);
-  return match === null ? null : match[1].trim().split(/\s+/).map(Number);
-}
+/** What classicLinks read: the pages as classicPages read them, and their URI links. */
+export type ClassicLinks = Omit<ClassicPages, 'object'> & { links: ClassicLink[] };
 
 /**
  * Every URI link annotation of the PDF, page by page, or null when the PDF is not in the layout read here
- * (cross-reference streams, an encrypted file, a page tree or annotation written otherwise): the caller then parses
- * it with pdf-lib.
+ * (classicPages; an annotation written otherwise): the caller then parses it with pdf-lib.
  */
 export function classicLinks(pdf: Buffer): ClassicLinks | null {
-  const trailer = readClassicTrailer(pdf);
-  if (trailer === null || trailer.encrypted) return null;
-  const generations = new Map<number, number>();
-  const object = (number: number): string | null => {
-    const text = readClassicObject(pdf, trailer.xrefOffset, number);
-    if (text !== null) generations.set(number, Number(/^\d+\s+(\d+)\s+obj/.exec(text)?.[1] ?? 0));
-    return text;
-  };
-  const catalog = object(trailer.rootObject);
-  const root = catalog === null ? null : /\/Pages\s+(\d+)\s+\d+\s+R/.exec(catalog);
-  if (catalog === null || root === null) return null;
-  const pages: ClassicPage[] = [];
+  const read = classicPages(pdf);
+  if (read === null) return null;
   const links: ClassicLink[] = [];
-  const seen = new Set<number>();
-  const visit = (number: number, mediaBox: number[] | null, depth: number): boolean => {
-    const text = object(number);
-    if (text === null || depth > MAX_DEPTH || seen.has(number)) return false;
-    seen.add(number);
-    const box = numbers(text, 'MediaBox') ?? mediaBox;
-    if (/\/Type\s*\/Pages[\s/>]/.test(text)) {
-      const kids = /\/Kids\s*\[([^\]]*)\]/.exec(text);
-      return kids !== null && refs(kids[1]).every((kid) => visit(kid, box, depth + 1));
-    }
-    if (!/\/Type\s*\/Page[\s/>]/.test(text) || box === null || box.length !== 4) return false;
-    const inline = /\/Annots\s*\[([^\]]*)\]/.exec(text);
-    if (inline === null && /\/Annots[\s\d]/.test(text)) return false; // an array of its own: not Chromium's
-    const annotations = inline === null ? [] : refs(inline[1]);
-    pages.push({ object: number, text, annotations });
-    for (const annotation of annotations) {
-      const dictionary = object(annotation);
-      if (dictionary === null) return false;
+  for (const [index, page] of read.pages.entries()) {
+    for (const annotation of page.annotations) {
+      const dictionary = read.object(annotation);
+      if (dictionary === null) return null;
       const uri = /\/URI\s*\(((?:[^()\\]|\\.)*)\)/s.exec(dictionary);
-      const rect = numbers(dictionary, 'Rect');
+      const rect = inlineNumbers(dictionary, 'Rect');
       if (uri === null || !/\/Subtype\s*\/Link[\s/>]/.test(dictionary)) continue;
-      if (rect === null || rect.length !== 4) return false;
-      links.push({ uri: literalString(uri[1]), page: pages.length, rect, pageHeight: box[3] - box[1], object: annotation });
+      if (rect === null || rect.length !== 4) return null;
+      links.push({ uri: literalString(uri[1]), page: index + 1, rect, pageHeight: page.height, object: annotation });
     }
-    return true;
-  };
-  return visit(Number(root[1]), null, 0) ? { trailer, catalog, pages, links, generations } : null;
+  }
+  const { trailer, catalog, pages, generations } = read;
+  return { trailer, catalog, pages, links, generations };
 }
 
 /** The bytes of a literal string's body (ISO 32000-1 7.3.4.2): its escapes and octal codes resolved. */
