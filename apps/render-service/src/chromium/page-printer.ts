@@ -101,9 +101,8 @@ export async function printPdfOnPage(page: Page, options: PdfPrintOptions): Prom
 async function printMeasured(devTools: CDPSession, options: PdfPrintOptions, layout: PrintLayout): Promise<Buffer> {
   let lastMeasuringPrintMs = 0;
   const measuringPrint = async (): Promise<Buffer> => {
-    await layout.beforePrint();
     const started = Date.now();
-    const printed = await printOnce(devTools, false, null, null, '');
+    const printed = await printToMeasure(devTools, layout);
     lastMeasuringPrintMs = Date.now() - started;
     return printed;
   };
@@ -158,9 +157,14 @@ async function printMeasured(devTools: CDPSession, options: PdfPrintOptions, lay
   countMeasuringPrints(measuringPrints);
   options.onMeasuringPrints?.(measuringPrints);
   if (options.budget && measuringPrints > 0) refuseWhatCannotFinish(lastMeasuringPrintMs, options.budget);
+  if (!options.pageVariant) {
+    await layout.beforePrint();
+    return withOutline(await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline));
+  }
+  // page groups count their pages from a print laid out as the real ones
+  const counted = unbanded ?? (await measuringPrint());
   await layout.beforePrint();
-  if (!options.pageVariant) return withOutline(await printOnce(devTools, options.tagged, options.headerHtml, options.footerHtml, '', outline));
-  return withOutline(await printPageVariants(devTools, options.tagged, options.pageVariant, unbanded ?? (await measuringPrint()), options.pageReferences ?? false));
+  return withOutline(await printPageVariants(devTools, options.tagged, options.pageVariant, counted, options.pageReferences ?? false));
 }
 
 /**
@@ -182,8 +186,9 @@ function realPrintUnlessOutOfTime(devTools: CDPSession, options: PdfPrintOptions
 }
 
 /**
- * The real print lays out the whole document again, as the last measuring print did, and writes the bands too:
- * it takes at least as long as that print. Less than that left of the budget, the render cannot finish.
+ * The real print lays out the whole document again, as the last measuring print did, and paints all of it (the
+ * measuring print painted only its marker links) and the bands too: it takes at least as long as that print. Less
+ * than that left of the budget, the render cannot finish.
  */
 export function refuseWhatCannotFinish(measuringPrintMs: number, budget: { deadline: number; budgetMs: number }, now = Date.now()): void {
   const leftMs = budget.deadline - now;
@@ -193,6 +198,15 @@ export function refuseWhatCannotFinish(measuringPrintMs: number, budget: { deadl
     budget.budgetMs,
     `printing it to measure it took ${seconds(measuringPrintMs)}, the real print takes at least as long, and ${seconds(leftMs)} of the budget were left`,
   );
+}
+
+/**
+ * A print made only to measure the loaded document (pages, named destinations, marker links): untagged, without
+ * bands, laid out as printed and painting nothing else (PrintLayout.beforeMeasuringPrint).
+ */
+async function printToMeasure(devTools: CDPSession, layout: PrintLayout): Promise<Buffer> {
+  await layout.beforeMeasuringPrint();
+  return printOnce(devTools, false, null, null, '');
 }
 
 /**
@@ -340,10 +354,11 @@ export function devToolsOf(page: Page): Promise<CDPSession> {
  * document the width of the page, the header from 15 pt below the top edge in a box as tall as the top margin, the
  * footer ending 15 pt above the bottom edge in a box as tall as the bottom margin, the classes `pageNumber`,
  * `totalPages`, `title`, `date` and `url` filled with text. The content (screenshot first, cut at the bottom
- * margin as on paper) is that document's background. `totalPages` is the real count: the document is printed once
- * for it when a band uses it. JavaScript stays as the render asked (the fields are filled through the DevTools
- * protocol) and everything is inline data, so nothing is fetched. The integration test compares the band areas
- * and the content area with the printed PDF's first page rasterised by pdftoppm.
+ * margin as on paper) is that document's background. `totalPages` is the real count: read from the last print made to
+ * measure the document, or from one made for it when a band uses it (or pages differ). JavaScript stays as the
+ * render asked (the fields are filled through the DevTools protocol) and everything is inline data, so nothing is
+ * fetched. The integration test compares the band areas and the content area with the printed PDF's first page
+ * rasterised by pdftoppm.
  */
 export async function screenshotFirstPageOnPage(page: Page, options: PageScreenshotOptions): Promise<Buffer> {
   const { widthPx, heightPx } = options;
@@ -353,35 +368,36 @@ export async function screenshotFirstPageOnPage(page: Page, options: PageScreens
   const devTools = await devToolsOf(page);
   // measured as for the PDF (printPdfOnPage), in a layout held until the picture is laid out
   const layout = new PrintLayout(devTools, 'print');
-  const measure = async (): Promise<Buffer> => {
-    await layout.beforePrint();
-    return printOnce(devTools, false, null, null, '');
-  };
+  const measure = (): Promise<Buffer> => printToMeasure(devTools, layout);
   if (options.pageReferences) await showPlaceholderPages(devTools, layout);
   const placeTables = (): ReturnType<typeof placeTableBreakRows> => placeTableBreakRows(devTools, measure, layout);
-  let tablesPrinted: Buffer | null = null;
+  // the last print made to measure: laid out as the PDF, it tells the page count
+  let printed: Buffer | null = null;
   if (options.pageAwareTables) {
     // the carried and "continued" rows at the foot of page 1, and the forced break before page 2, as printed
     const placed = await placeTables();
     countMeasuringPrints(placed.measuringPrints);
-    tablesPrinted = placed.printed;
+    printed = placed.printed;
   }
   if (options.pageReferences) {
     // the pages as the PDF shows them
-    const resolved = await resolvePageReferences(devTools, tablesPrinted, measure, layout, options.pageAwareTables ? placeTables : null);
+    const resolved = await resolvePageReferences(devTools, printed, measure, layout, options.pageAwareTables ? placeTables : null);
     countMeasuringPrints(resolved.measuringPrints);
+    printed = resolved.printed;
   }
+  const usesTotalPages = (bands: Pick<PageScreenshotOptions, 'headerHtml' | 'footerHtml'>): boolean =>
+    /\btotalPages\b/.test(`${bands.headerHtml ?? ''}${bands.footerHtml ?? ''}`);
+  // the first page's variant needs the page count (is page 1 also the last?), and so does a band showing it; counted
+  // before the margins are added below, which would change the layout (a page group's style only paints)
+  const pageCount = options.pageVariant || usesTotalPages(options) ? await readPdfPageCount(printed ?? (await measure())) : 1;
   await layout.restore();
   if (options.pageVariant) {
-    // the first page's variant needs the page count (is page 1 also the last?)
-    const variant = await options.pageVariant(1, await printedPageCount(page));
+    const variant = await options.pageVariant(1, pageCount);
     await page.evaluate(setPageStyle(variant.pageCss));
     options = { ...options, headerHtml: variant.headerHtml, footerHtml: variant.footerHtml, pageVariant: null };
   }
   const bands = options.headerHtml !== null || options.footerHtml !== null;
-  const usesTotalPages = /\btotalPages\b/.test(`${options.headerHtml ?? ''}${options.footerHtml ?? ''}`);
-  // printed before the margins are added below, which would change the layout
-  const totalPages = usesTotalPages ? await printedPageCount(page) : 1;
+  const totalPages = usesTotalPages(options) ? pageCount : 1;
   const { top, right, bottom, left } = options.marginMm;
   await page.addStyleTag({ content: `html{padding:${top}mm ${right}mm ${bottom}mm ${left}mm;background:#fff}` });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
@@ -470,11 +486,6 @@ async function screenshot(page: Page, heightPx: number): Promise<Buffer> {
   const width = page.viewport()?.width ?? 0;
   const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height: heightPx }, captureBeyondViewport: false });
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
-}
-
-async function printedPageCount(page: Page): Promise<number> {
-  const pdf = await page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: false, outline: false, timeout: 0 });
-  return readPdfPageCount(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
 }
 
 /** The band document: Chromium's header/footer template page around the compiled bands, the content behind. */

@@ -4,9 +4,11 @@ import { anchorOfHtmlId, compileDocument, Template, TemplateElement } from '@doc
 import { outlineEntries, pdfDestinations, pdfInfo, pdfPageText, pdfText } from '../../test/pdf-tools';
 import { printCompiled, printPoolForTests } from '../../test/print-pool';
 import { readExample } from '../../test/render-service.harness';
+import { classicLinks } from '../pdf/classic-links';
 import { classicNamedDestinations } from '../pdf/named-destinations';
 import type { BrowserPool } from './browser-pool';
 import { devToolsOf, printPdfOnPage } from './page-printer';
+import { ROW_MARKER_HOST } from './page-aware-tables';
 
 /** The links of page `n` that go to a named destination, top to bottom: the destination's name. */
 async function internalLinks(pdf: Buffer, n: number): Promise<string[]> {
@@ -127,38 +129,57 @@ describe('issue 32 item 4: page references show the page their anchor lands on a
     expect(Array.from(pages.keys(), anchorOfHtmlId).sort()).toEqual(['a', 'b', 'c']);
   });
 
+  /** What the page was asked while the document printed as the render service prints it: the media switched to, in order, and every print. */
+  async function recorded(template: Template, data: unknown): Promise<{ media: string[]; prints: Buffer[] }> {
+    const compiled = compileDocument({ template, data });
+    return pool.run({
+      isolation: 'reused-page',
+      javaScript: false,
+      deadline: Date.now() + 120_000,
+      budgetMs: 120_000,
+      work: async (page) => {
+        const devTools = await devToolsOf(page);
+        const send = devTools.send.bind(devTools);
+        const media: string[] = [];
+        const prints: Buffer[] = [];
+        devTools.send = (async (method: string, params?: { media?: string }) => {
+          if (method === 'Emulation.setEmulatedMedia') media.push(params?.media ?? '');
+          const answer = await send(method as never, params as never);
+          if (method === 'Page.printToPDF') prints.push(Buffer.from((answer as { data: string }).data, 'base64'));
+          return answer;
+        }) as typeof devTools.send;
+        try {
+          await printPdfOnPage(page, { ...compiled, pageVariant: compiled.pageVariant ?? null });
+        } finally {
+          devTools.send = send;
+        }
+        return { media, prints };
+      },
+    });
+  }
+
   it('the document is laid out for print once, from the first measure through the real print: print media emulated once and given back once, with and without page-aware tables', async () => {
-    /** The media the page was switched to while the document was printed as the render service prints it, in order. */
-    const mediaSwitches = async (template: Template, data: unknown): Promise<string[]> => {
-      const compiled = compileDocument({ template, data });
-      return pool.run({
-        isolation: 'reused-page',
-        javaScript: false,
-        deadline: Date.now() + 120_000,
-        budgetMs: 120_000,
-        work: async (page) => {
-          const devTools = await devToolsOf(page);
-          const send = devTools.send.bind(devTools);
-          const media: string[] = [];
-          devTools.send = ((method: string, params?: { media?: string }) => {
-            if (method === 'Emulation.setEmulatedMedia') media.push(params?.media ?? '');
-            return send(method as never, params as never);
-          }) as typeof devTools.send;
-          try {
-            await printPdfOnPage(page, { ...compiled, pageVariant: compiled.pageVariant ?? null });
-          } finally {
-            devTools.send = send;
-          }
-          return media;
-        },
-      });
-    };
     // examples/catalogue: placeholders, the price list's measures, its measuring print, the pages filled in, the real print
     const catalogue = readExample('catalogue');
-    expect(await mediaSwitches(catalogue.template as Template, catalogue.data)).toEqual(['print', '']);
+    expect((await recorded(catalogue.template as Template, catalogue.data)).media).toEqual(['print', '']);
     // references alone: placeholders, a measuring print, the pages filled in, the real print
     const { template, data } = sections();
-    expect(await mediaSwitches(template, data)).toEqual(['print', '']);
+    expect((await recorded(template, data)).media).toEqual(['print', '']);
+  });
+
+  it('a print made only to measure paints nothing but its marker links: examples/catalogue\'s has no text, and the pages and the anchors\' pages of the real print', async () => {
+    const catalogue = readExample('catalogue');
+    const { prints } = await recorded(catalogue.template as Template, catalogue.data);
+    expect(prints).toHaveLength(2);
+    const [measuring, real] = prints;
+    expect((await pdfText(measuring)).replace(/\s/g, '')).toBe('');
+    expect((await pdfInfo(measuring)).Pages).toBe((await pdfInfo(real)).Pages);
+    const anchors = await pdfDestinations(real);
+    expect(anchors.size).toBeGreaterThan(3);
+    expect(await pdfDestinations(measuring)).toEqual(anchors);
+    // the price list's rows were found in it by their marker links, which it painted
+    expect(classicLinks(measuring)?.links.some((link) => link.uri.startsWith(`https://${ROW_MARKER_HOST}/`))).toBe(true);
+    expect(measuring.length).toBeLessThan(real.length / 4);
   });
 
   it('a page number of fewer digits than the document was estimated to need moves the layout (an auto-width grid column): printed again and still right', async () => {
