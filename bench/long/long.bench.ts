@@ -4,7 +4,9 @@
  *   npm run bench:long                 (BENCH_QUICK=1 npm run bench:long for a small smoke run)
  *
  * examples/statement (its data from examples/statement/generate.mjs) at each number of rows, three ways, one document
- * at a time:
+ * at a time, after one untimed render of each way at the first size (the service's and Chromium's first documents are
+ * slower); each round renders every size each way, so the rounds, not the sizes, follow one another as the host's
+ * speed drifts:
  *   (a) raw puppeteer: one browser, one reused window, printing the compiled HTML of the statement without
  *       `pageBreaks` with the service's print options (setContent, page.pdf() with the header and footer bands);
  *   (b) the render service, the statement without `pageBreaks` (the same table, no carried subtotals);
@@ -19,7 +21,9 @@
  * every 100 ms while the document renders in one more round after the timed ones (sampling slows Chromium down).
  *
  * Below the table, the issue's ratios: (c) ÷ (b) per page, (b) ÷ (a) per document, and each way's time per page at every
- * size ÷ its time per page at the first size of at least 10 pages (430 rows: whether the time per page stays flat).
+ * size ÷ its time per page at the first size of at least 10 pages (430 rows: whether the time per page stays flat),
+ * each taken within a round and given as the median of the rounds with their lowest and highest: on a shared host the
+ * speed drifts by tens of percent within minutes, and a ratio of two medians taken minutes apart drifts with it.
  *
  * Then the other kinds of long document (issue 32 item 2: the largest document that fits, per kind), each through the
  * same render service at each size of BENCH_KIND_ROWS, measured the same way (median of the rounds, memory in one more):
@@ -77,8 +81,16 @@ const quiet = new JsonLogger('bench-long', 'error', {}, () => undefined);
 
 type Way = 'raw' | 'plain' | 'pageBreaks';
 const WAYS: Way[] = ['raw', 'plain', 'pageBreaks'];
-/** One render: its memory only from the sampled round (null in the timed ones). */
-type Measure = { ms: number; pages: number; measuringPrints: number | null; serviceRssMb: number | null; chromiumPssMb: number | null; sampled: boolean };
+/** One render in round `round`: its memory only from the sampled round (null in the timed ones). */
+type Measure = {
+  round: number;
+  ms: number;
+  pages: number;
+  measuringPrints: number | null;
+  serviceRssMb: number | null;
+  chromiumPssMb: number | null;
+  sampled: boolean;
+};
 type Statement = { rows: number; plain: Template; pageBreaks: Template; data: unknown; rawCompiled: CompiledDocument };
 /** The other kinds of long document, each through the render service only. */
 type Kind = 'accessible' | 'archival' | 'catalogue' | 'report';
@@ -254,27 +266,40 @@ function typical(runs: Measure[]): { ms: number; pages: number } | null {
 
 /**
  * Issue 32 item 2's ratios: `pageBreaks` ÷ the plain table per page, the plain table ÷ raw per document, and each
- * way's time per page ÷ its time per page at the first size of at least 10 pages (flat: about 1 at every size).
+ * way's time per page ÷ its time per page at the first size of at least 10 pages (flat: about 1 at every size). Each
+ * is taken within a timed round (both renders minutes apart at most, one after the other for the first two) and given
+ * as the median over the rounds, with the lowest and highest in brackets.
  */
 function printRatios(results: Map<number, Record<Way, Measure[]>>): void {
   const f = (n: number): string => n.toFixed(2);
-  const perPage = (m: { ms: number; pages: number } | null): number | null => (m === null ? null : m.ms / m.pages);
-  const sizes = [...results.entries()].map(([rows, byWay]) => ({ rows, raw: typical(byWay.raw), plain: typical(byWay.plain), pageBreaks: typical(byWay.pageBreaks) }));
-  const pageBreaksToPlain = sizes.flatMap(({ rows, plain, pageBreaks }) => (plain && pageBreaks ? [`${rows} rows ${f((perPage(pageBreaks) ?? 0) / (perPage(plain) ?? 1))}`] : []));
-  const plainToRaw = sizes.flatMap(({ rows, raw, plain }) => (raw && plain ? [`${rows} rows ${f(plain.ms / raw.ms)}`] : []));
-  console.log(`pageBreaks ÷ plain table, per page (≤ 1.3 asked): ${pageBreaksToPlain.join(', ') || '–'}`);
-  console.log(`plain table ÷ raw, per document (≤ 1.2 asked): ${plainToRaw.join(', ') || '–'}`);
-  const reference = sizes.find((size) => (size.plain?.pages ?? 0) >= 10);
+  const perPage = (m: Measure): number => m.ms / m.pages;
+  const timed = (runs: Measure[]): Map<number, Measure> => new Map(runs.filter((r) => !r.sampled).map((r) => [r.round, r]));
+  /** The ratio of `a`'s value to `b`'s over the rounds both have: median (lowest–highest), or null when none. */
+  const paired = (a: Measure[], b: Measure[], value: (m: Measure) => number): string | null => {
+    const bs = timed(b);
+    const ratios = [...timed(a)].flatMap(([round, m]) => {
+      const other = bs.get(round);
+      return other === undefined ? [] : [value(m) / value(other)];
+    });
+    if (ratios.length === 0) return null;
+    return ratios.length === 1 ? f(ratios[0]) : `${f(median(ratios))} (${f(Math.min(...ratios))}–${f(Math.max(...ratios))})`;
+  };
+  const sizes = [...results.entries()].map(([rows, byWay]) => ({ rows, byWay }));
+  const line = (pairs: [string, string | null][]): string => pairs.flatMap(([label, ratio]) => (ratio === null ? [] : [`${label} ${ratio}`])).join(', ') || '–';
+  console.log(`pageBreaks ÷ plain table, per page (≤ 1.3 asked): ${line(sizes.map(({ rows, byWay }) => [`${rows} rows`, paired(byWay.pageBreaks, byWay.plain, perPage)]))}`);
+  console.log(`plain table ÷ raw, per document (≤ 1.2 asked): ${line(sizes.map(({ rows, byWay }) => [`${rows} rows`, paired(byWay.plain, byWay.raw, (m) => m.ms)]))}`);
+  const reference = sizes.find(({ byWay }) => (byWay.plain[0]?.pages ?? 0) >= 10);
   if (reference === undefined) {
     console.log('time per page against 10 pages: no size of at least 10 pages in this run');
     return;
   }
   for (const way of WAYS) {
-    const base = perPage(reference[way]);
-    if (base === null) continue;
-    const ratios = sizes.filter((size) => size.rows > reference.rows && size[way] !== null).map((size) => `${size[way]?.pages} pages ${f((perPage(size[way]) ?? 0) / base)}`);
-    console.log(`time per page against ${reference[way]?.pages} pages (${reference.rows} rows), ${way} (≤ 1.2 at 250 asked): ${ratios.join(', ') || '–'}`);
+    const base = reference.byWay[way];
+    if (base.length === 0) continue;
+    const ratios = sizes.filter(({ rows, byWay }) => rows > reference.rows && byWay[way].length > 0).map(({ byWay }): [string, string | null] => [`${byWay[way][0].pages} pages`, paired(byWay[way], base, perPage)]);
+    console.log(`time per page against ${base[0].pages} pages (${reference.rows} rows), ${way} (≤ 1.2 at 250 asked): ${line(ratios)}`);
   }
+  console.log('(ratios within each timed round: the median over the rounds, the lowest and highest in brackets)');
 }
 
 async function main(): Promise<void> {
@@ -295,12 +320,13 @@ async function main(): Promise<void> {
   const results = new Map<number, Record<Way, Measure[]>>();
   const kindResults = new Map<Kind, Map<number, KindRun>>();
   /** One render through the service: its measure, or what it answered instead of a PDF. */
-  const serviceRender = async (template: Template, data: unknown, sampling: boolean): Promise<Measure | string> => {
+  const serviceRender = async (template: Template, data: unknown, round: number, sampling: boolean): Promise<Measure | string> => {
     const before = await measuringPrints(service.port);
     const run = await sampled(sampling, servicePid, servicePid, false, () => bus.request(MessageName.RenderDocument, command(template, data), { timeoutMs: BUDGET_MS + 60_000 }));
     const result = run.value;
     if (result.outcome !== 'rendered' || result.pdf === null) return `${result.outcome} ${JSON.stringify(result.failure ?? result.issues)}`;
     return {
+      round,
       ms: result.renderDurationMs,
       pages: result.pdf.pageCount,
       measuringPrints: (await measuringPrints(service.port)) - before,
@@ -310,27 +336,35 @@ async function main(): Promise<void> {
     };
   };
   try {
-    for (const rows of ROWS) {
-      const doc = statement(root, rows);
-      const byWay: Record<Way, Measure[]> = { raw: [], plain: [], pageBreaks: [] };
-      results.set(rows, byWay);
-      // the timed rounds, then one round whose memory is sampled
-      for (let round = 0; round <= ROUNDS; round++) {
-        const sampling = round === ROUNDS;
-        // raw puppeteer: its browser and the processes under it
-        const rawRun = await sampled(sampling, null, rawPid, true, async () => {
-          const started = process.hrtime.bigint();
-          const pdf = await rawPrint(raw.pages[0], doc.rawCompiled);
-          return { ms: Number(process.hrtime.bigint() - started) / 1e6, pages: (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount() };
-        });
-        byWay.raw.push({ ...rawRun.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: rawRun.chromiumPssMb, sampled: sampling });
+    const docs = ROWS.map((rows) => statement(root, rows));
+    for (const doc of docs) results.set(doc.rows, { raw: [], plain: [], pageBreaks: [] });
+    const rawRender = async (doc: Statement, round: number, sampling: boolean): Promise<Measure> => {
+      // raw puppeteer: its browser and the processes under it
+      const run = await sampled(sampling, null, rawPid, true, async () => {
+        const started = process.hrtime.bigint();
+        const pdf = await rawPrint(raw.pages[0], doc.rawCompiled);
+        return { ms: Number(process.hrtime.bigint() - started) / 1e6, pages: (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount() };
+      });
+      return { round, ...run.value, measuringPrints: null, serviceRssMb: null, chromiumPssMb: run.chromiumPssMb, sampled: sampling };
+    };
+    if (docs.length > 0) {
+      // warming up: the first documents of a browser and a service are slower than the rest
+      await rawRender(docs[0], -1, false);
+      for (const way of ['plain', 'pageBreaks'] as const) await serviceRender(docs[0][way], docs[0].data, -1, false);
+    }
+    // the timed rounds, every size in each, then one round whose memory is sampled
+    for (let round = 0; round <= ROUNDS; round++) {
+      const sampling = round === ROUNDS;
+      for (const doc of docs) {
+        const byWay = results.get(doc.rows) as Record<Way, Measure[]>;
+        byWay.raw.push(await rawRender(doc, round, sampling));
         for (const way of ['plain', 'pageBreaks'] as const) {
-          const run = await serviceRender(doc[way], doc.data, sampling);
-          if (typeof run === 'string') console.error(`${rows} rows, ${way}: ${run}`);
+          const run = await serviceRender(doc[way], doc.data, round, sampling);
+          if (typeof run === 'string') console.error(`${doc.rows} rows, ${way}: ${run}`);
           else byWay[way].push(run);
         }
       }
-      console.error(`done: ${rows} rows`);
+      console.error(sampling ? 'done: the round with memory sampled' : `done: round ${round + 1} of ${ROUNDS}`);
     }
     for (const kind of KINDS) {
       const bySize = new Map<number, KindRun>();
@@ -340,7 +374,7 @@ async function main(): Promise<void> {
         const kindRun: KindRun = { layoutChars: doc.layoutChars, runs: [], failure: null };
         bySize.set(rows, kindRun);
         for (let round = 0; round <= ROUNDS && kindRun.failure === null; round++) {
-          const run = await serviceRender(doc.template, doc.data, round === ROUNDS);
+          const run = await serviceRender(doc.template, doc.data, round, round === ROUNDS);
           if (typeof run === 'string') kindRun.failure = run;
           else kindRun.runs.push(run);
         }
